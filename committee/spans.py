@@ -1,0 +1,101 @@
+"""Words as spans (METHOD.md §1): the one place where segmentations are
+turned into character offsets and matched.
+
+Every function works on a whole corpus at once.  Sentences are laid end to
+end on one global character axis, so a word is a pair of global offsets
+``[start, end)`` and matching is a vectorised set membership test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Spans:
+    """All words of a corpus as global character spans.
+
+    Attributes
+    ----------
+    starts, ends : ndarray of int64, shape (N,)
+        Global offsets of each word, in corpus order.
+    sentence : ndarray of int64, shape (N,)
+        Sentence index of each word.
+    sentence_offsets : ndarray of int64, shape (S + 1,)
+        Global offset where each sentence starts; the last entry is the
+        total number of characters.
+    """
+
+    starts: np.ndarray
+    ends: np.ndarray
+    sentence: np.ndarray
+    sentence_offsets: np.ndarray
+
+    @property
+    def n_sentences(self) -> int:
+        return len(self.sentence_offsets) - 1
+
+    @property
+    def n_chars(self) -> int:
+        return int(self.sentence_offsets[-1])
+
+    def keys(self) -> np.ndarray:
+        """One int64 per word identifying its span: ``start * (C + 1) + end``."""
+        return self.starts * (self.n_chars + 1) + self.ends
+
+
+def spans(words: list[list[str]]) -> Spans:
+    """Lay out a corpus's words as global spans.
+
+    Examples
+    --------
+    >>> s = spans([["计算机", "总是"], [], ["有", "问题"]])
+    >>> s.starts.tolist(), s.ends.tolist(), s.sentence.tolist()
+    ([0, 3, 5, 6], [3, 5, 6, 8], [0, 0, 2, 2])
+    >>> s.sentence_offsets.tolist()
+    [0, 5, 5, 8]
+    """
+    counts = np.fromiter((len(s) for s in words), dtype=np.int64, count=len(words))
+    lengths = np.fromiter((len(w) for s in words for w in s), dtype=np.int64,
+                          count=int(counts.sum()))
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    sentence = np.repeat(np.arange(len(words), dtype=np.int64), counts)
+    chars_per_sentence = np.zeros(len(words), dtype=np.int64)
+    np.add.at(chars_per_sentence, sentence, lengths)
+    offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(chars_per_sentence, out=offsets[1:])
+    return Spans(starts, ends, sentence, offsets)
+
+
+def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
+    """Which gold words are predicted exactly, and which predicted words are gold.
+
+    Both span sets must lie on the same character axis (same sentences, same
+    characters); checking that is the caller's job.
+
+    Returns
+    -------
+    gold_correct : ndarray of bool, shape (N_gold,)
+    pred_correct : ndarray of bool, shape (N_pred,)
+
+    Examples
+    --------
+    >>> g = spans([["约翰", "喜欢", "玛丽"]])
+    >>> p = spans([["约翰", "喜", "欢", "玛丽"]])
+    >>> [a.tolist() for a in match(g, p)]
+    [[True, False, True], [True, False, False, True]]
+    """
+    gk, pk = gold.keys(), pred.keys()
+    return np.isin(gk, pk, assume_unique=True), np.isin(pk, gk, assume_unique=True)
+
+
+def marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarray:
+    """METHOD.md §3: ``m_i = 1`` iff gold word ``i`` is one of the predicted words.
+
+    >>> marks([["计算机", "总是"]], [["计算", "机", "总是"]]).tolist()
+    [False, True]
+    """
+    return match(spans(gold_words), spans(pred_words))[0]
