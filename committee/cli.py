@@ -1,0 +1,182 @@
+"""Command line: ``committee score`` and ``committee run``.
+
+The library raises typed errors (:mod:`committee.errors`); this module is the
+only place that turns them into a one-line message and an exit code:
+
+=====  =====================================================================
+code   meaning
+=====  =====================================================================
+0      success
+1      unexpected internal error (a bug: please report it)
+2      bad command-line usage (argparse)
+3      input error: a file is missing, empty, undecodable or malformed
+4      configuration error: every problem listed as ``dotted.path: message``
+5      run error: the output directory holds another run, or members failed
+130    interrupted (Ctrl-C); finished work is kept
+=====  =====================================================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+
+from committee import __version__
+from committee.errors import CommitteeError
+
+PERCENT_COLUMNS = (
+    ("p", "p"), ("r", "r"), ("f1", "f1"), ("pb", "pb"), ("rb", "rb"), ("fb", "fb"),
+    ("p_reward", "p_rew"), ("p_punishment", "p_pun"),
+    ("r_reward", "r_rew"), ("r_punishment", "r_pun"),
+    ("oov_rate", "oov"), ("oov_recall", "oov_r"), ("iv_recall", "iv_r"),
+    ("er", "er"), ("tnr", "tnr"),
+    ("boundary_p", "b_p"), ("boundary_r", "b_r"), ("boundary_f1", "b_f1"),
+)
+
+
+def _fmt(value) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def format_table(result: dict) -> str:
+    """Render a score result as a fixed-width table, percentages with 2 decimals."""
+    systems = result["systems"]
+    name_w = max([len("system")] + [len(s["name"]) for s in systems])
+    head = ["system".ljust(name_w)] + [h.rjust(6) for _, h in PERCENT_COLUMNS] + ["#f1", "#fb"]
+    lines = ["  ".join(head)]
+    for s in systems:
+        cells = [s["name"].ljust(name_w)] + [_fmt(s[k]).rjust(6) for k, _ in PERCENT_COLUMNS]
+        cells += [str(s["rank_f1"] or "-").rjust(3), str(s["rank_fb"] or "-").rjust(3)]
+        lines.append("  ".join(cells))
+    if any("ci" in s for s in systems):
+        lines.append("")
+        lines.append("95% bootstrap intervals:")
+        for s in systems:
+            ci = s["ci"]
+            parts = [f"{k} [{_fmt(ci[k][0])}, {_fmt(ci[k][1])}]" for k in ("f1", "fb") if k in ci]
+            lines.append(f"  {s['name'].ljust(name_w)}  " + "  ".join(parts))
+    paired = [s for s in systems if "paired" in s]
+    if paired:
+        lines.append("")
+        lines.append("paired bootstrap (share of resamples in which the first system is better):")
+        for s in paired:
+            for key in ("f1", "fb"):
+                pb = s["paired"][key]
+                lines.append(f"  {key}: {pb['against']} > {s['name']}: {pb['share_a_better']:.3f}")
+    disagree = [s["name"] for s in systems if s["rank_f1"] != s["rank_fb"]]
+    if disagree and all(s["rank_fb"] is not None for s in systems):
+        lines.append("")
+        lines.append("f1 and fb rank these differently: " + ", ".join(disagree))
+    lines.append("")
+    lines.append(result["signature"])
+    return "\n".join(lines)
+
+
+def cmd_score(args) -> int:
+    from committee import evaluate
+
+    evaluate.require_files([args.gold, args.difficulty, args.train_words, args.train,
+                            *args.outputs])
+    normalization = None if args.normalize == "none" else args.normalize
+    inputs = evaluate.load_inputs(
+        args.gold, difficulty_path=args.difficulty, train_words_path=args.train_words,
+        train_path=args.train, fmt=args.format, encoding=args.encoding,
+        normalization=normalization, train_format=args.train_format)
+    result = evaluate.score_outputs(inputs, args.outputs, fmt=args.format,
+                                    encoding=args.encoding, normalization=normalization,
+                                    n_bootstrap=args.bootstrap, seed=args.seed)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def cmd_run(args) -> int:
+    from committee import config as config_mod
+    from committee import pipeline
+
+    cfg = config_mod.load_config(args.config, overrides=args.set or [])
+    pipeline.run(cfg, restart=args.restart, progress=not args.quiet)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="committee",
+        description="Difficulty-weighted evaluation of Chinese word segmentation.")
+    parser.add_argument("--version", action="version", version=f"committee {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("score", help="score segmenters' outputs with standard and balanced metrics",
+                       description="Score each OUTPUT against GOLD: p/r/f1, the balanced "
+                                   "pb/rb/fb (with --difficulty), OOV/IV recall, ER, TNR, "
+                                   "boundary P/R/F, and ranks by f1 and by fb.")
+    s.add_argument("outputs", nargs="+", metavar="OUTPUT", help="segmented output file(s)")
+    s.add_argument("--gold", required=True, help="gold segmentation of the same text")
+    s.add_argument("--difficulty", metavar="FILE.weight",
+                   help="per-word difficulty file (.weight) for the balanced metrics")
+    group = s.add_mutually_exclusive_group()
+    group.add_argument("--train-words", metavar="FILE",
+                       help="training word list, one word per line (for OOV metrics)")
+    group.add_argument("--train", metavar="CORPUS",
+                       help="training corpus whose words define in-vocabulary (for OOV metrics)")
+    s.add_argument("--format", default="sighan",
+                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   help="format of GOLD and OUTPUTs (default: sighan)")
+    s.add_argument("--train-format", default="sighan",
+                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   help="format of --train (default: sighan)")
+    s.add_argument("--encoding", default="utf-8",
+                   help="encoding of every input file: utf-8, utf-8-sig, gb18030, cp936, big5, "
+                        "big5hkscs (default: utf-8)")
+    s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
+                   help="normalise characters of every file identically (default: none)")
+    s.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000)")
+    s.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.set_defaults(func=cmd_score)
+
+    r = sub.add_parser("run", help="train the committee of a YAML config and write difficulties",
+                       description="Train the committee described by CONFIG, decode the test "
+                                   "set with every member and write the difficulty dataset. "
+                                   "Rerunning resumes: finished members are not retrained.")
+    r.add_argument("config", help="YAML experiment config (see configs/)")
+    r.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a config key, e.g. --set committee.size=5 (repeatable)")
+    r.add_argument("--restart", action="store_true",
+                   help="discard a previous run in output.dir made with a different config")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_run)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"committee: warning: {message}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``committee`` script; returns the exit code."""
+    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
+    if getattr(args, "bootstrap", 0) < 0:
+        parser.error("--bootstrap must be >= 0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        try:
+            return args.func(args)
+        except CommitteeError as exc:
+            print(f"committee: error: {exc}", file=sys.stderr)
+            return exc.exit_code
+        except KeyboardInterrupt:
+            print("committee: interrupted; finished work is kept", file=sys.stderr)
+            return 130
