@@ -1,0 +1,408 @@
+"""``committee run``: from a validated config to the difficulty dataset.
+
+Steps (METHOD.md §3, §4, §8):
+
+1. read the training and test corpora named by the config;
+2. claim ``output.dir`` (a fresh directory, or one holding a run of the very
+   same config and corpora, which is resumed);
+3. draw the K members (each depends only on the seed and its index), train
+   and decode the missing ones in parallel (joblib: loky, or Dask through
+   joblib's dask backend), saving each finished member atomically as soon as
+   it arrives, so an interrupted run loses at most the members in flight;
+4. stack the members' marks in member order into ``marks.npz`` and write
+   ``test.txt``, ``test.weight``, ``test.weight_c``, ``words.tsv`` and
+   ``manifest.json``.
+
+Every output file is a function of the config and the corpora only: members
+are assembled in member order and nothing time- or worker-dependent enters
+them, so the files are byte-identical whatever the number of workers or the
+backend.  Timings go to ``run.log``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import platform
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from committee import __version__
+from committee import corpus as corpus_mod
+from committee import difficulty as difficulty_mod
+from committee import members as members_mod
+from committee.errors import InputError, RunError
+from committee.fileio import atomic_write_text, sha256_bytes, write_npz
+
+log = logging.getLogger("committee.run")
+
+STATE_FILE = "run.json"
+MEMBER_DIR = "members"
+TMP_DIR = ".tmp"
+OUTPUT_FILES = ("test.txt", "test.weight", "test.weight_c", "words.tsv", "marks.npz",
+                "train-words.txt", "manifest.json")
+OWN_ENTRIES = set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, "run.log", "models"}
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """The corpora of a run, read once."""
+
+    train: corpus_mod.Corpus
+    test: corpus_mod.Corpus
+    train_sentences: list[list[str]]
+    vocabulary: set[str]
+    vocabulary_source: dict
+
+
+def load_source(source, cfg) -> corpus_mod.Corpus:
+    """Read one corpus source of the config (a file, or the built-in corpus)."""
+    if getattr(source, "builtin", None):
+        return corpus_mod.read_embedded(source.split)
+    return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
+                                  encoding=source.encoding,
+                                  normalization=source.normalization)
+
+
+def load_inputs(cfg) -> RunInputs:
+    train = load_source(cfg.corpus.train, cfg)
+    test = load_source(cfg.corpus.test, cfg)
+    train_sentences = [s for s in train.words if s]
+    if not train_sentences:
+        raise InputError(train.path, None, "the training corpus has no words")
+    if test.n_words() == 0:
+        raise InputError(test.path, None, "the test corpus has no words")
+    if cfg.corpus.train_words:
+        path = cfg.resolve_path(cfg.corpus.train_words)
+        vocabulary = corpus_mod.read_word_list(path)
+        norm = cfg.corpus.train.normalization
+        if norm:
+            vocabulary = {corpus_mod.normalize(w, norm) for w in vocabulary}
+        from committee.fileio import sha256_file
+        vsource = {"word_list": str(cfg.corpus.train_words), "sha256": sha256_file(path)}
+    else:
+        vocabulary = corpus_mod.training_words(train)
+        vsource = {"training_corpus": True, "sha256": train.sha256}
+    return RunInputs(train, test, train_sentences, vocabulary, vsource)
+
+
+def run_fingerprint(cfg, inputs: RunInputs) -> str:
+    """What decides a run's outputs: the config's recipe and the corpora's bytes."""
+    parts = [cfg.fingerprint(), inputs.train.sha256, inputs.test.sha256,
+             inputs.vocabulary_source["sha256"], __version__]
+    return sha256_bytes("\n".join(parts).encode())
+
+
+# --------------------------------------------------------------------------
+# the output directory
+
+def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
+    """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
+
+    A directory holding a run of another config is refused unless
+    ``restart``; one holding anything else is always refused.
+    """
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output.dir {out} exists and is not a directory")
+    state_path = out / STATE_FILE
+    if out.is_dir() and any(out.iterdir()):
+        foreign = sorted(p.name for p in out.iterdir() if p.name not in OWN_ENTRIES)
+        if not state_path.exists() or foreign:
+            shown = ", ".join(foreign[:3]) or "(no run.json)"
+            raise RunError(f"output.dir {out} holds files that are not part of a committee "
+                           f"run ({shown}); choose an empty or new output.dir")
+        try:
+            state = json.loads(state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RunError(f"{state_path}: unreadable run state ({exc}); "
+                           "use --restart to start over") from None
+        if state.get("fingerprint") != fingerprint:
+            if not restart:
+                raise RunError(
+                    f"output.dir {out} holds a run of a different config or corpus "
+                    f"(run {state.get('name')!r}, fingerprint {str(state.get('fingerprint'))[:12]}, "
+                    f"now {fingerprint[:12]}); pass --restart to discard it, "
+                    "or choose another output.dir")
+            discard_run(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not state_path.exists():
+        atomic_write_text(state_path, json.dumps(
+            {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2) + "\n")
+    tmp = out / TMP_DIR
+    if tmp.exists():  # leftovers of a killed run: temporary models
+        shutil.rmtree(tmp)
+
+
+def discard_run(out: Path) -> None:
+    """Remove a previous run's files (only the ones a run writes)."""
+    for name in OWN_ENTRIES:
+        p = out / name
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
+
+
+# --------------------------------------------------------------------------
+# members on disk
+
+def member_path(out: Path, k: int) -> Path:
+    return out / MEMBER_DIR / f"member-{k:04d}.json"
+
+
+def save_member(out: Path, result, member) -> None:
+    """One finished member, atomically: its recipe, own scores and packed marks."""
+    marks = np.asarray(result.marks, dtype=bool)
+    record = {
+        "index": member.index,
+        "template": member.template,
+        "ratio": member.ratio,
+        "n_sentences": int(result.n_sentences),
+        "n_gold": int(marks.size),
+        "p": result.p, "r": result.r, "f1": result.f1,
+        "marks": base64.b64encode(np.packbits(marks).tobytes()).decode("ascii"),
+    }
+    atomic_write_text(member_path(out, member.index), json.dumps(record) + "\n")
+
+
+def load_member(out: Path, member, n_gold: int) -> dict | None:
+    """A saved member, or None when it is missing or does not belong to this run."""
+    path = member_path(out, member.index)
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        packed = np.frombuffer(base64.b64decode(record["marks"]), dtype=np.uint8)
+        marks = np.unpackbits(packed, count=n_gold).astype(bool)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("member %d: unreadable saved result (%s); training it again",
+                    member.index, exc)
+        return None
+    if (record.get("template"), record.get("ratio"), record.get("n_gold")) != (
+            member.template, member.ratio, n_gold):
+        log.warning("member %d: saved result does not match this run; training it again",
+                    member.index)
+        return None
+    record["marks"] = marks
+    return record
+
+
+# --------------------------------------------------------------------------
+# parallel execution
+
+def _member_task(member, sample, test_chars, test_words, algorithm, params, workdir,
+                 keep_model):
+    """Runs in a worker: train one member on its sample and decode the test set."""
+    return members_mod.run_member(member, sample, test_chars, test_words, algorithm,
+                                  params, workdir, keep_model=keep_model)
+
+
+def _results(tasks, parallel_cfg):
+    """Yield member results as they finish, on the configured backend."""
+    backend, n_jobs = parallel_cfg.backend, parallel_cfg.n_jobs
+    if backend == "sequential" or (backend == "loky" and n_jobs == 1):
+        for args in tasks:
+            yield _member_task(*args)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    calls = (delayed(_member_task)(*args) for args in tasks)
+    if backend == "loky":
+        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
+                            pre_dispatch="n_jobs")(calls)
+        return
+    # dask: joblib's dask backend on a distributed.Client
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError("parallel.backend dask needs dask.distributed: "
+                       "pip install 'committee[dask]'") from None
+    cluster = None
+    if parallel_cfg.scheduler:
+        client = Client(parallel_cfg.scheduler, timeout="30s")
+    else:
+        workers = os.cpu_count() if n_jobs == -1 else n_jobs
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None)
+        client = Client(cluster)
+    try:
+        with parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=-1, return_as="generator_unordered",
+                                pre_dispatch="n_jobs")(calls)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --------------------------------------------------------------------------
+# the run
+
+def difficulty_signature(cfg, inputs: RunInputs) -> str:
+    """A citable string naming everything the difficulties depend on."""
+    c = cfg.committee
+    params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.params.items()))
+    return "|".join([
+        "committee-difficulty",
+        f"test:sha256={inputs.test.sha256[:12]}",
+        f"train:sha256={inputs.train.sha256[:12]}",
+        f"K:{c.size}",
+        f"templates:{','.join(c.templates)}",
+        f"ratios:{','.join(str(r) for r in c.ratios)}",
+        f"draw:{c.draw}",
+        f"seed:{c.seed}",
+        f"crf:{cfg.crf.algorithm}({params})",
+        f"norm:{cfg.corpus.train.normalization or 'none'}",
+        f"version:{__version__}",
+    ])
+
+
+def _versions() -> dict:
+    import importlib.metadata as md
+
+    out = {"committee": __version__, "python": platform.python_version()}
+    for dist in ("numpy", "python-crfsuite", "joblib", "pandas", "pyyaml"):
+        try:
+            out[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def _setup_log(out: Path) -> logging.Handler:
+    handler = logging.FileHandler(out / "run.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    return handler
+
+
+def run(cfg, restart: bool = False, progress: bool = True) -> Path:
+    """Run (or resume) the committee of ``cfg``; return the output directory."""
+    inputs = load_inputs(cfg)
+    out = Path(cfg.output.dir)
+    fingerprint = run_fingerprint(cfg, inputs)
+    claim_output_dir(out, fingerprint, cfg.name, restart)
+    handler = _setup_log(out)
+    try:
+        return _run(cfg, inputs, out, fingerprint, progress)
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+
+
+def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
+    from tqdm import tqdm
+
+    c = cfg.committee
+    test_words = inputs.test.words
+    test_chars = ["".join(s) for s in test_words]
+    n_gold = inputs.test.n_words()
+    n_train = len(inputs.train_sentences)
+    committee = members_mod.draw_committee(c.size, n_train, c.templates, c.ratios,
+                                           draw=c.draw, seed=c.seed)
+    records: dict[int, dict] = {}
+    for m in committee:
+        rec = load_member(out, m, n_gold)
+        if rec is not None:
+            records[m.index] = rec
+    todo = [m for m in committee if m.index not in records]
+    log.info("run %s: K=%d, %d members saved, %d to train; backend %s, n_jobs %s",
+             cfg.name, c.size, len(records), len(todo), cfg.parallel.backend,
+             cfg.parallel.n_jobs)
+    workdir = out / TMP_DIR
+    workdir.mkdir(exist_ok=True)
+    keep = cfg.output.keep_models
+
+    def tasks():
+        for m in todo:
+            idx = members_mod.member_sample(m, n_train, c.seed)
+            sample = [inputs.train_sentences[i] for i in idx]
+            yield (m, sample, test_chars, test_words, cfg.crf.algorithm,
+                   dict(cfg.crf.params), str(workdir), keep)
+
+    by_index = {m.index: m for m in committee}
+    bar = tqdm(total=c.size, initial=len(records), unit="member", desc=cfg.name,
+               disable=not progress, dynamic_ncols=True)
+    started = time.monotonic()
+    try:
+        for result in _results(tasks(), cfg.parallel):
+            m = by_index[result.index]
+            save_member(out, result, m)
+            records[m.index] = load_member(out, m, n_gold)
+            t = getattr(result, "timings", {}) or {}
+            log.info("member %d (%s, ratio %s, %d sentences): f1 %.4f; %s",
+                     m.index, m.template, m.ratio, result.n_sentences, result.f1,
+                     ", ".join(f"{k} {v:.1f}s" for k, v in sorted(t.items())))
+            bar.update(1)
+    finally:
+        bar.close()
+    log.info("members trained in %.1f s", time.monotonic() - started)
+    if keep:
+        kept = workdir / "models"
+        if kept.exists():
+            (out / "models").mkdir(exist_ok=True)
+            for f in kept.iterdir():
+                os.replace(f, out / "models" / f.name)
+    shutil.rmtree(workdir, ignore_errors=True)
+    write_outputs(cfg, inputs, out, committee, records, fingerprint)
+    log.info("wrote %s", ", ".join(OUTPUT_FILES))
+    return out
+
+
+def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerprint) -> None:
+    """The difficulty dataset, from the saved members (in member order)."""
+    marks = np.stack([records[m.index]["marks"] for m in committee])
+    d, n_correct = difficulty_mod.difficulties(marks)
+    test = inputs.test
+    oov = np.fromiter((w not in inputs.vocabulary for s in test.words for w in s),
+                      dtype=bool, count=marks.shape[1])
+    corpus_mod.write_sighan(out / "test.txt", test.words)
+    atomic_write_text(out / "train-words.txt", "".join(w + "\n" for w in sorted(inputs.vocabulary)))
+    difficulty_mod.write_weight(out / "test.weight", test, d)
+    difficulty_mod.write_weight_c(out / "test.weight_c", test, d)
+    difficulty_mod.write_words_tsv(out / "words.tsv", test, d, n_correct, oov=oov)
+    write_npz(out / "marks.npz", marks=marks)
+    signature = difficulty_signature(cfg, inputs)
+    hist = np.bincount(np.minimum((d * 10 + 1e-9).astype(int), 9), minlength=10)
+    config = cfg.to_dict()
+    config.pop("parallel", None)  # how it ran does not change what it made
+    manifest = {
+        "name": cfg.name,
+        "signature": signature,
+        "fingerprint": fingerprint,
+        "config": config,
+        "seeds": {"seed": cfg.committee.seed,
+                  "member_rng": "numpy.random.default_rng(SeedSequence(seed, spawn_key=(k,)))"},
+        "corpus": {
+            "train": _corpus_summary(inputs.train, len(inputs.train_sentences)),
+            "test": _corpus_summary(test, len(test.words)),
+            "vocabulary": inputs.vocabulary_source | {"words": len(inputs.vocabulary)},
+            "test_oov_rate": float(oov.mean()),
+        },
+        "committee": {"size": len(committee), "members": [
+            {k: records[m.index][k] for k in ("index", "template", "ratio", "n_sentences",
+                                              "p", "r", "f1")}
+            for m in committee]},
+        "difficulty": {"n_words": int(d.size), "mean": float(d.mean()),
+                       "histogram": hist.tolist(),
+                       "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},
+        "files": {name: None for name in OUTPUT_FILES if name != "manifest.json"},
+        "versions": _versions(),
+    }
+    for name in manifest["files"]:
+        manifest["files"][name] = sha256_bytes((out / name).read_bytes())
+    atomic_write_text(out / "manifest.json",
+                      json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def _corpus_summary(c: corpus_mod.Corpus, n_sentences: int) -> dict:
+    return {"path": c.path if not c.path.startswith("/") else os.path.basename(c.path),
+            "sha256": c.sha256, "sentences": n_sentences, "words": c.n_words(),
+            "characters": sum(len(w) for s in c.words for w in s)}
