@@ -1,0 +1,320 @@
+"""From committee marks to difficulties, and the difficulty files (METHOD.md §4, §8).
+
+* :func:`difficulties` — ``d_i = (#members wrong on word i) / K``.
+* ``NAME.weight`` — one line per test sentence: each gold word's difficulty,
+  separated by one space, ``\\n`` after every line (an empty sentence gives an
+  empty line).  ``NAME.weight_c`` — the same with one number per character,
+  the difficulty of the gold word containing it.  Numbers are written as
+  Python's ``repr(float)`` (shortest round-trip form: ``0.0``, ``1.0``,
+  ``0.3333333333333333``), so reading gives back the exact values and the
+  NLPCC 2016 evaluation script (``float(x) for x in line.strip().split()``)
+  reads the files unchanged.
+* ``words.tsv`` — a tidy per-word table that pandas reads directly.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import warnings
+
+import numpy as np
+
+from committee.corpus import Corpus
+from committee.errors import InputError, PlausibilityWarning
+from committee.fileio import atomic_open
+
+WORDS_TSV_COLUMNS = ("sentence", "word_index", "start", "end", "word", "difficulty",
+                     "n_correct", "oov", "pos")
+
+
+# --------------------------------------------------------------------------
+# Marks -> difficulties
+# --------------------------------------------------------------------------
+
+def difficulties(marks) -> tuple[np.ndarray, np.ndarray]:
+    """Difficulty of every gold word from a ``(K, N)`` mark matrix.
+
+    ``marks[k, i]`` is true iff member ``k`` predicted gold word ``i``
+    exactly.  Returns ``(d, n_correct)``: ``n_correct[i]`` members were
+    right, and ``d[i] = (K - n_correct[i]) / K`` — one division of an
+    integer count by K, so equal counts give bit-identical difficulties
+    whatever the order of the members.
+
+    Examples
+    --------
+    >>> d, n = difficulties(np.array([[1, 0, 1], [1, 0, 0], [1, 1, 0]], dtype=bool))
+    >>> d.tolist(), n.tolist()
+    ([0.0, 0.6666666666666666, 0.6666666666666666], [3, 1, 1])
+    """
+    m = np.asarray(marks)
+    if m.ndim != 2:
+        raise ValueError(f"marks must be a (K, N) matrix, got shape {m.shape}")
+    if m.dtype != bool:
+        if m.size and not np.isin(m, (0, 1)).all():
+            raise ValueError("marks must be 0/1 or boolean")
+        m = m.astype(bool)
+    K = m.shape[0]
+    if K == 0:
+        raise ValueError("a committee needs at least one member (K = 0)")
+    n_correct = m.sum(axis=0, dtype=np.int64)
+    d = (K - n_correct) / K
+    return d.astype(np.float64), n_correct
+
+
+# --------------------------------------------------------------------------
+# .weight and .weight_c
+# --------------------------------------------------------------------------
+
+def format_value(x: float) -> str:
+    """How one difficulty is written: ``repr`` of the Python float.
+
+    >>> [format_value(x) for x in (0, 1, 1 / 3, 0.1 * 3)]
+    ['0.0', '1.0', '0.3333333333333333', '0.30000000000000004']
+    """
+    return repr(float(x))
+
+
+def _check_length(gold: Corpus, d: np.ndarray, per_char: bool) -> None:
+    n = sum(len(w) for s in gold.words for w in s) if per_char else gold.n_words()
+    if d.shape != (n,):
+        unit = "characters" if per_char else "words"
+        raise ValueError(f"difficulty has shape {d.shape}, gold has {n} {unit}")
+
+
+def write_weight(path, gold: Corpus, d) -> None:
+    """Write ``NAME.weight``: per sentence, each gold word's difficulty.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.weight"
+    >>> g = Corpus("gold.txt", [["约翰", "喜欢", "玛丽"], []], [1, 2])
+    >>> write_weight(p, g, [0.0, 2 / 3, 1.0])
+    >>> p.read_bytes().decode()
+    '0.0 0.6666666666666666 1.0\\n\\n'
+    """
+    d = np.asarray(d, dtype=np.float64)
+    _check_length(gold, d, per_char=False)
+    values = d.tolist()
+    lines, k = [], 0
+    for sentence in gold.words:
+        n = len(sentence)
+        lines.append(" ".join(map(repr, values[k:k + n])) + "\n")
+        k += n
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(lines)
+
+
+def write_weight_c(path, gold: Corpus, d) -> None:
+    """Write ``NAME.weight_c``: per sentence, one number per character, the
+    difficulty of the gold word containing it (``d`` is per word).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.weight_c"
+    >>> write_weight_c(p, Corpus("gold.txt", [["约翰", "喜", "玛丽"]], [1]), [0.0, 0.5, 1.0])
+    >>> p.read_bytes().decode()
+    '0.0 0.0 0.5 1.0 1.0\\n'
+    """
+    d = np.asarray(d, dtype=np.float64)
+    _check_length(gold, d, per_char=False)
+    values = d.tolist()
+    lines, k = [], 0
+    for sentence in gold.words:
+        parts = []
+        for w in sentence:
+            parts.extend([repr(values[k])] * len(w))
+            k += 1
+        lines.append(" ".join(parts) + "\n")
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(lines)
+
+
+def _read_lines(path) -> list[str]:
+    """Lines of a UTF-8 file; a BOM and CRLF line ends are accepted."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, expected a file") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(path, line, f"is not valid UTF-8 (byte {data[e.start]:#04x})") from None
+    if text == "":
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [s[:-1] if s.endswith("\r") else s for s in lines]
+
+
+def _parse(path, lineno: int, line: str) -> list[float]:
+    values = []
+    for tok in line.split():
+        try:
+            x = float(tok)
+        except ValueError:
+            raise InputError(path, lineno, f"value {tok!r} is not a number") from None
+        if not math.isfinite(x):
+            raise InputError(path, lineno, f"value {tok!r} is not a finite number")
+        if not 0.0 <= x <= 1.0:
+            raise InputError(path, lineno, f"value {tok!r} is outside [0, 1]")
+        values.append(x)
+    return values
+
+
+def _check_line_count(path, lines: list[str], gold: Corpus) -> None:
+    if len(lines) != len(gold.words):
+        raise InputError(path, None,
+                         f"has {len(lines)} lines, gold {gold.path} has {len(gold.words)} "
+                         f"sentences")
+
+
+def _gold_line(gold: Corpus, i: int) -> int:
+    return gold.lines[i] if i < len(gold.lines) else i + 1
+
+
+def read_weight(path, gold: Corpus) -> np.ndarray:
+    """Read ``NAME.weight`` against ``gold``; returns d of every gold word.
+
+    Checks one line per gold sentence, one value per gold word, and every
+    value a finite number in [0, 1]; raises :class:`InputError` naming the
+    line otherwise.
+    """
+    lines = _read_lines(path)
+    _check_line_count(path, lines, gold)
+    out = []
+    for i, (line, sentence) in enumerate(zip(lines, gold.words)):
+        values = _parse(path, i + 1, line)
+        if len(values) != len(sentence):
+            raise InputError(path, i + 1,
+                             f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
+                             f"has {len(sentence)} words")
+        out.extend(values)
+    return np.array(out, dtype=np.float64)
+
+
+def read_weight_c(path, gold: Corpus) -> np.ndarray:
+    """Read ``NAME.weight_c`` against ``gold``; returns one d per character.
+
+    Same checks as :func:`read_weight`, one value per character.  Some
+    released files count a character outside the Basic Multilingual Plane
+    (e.g. an emoji) as two values, one per UTF-16 code unit; a line whose
+    count equals the sentence's UTF-16 length is accepted, each surrogate
+    pair's two values (which must be equal) read as one, and one
+    :class:`PlausibilityWarning` per file says how many lines were so
+    counted.
+    """
+    lines = _read_lines(path)
+    _check_line_count(path, lines, gold)
+    out: list[float] = []
+    utf16_lines = 0
+    for i, (line, sentence) in enumerate(zip(lines, gold.words)):
+        text = "".join(sentence)
+        values = _parse(path, i + 1, line)
+        if len(values) == len(text):
+            out.extend(values)
+            continue
+        n16 = len(text.encode("utf-16-le")) // 2
+        if n16 != len(text) and len(values) == n16:
+            j = 0
+            for k, ch in enumerate(text):
+                if ord(ch) > 0xFFFF:
+                    a, b = values[j], values[j + 1]
+                    if a != b:
+                        raise InputError(
+                            path, i + 1,
+                            f"values {a!r} and {b!r} of the two UTF-16 units of {ch!r} "
+                            f"(offset {k}) differ")
+                    j += 2
+                else:
+                    a = values[j]
+                    j += 1
+                out.append(a)
+            utf16_lines += 1
+            continue
+        raise InputError(path, i + 1,
+                         f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
+                         f"has {len(text)} characters")
+    if utf16_lines:
+        warnings.warn(PlausibilityWarning(
+            f"{os.fspath(path)}: {utf16_lines} line(s) count characters outside the Basic "
+            f"Multilingual Plane as two values (UTF-16 code units); each pair was read as "
+            f"one value"), stacklevel=2)
+    return np.array(out, dtype=np.float64)
+
+
+# --------------------------------------------------------------------------
+# words.tsv
+# --------------------------------------------------------------------------
+
+def write_words_tsv(path, gold: Corpus, d, n_correct, oov=None) -> None:
+    """Write the tidy per-word table ``words.tsv`` (UTF-8, tab-separated, header).
+
+    Columns: ``sentence`` (0-based sentence index), ``word_index`` (0-based
+    within the sentence), ``start``, ``end`` (character span within the
+    sentence), ``word``, ``difficulty`` (``repr`` of the float),
+    ``n_correct`` (members right), ``oov`` (1/0, empty when unknown) and
+    ``pos`` (empty when unknown).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "words.tsv"
+    >>> g = Corpus("gold.txt", [["约翰", "喜欢"]], [1])
+    >>> write_words_tsv(p, g, [0.0, 0.5], [2, 1], oov=[False, True])
+    >>> for line in p.read_text(encoding="utf-8").splitlines():
+    ...     print(line.split("\\t"))
+    ['sentence', 'word_index', 'start', 'end', 'word', 'difficulty', 'n_correct', 'oov', 'pos']
+    ['0', '0', '0', '2', '约翰', '0.0', '2', '0', '']
+    ['0', '1', '2', '4', '喜欢', '0.5', '1', '1', '']
+    """
+    d = np.asarray(d, dtype=np.float64).tolist()
+    n_correct = np.asarray(n_correct, dtype=np.int64).tolist()
+    n = gold.n_words()
+    if len(d) != n or len(n_correct) != n:
+        raise ValueError(f"difficulty/n_correct have {len(d)}/{len(n_correct)} entries, "
+                         f"gold has {n} words")
+    oov_l = None if oov is None else np.asarray(oov, dtype=bool).tolist()
+    if oov_l is not None and len(oov_l) != n:
+        raise ValueError(f"oov has {len(oov_l)} entries, gold has {n} words")
+    rows = ["\t".join(WORDS_TSV_COLUMNS) + "\n"]
+    k = 0
+    for s, sentence in enumerate(gold.words):
+        tags = gold.pos[s] if gold.pos is not None else None
+        start = 0
+        for j, w in enumerate(sentence):
+            if "\t" in w or "\n" in w or "\r" in w:
+                raise InputError(gold.path, _gold_line(gold, s),
+                                 f"word {w!r} contains a tab or line break")
+            end = start + len(w)
+            o = "" if oov_l is None else ("1" if oov_l[k] else "0")
+            pos = tags[j] if tags is not None else ""
+            rows.append(f"{s}\t{j}\t{start}\t{end}\t{w}\t{d[k]!r}\t{n_correct[k]}\t{o}\t{pos}\n")
+            start = end
+            k += 1
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(rows)
+
+
+def read_words_tsv(path):
+    """Read ``words.tsv`` into a pandas DataFrame (words and POS as strings;
+    pandas' default float parser reads the written ``repr`` values exactly).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "words.tsv"
+    >>> write_words_tsv(p, Corpus("g", [["1998年", "NA"]], [1]), [1 / 3, 1.0], [2, 0])
+    >>> df = read_words_tsv(p)
+    >>> df["word"].tolist(), df["difficulty"].tolist(), df["oov"].tolist()
+    (['1998年', 'NA'], [0.3333333333333333, 1.0], ['', ''])
+    """
+    import pandas as pd
+
+    extra = {}
+    if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 parses floats exactly by default
+        extra["float_precision"] = "round_trip"
+    return pd.read_csv(path, sep="\t", keep_default_na=False, quoting=csv.QUOTE_NONE,
+                       encoding="utf-8", dtype={"word": str, "pos": str}, **extra)
