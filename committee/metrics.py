@@ -38,7 +38,7 @@ import numpy as np
 from committee import __version__
 from committee.corpus import Corpus
 from committee.errors import InputError, UndefinedMetricWarning
-from committee.spans import Spans, match, spans
+from committee.spans import match, spans
 
 N_BINS = 10
 
@@ -152,17 +152,18 @@ class SufficientStats:
     def n_sentences(self) -> int:
         return len(self.n_gold)
 
-    def columns(self) -> tuple[list[str], np.ndarray]:
+    def columns(self, bins: bool = True) -> tuple[list[str], np.ndarray]:
         """The statistics as one ``(S, F)`` float64 matrix and its column names.
 
         Bins become columns ``bin_gold_0 … bin_gold_9`` and
-        ``bin_correct_0 … bin_correct_9``.  Summing rows (with bootstrap
-        weights or without) gives the corpus totals.
+        ``bin_correct_0 … bin_correct_9`` (left out with ``bins=False``).
+        Summing rows (with bootstrap weights or without) gives the corpus
+        totals.
         """
         names, cols = [], []
         for f in fields(self):
             v = getattr(self, f.name)
-            if v is None:
+            if v is None or (v.ndim == 2 and not bins):
                 continue
             if v.ndim == 2:
                 for b in range(v.shape[1]):
@@ -208,10 +209,113 @@ def _check_difficulty(difficulty, n: int) -> np.ndarray:
     return d
 
 
+class Scorer:
+    """Everything about the gold side, computed once; scores any number of outputs.
+
+    Like a sacrebleu metric object built with its references: the gold spans,
+    gold text, inner boundaries, difficulty bins and OOV flags are prepared
+    here, so :meth:`collect` does only the per-output work.
+
+    Parameters
+    ----------
+    gold : Corpus
+    difficulty : array of float, shape (N_gold,), optional
+        d of every gold word in corpus order.
+    train_words : set of str, optional
+        Training vocabulary for the OOV metrics.
+    oov : array of bool, shape (N_gold,), optional
+        Precomputed :func:`oov_flags` (wins over ``train_words``).
+
+    Examples
+    --------
+    >>> scorer = Scorer(Corpus("gold.txt", [["约翰", "喜欢", "玛丽"]], [1]), difficulty=[0.0, 0.5, 1.0])
+    >>> s = scorer.collect(Corpus("out.txt", [["约翰喜欢", "玛丽"]], [1]))
+    >>> compute(s)["r"], s.pred_d.tolist()
+    (0.3333333333333333, [1.5])
+    """
+
+    def __init__(self, gold: Corpus, difficulty=None, train_words=None, *,
+                 oov: np.ndarray | None = None):
+        self.gold = gold
+        g = self.spans = spans(gold.words)
+        self.n_sentences = S = len(gold.words)
+        self._text = "".join(map("".join, gold.words))
+        n_chars = np.diff(g.sentence_offsets)
+        self._n_gold = np.bincount(g.sentence, minlength=S)
+        self._total_words = n_chars * (n_chars + 1) // 2
+        # inner boundaries: word ends that are not a sentence end, as a mask over
+        # the global character axis (index = offset of the gap)
+        inner = g.ends != g.sentence_offsets[1:][g.sentence]
+        self._boundary = np.zeros(g.n_chars + 1, dtype=bool)
+        self._boundary[g.ends[inner]] = True
+        self._boundary_gold = np.bincount(g.sentence[inner], minlength=S)
+        self.difficulty = None
+        if difficulty is not None:
+            d = self.difficulty = _check_difficulty(difficulty, len(g.starts))
+            self._gold_d = np.bincount(g.sentence, weights=d, minlength=S)
+            # d of the gold word containing each character (global axis)
+            self._char_d = np.repeat(d, g.ends - g.starts)
+            self._bin_key = g.sentence * N_BINS + difficulty_bins(d)
+            self._bin_gold = np.bincount(self._bin_key,
+                                         minlength=S * N_BINS).reshape(S, N_BINS)
+        if oov is None and train_words is not None:
+            oov = oov_flags(gold, train_words)
+        self.oov = None
+        if oov is not None:
+            oov = self.oov = np.asarray(oov, dtype=bool)
+            if oov.shape != (len(g.starts),):
+                raise ValueError(f"oov flags have shape {oov.shape}, gold has "
+                                 f"{len(g.starts)} words")
+            self._n_oov = np.bincount(g.sentence[oov], minlength=S)
+
+    def collect(self, pred: Corpus, check: bool = True) -> SufficientStats:
+        """Sufficient statistics of ``pred`` (checked to align with gold unless
+        ``check=False``)."""
+        gold, g, S = self.gold, self.spans, self.n_sentences
+        p = spans(pred.words)
+        if check:
+            # fast path: same characters per sentence and the same text overall
+            if (len(pred.words) != S or not np.array_equal(p.sentence_offsets, g.sentence_offsets)
+                    or "".join(map("".join, pred.words)) != self._text
+                    or gold.normalization != pred.normalization):
+                check_aligned(gold, pred)  # raises, naming the first difference
+        gold_ok, pred_ok = match(g, p)
+
+        def per_sentence(sentence_ids, weights=None):
+            return np.bincount(sentence_ids, weights=weights, minlength=S)
+
+        p_inner = p.ends != p.sentence_offsets[1:][p.sentence]
+        p_sentence_inner = p.sentence[p_inner]
+        extra = {}
+        if self.difficulty is not None:
+            d = self.difficulty
+            extra["gold_d"] = self._gold_d
+            extra["correct_d"] = per_sentence(g.sentence, np.where(gold_ok, d, 0.0))
+            # d'_j: difficulty of the gold word containing the last character of word j
+            extra["pred_d"] = per_sentence(p.sentence, self._char_d[p.ends - 1])
+            extra["bin_gold"] = self._bin_gold
+            extra["bin_correct"] = np.bincount(self._bin_key[gold_ok],
+                                               minlength=S * N_BINS).reshape(S, N_BINS)
+        if self.oov is not None:
+            extra["n_oov"] = self._n_oov
+            extra["oov_correct"] = per_sentence(g.sentence[self.oov & gold_ok])
+        return SufficientStats(
+            n_gold=self._n_gold,
+            n_pred=per_sentence(p.sentence),
+            n_correct=per_sentence(g.sentence[gold_ok]),
+            total_words=self._total_words,
+            boundary_gold=self._boundary_gold,
+            boundary_pred=per_sentence(p_sentence_inner),
+            boundary_correct=per_sentence(p_sentence_inner[self._boundary[p.ends[p_inner]]]),
+            **extra)
+
+
 def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
-            oov: np.ndarray | None = None, gold_spans: Spans | None = None,
-            check: bool = True) -> SufficientStats:
+            oov: np.ndarray | None = None, check: bool = True) -> SufficientStats:
     """Reduce ``pred`` scored against ``gold`` to per-sentence sufficient statistics.
+
+    One-shot form of :class:`Scorer` (use a ``Scorer`` to score many outputs
+    against the same gold).
 
     Parameters
     ----------
@@ -223,8 +327,6 @@ def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
         Training vocabulary for the OOV metrics.
     oov : array of bool, shape (N_gold,), optional
         Precomputed :func:`oov_flags` (wins over ``train_words``).
-    gold_spans : Spans, optional
-        Precomputed ``spans(gold.words)``, to score many outputs quickly.
 
     Examples
     --------
@@ -236,54 +338,9 @@ def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
     >>> s.gold_d.tolist(), s.correct_d.tolist(), s.pred_d.tolist()
     ([1.5], [1.0], [1.5])
     """
-    if check:
+    if check and len(pred.words) != len(gold.words):
         check_aligned(gold, pred)
-    g = gold_spans if gold_spans is not None else spans(gold.words)
-    p = spans(pred.words)
-    S = len(gold.words)
-    gold_ok, pred_ok = match(g, p)
-
-    def per_sentence(sentence_ids, weights=None):
-        return np.bincount(sentence_ids, weights=weights, minlength=S)
-
-    n_gold = per_sentence(g.sentence)
-    n_pred = per_sentence(p.sentence)
-    n_correct = per_sentence(g.sentence[gold_ok])
-    n_chars = np.diff(g.sentence_offsets)
-    total_words = n_chars * (n_chars + 1) // 2
-
-    # inner boundaries: word ends that are not a sentence end
-    g_inner = g.ends != g.sentence_offsets[1:][g.sentence]
-    p_inner = p.ends != p.sentence_offsets[1:][p.sentence]
-    p_bound_ok = np.isin(p.ends[p_inner], g.ends[g_inner], assume_unique=True)
-    boundary_gold = per_sentence(g.sentence[g_inner])
-    boundary_pred = per_sentence(p.sentence[p_inner])
-    boundary_correct = per_sentence(p.sentence[p_inner][p_bound_ok])
-
-    extra = {}
-    if difficulty is not None:
-        d = _check_difficulty(difficulty, len(g.starts))
-        extra["gold_d"] = per_sentence(g.sentence, d)
-        extra["correct_d"] = per_sentence(g.sentence, np.where(gold_ok, d, 0.0))
-        owner = np.searchsorted(g.ends, p.ends - 1, side="right")  # gold word of last char
-        extra["pred_d"] = per_sentence(p.sentence, d[owner]) if len(owner) else np.zeros(S)
-        b = difficulty_bins(d)
-        key = g.sentence * N_BINS + b
-        extra["bin_gold"] = np.bincount(key, minlength=S * N_BINS).reshape(S, N_BINS)
-        extra["bin_correct"] = np.bincount(key[gold_ok],
-                                           minlength=S * N_BINS).reshape(S, N_BINS)
-    if oov is None and train_words is not None:
-        oov = oov_flags(gold, train_words)
-    if oov is not None:
-        oov = np.asarray(oov, dtype=bool)
-        if oov.shape != (len(g.starts),):
-            raise ValueError(f"oov flags have shape {oov.shape}, gold has {len(g.starts)} words")
-        extra["n_oov"] = per_sentence(g.sentence[oov])
-        extra["oov_correct"] = per_sentence(g.sentence[oov & gold_ok])
-    return SufficientStats(n_gold=n_gold, n_pred=n_pred, n_correct=n_correct,
-                           total_words=total_words, boundary_gold=boundary_gold,
-                           boundary_pred=boundary_pred, boundary_correct=boundary_correct,
-                           **extra)
+    return Scorer(gold, difficulty, train_words, oov=oov).collect(pred, check=check)
 
 
 # --------------------------------------------------------------------------
@@ -387,11 +444,11 @@ def _why_undefined(t: dict[str, float]) -> dict[str, str]:
     return why
 
 
-def _totals(stats: SufficientStats, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """Corpus totals, or (with a ``(B, S)`` weight matrix) one total per resample."""
+def _totals(stats: SufficientStats) -> dict[str, np.ndarray]:
+    """Corpus totals of every statistic (bins as arrays of 10)."""
     names, m = stats.columns()
-    tot = m.sum(axis=0) if weights is None else weights @ m
-    t = {name: tot[..., j] for j, name in enumerate(names)}
+    tot = m.sum(axis=0)
+    t = {name: tot[j] for j, name in enumerate(names)}
     if stats.bin_gold is not None:
         t["bin_gold"] = np.stack([t.pop(f"bin_gold_{b}") for b in range(N_BINS)], axis=-1)
         t["bin_correct"] = np.stack([t.pop(f"bin_correct_{b}") for b in range(N_BINS)], axis=-1)
@@ -466,10 +523,14 @@ def _resampled(stats_list, n: int, seed: int) -> list[dict[str, np.ndarray]]:
     S = stats_list[0].n_sentences
     if S == 0:
         raise ValueError("cannot bootstrap an empty corpus")
+    columns = [st.columns(bins=False) for st in stats_list]
     parts = [[] for _ in stats_list]
     for w in _resample_weights(S, n, seed):
-        for j, st in enumerate(stats_list):
-            parts[j].append(_metric_arrays(_totals(st, w)))
+        for j, (names, m) in enumerate(columns):
+            # one total per resample and statistic; einsum (not BLAS matmul) keeps the
+            # summation order fixed, so results do not depend on BLAS threads
+            tot = np.einsum("bs,sf->bf", w, m)
+            parts[j].append(_metric_arrays({name: tot[:, k] for k, name in enumerate(names)}))
     return [{k: np.concatenate([p[k] for p in ps]) for k in METRICS} for ps in parts]
 
 
