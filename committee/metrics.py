@@ -1,6 +1,7 @@
 """Scoring a segmentation against gold (METHOD.md §5, §6).
 
-Count first, divide once.  :func:`collect` reduces a system output to
+Count first, divide once.  :func:`collect` (or :class:`Scorer`, which
+prepares the gold side once for many outputs) reduces a system output to
 per-sentence sufficient statistics (:class:`SufficientStats`): word counts,
 difficulty-weighted sums, OOV counts, boundary counts and per-bin counts.
 :func:`compute` turns their corpus totals into every metric with one division

@@ -7,8 +7,9 @@ per-word reference implementation, on a gold test set of ~100k words.
 Gold: the embedded People's Daily 1998-01 test split (1,948 sentences);
 training vocabulary: the words of the train split; difficulties: seeded
 random multiples of 1/10.  Ten system outputs are made by perturbing gold
-(output k, k = 1..10, splits a word at a random inner position with
-probability k% and merges it with its right neighbour with probability k%).
+(output k, k = 1..10, splits each word at a random inner position with
+probability k%, then merges each word with the previous one of its sentence
+with probability k%).
 Each output is scored by both implementations (the vectorised one through a
 ``metrics.Scorer`` that prepares the gold side once, after loading); the script checks they agree
 on every metric to 1e-9 and prints time per output and the speed-up.
@@ -39,8 +40,8 @@ from committee.errors import UndefinedMetricWarning  # noqa: E402
 
 def perturb(words: list[list[str]], rate: float, rng: np.random.Generator) -> list[list[str]]:
     """Split each word (length >= 2) with probability ``rate`` at a random inner
-    position, and merge it with the next word of its sentence with probability
-    ``rate``."""
+    position, then merge each resulting word with the previous one of its
+    sentence with probability ``rate``."""
     out = []
     for sentence in words:
         pieces: list[str] = []
