@@ -9,6 +9,7 @@ end on one global character axis, so a word is a pair of global offsets
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -57,16 +58,19 @@ def spans(words: list[list[str]]) -> Spans:
     >>> s.sentence_offsets.tolist()
     [0, 5, 5, 8]
     """
-    counts = np.fromiter((len(s) for s in words), dtype=np.int64, count=len(words))
-    lengths = np.fromiter((len(w) for s in words for w in s), dtype=np.int64,
+    counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    lengths = np.fromiter(map(len, chain.from_iterable(words)), dtype=np.int64,
                           count=int(counts.sum()))
     ends = np.cumsum(lengths)
     starts = ends - lengths
     sentence = np.repeat(np.arange(len(words), dtype=np.int64), counts)
-    chars_per_sentence = np.zeros(len(words), dtype=np.int64)
-    np.add.at(chars_per_sentence, sentence, lengths)
     offsets = np.zeros(len(words) + 1, dtype=np.int64)
-    np.cumsum(chars_per_sentence, out=offsets[1:])
+    # words per sentence -> index of each sentence's first word -> its offset
+    first = np.cumsum(counts) - counts
+    total = int(ends[-1]) if len(ends) else 0
+    padded = np.append(starts, total)
+    offsets[:-1] = padded[first]
+    offsets[-1] = total
     return Spans(starts, ends, sentence, offsets)
 
 
