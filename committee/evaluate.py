@@ -101,12 +101,12 @@ def score_outputs(inputs: ScoringInputs, output_paths, fmt="sighan", encoding="u
     """
     taken: set[str] = set()
     systems, all_stats = [], []
+    scorer = metrics.Scorer(inputs.gold, difficulty=inputs.difficulty,
+                            train_words=inputs.train_words)
     for path in output_paths:
         pred = corpus_mod.read_corpus(path, format=fmt, encoding=encoding,
                                       normalization=normalization)
-        metrics.check_aligned(inputs.gold, pred)
-        stats = metrics.collect(inputs.gold, pred, difficulty=inputs.difficulty,
-                                train_words=inputs.train_words)
+        stats = scorer.collect(pred)
         values = metrics.compute(stats)
         row = {"name": system_name(path, taken), "path": os.fspath(path)}
         row.update({k: values[k] for k in METRIC_KEYS})
@@ -132,7 +132,7 @@ def score_outputs(inputs: ScoringInputs, output_paths, fmt="sighan", encoding="u
                 | {"against": systems[best]["name"]}
                 for key in ("f1", "fb")
             }
-    sig = metrics.signature(normalization=normalization,
+    sig = metrics.signature(normalization=normalization, gold_sha256=inputs.gold.sha256,
                             difficulty_sha256=inputs.difficulty_sha256,
                             train_words_sha256=inputs.train_words_sha256,
                             n_bootstrap=n_bootstrap, seed=seed)

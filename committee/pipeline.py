@@ -79,7 +79,7 @@ def load_inputs(cfg) -> RunInputs:
     if test.n_words() == 0:
         raise InputError(test.path, None, "the test corpus has no words")
     if cfg.corpus.train_words:
-        path = cfg.resolve_path(cfg.corpus.train_words)
+        path = cfg.resolve(cfg.corpus.train_words)
         vocabulary = corpus_mod.read_word_list(path)
         norm = cfg.corpus.train.normalization
         if norm:
@@ -247,7 +247,7 @@ def _results(tasks, parallel_cfg):
 def difficulty_signature(cfg, inputs: RunInputs) -> str:
     """A citable string naming everything the difficulties depend on."""
     c = cfg.committee
-    params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.params.items()))
+    params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
     return "|".join([
         "committee-difficulty",
         f"test:sha256={inputs.test.sha256[:12]}",
@@ -325,7 +325,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             idx = members_mod.member_sample(m, n_train, c.seed)
             sample = [inputs.train_sentences[i] for i in idx]
             yield (m, sample, test_chars, test_words, cfg.crf.algorithm,
-                   dict(cfg.crf.params), str(workdir), keep)
+                   cfg.crf.trainer_params(), str(workdir), keep)
 
     by_index = {m.index: m for m in committee}
     bar = tqdm(total=c.size, initial=len(records), unit="member", desc=cfg.name,
@@ -371,8 +371,11 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     write_npz(out / "marks.npz", marks=marks)
     signature = difficulty_signature(cfg, inputs)
     hist = np.bincount(np.minimum((d * 10 + 1e-9).astype(int), 9), minlength=10)
-    config = cfg.to_dict()
-    config.pop("parallel", None)  # how it ran does not change what it made
+    config = cfg.to_dict(resolved=False)
+    # how and where it ran does not change what it made: keep the outputs
+    # byte-identical across backends, worker counts and output directories
+    config.pop("parallel", None)
+    config.pop("output", None)
     manifest = {
         "name": cfg.name,
         "signature": signature,
