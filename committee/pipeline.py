@@ -28,6 +28,7 @@ import os
 import platform
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ import numpy as np
 from committee import __version__
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
+from committee import features as features_mod
 from committee import members as members_mod
 from committee.errors import InputError, RunError
 from committee.fileio import atomic_write_text, sha256_bytes, write_npz
@@ -198,9 +200,21 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
 
 def _member_task(member, sample, test_chars, test_words, algorithm, params, workdir,
                  keep_model):
-    """Runs in a worker: train one member on its sample and decode the test set."""
-    return members_mod.run_member(member, sample, test_chars, test_words, algorithm,
-                                  params, workdir, keep_model=keep_model)
+    """Runs in a worker: train one member on its sample and decode the test set.
+
+    Adds the worker's peak resident memory so far (``peak_rss_mb``) to the
+    member's timings, for the log and the benchmarks.
+    """
+    result = members_mod.run_member(member, sample, test_chars, test_words, algorithm,
+                                    params, workdir, keep_model=keep_model)
+    result.timings["peak_rss_mb"] = _peak_rss_mb()
+    return result
+
+
+def _peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def _results(tasks, parallel_cfg):
@@ -214,8 +228,12 @@ def _results(tasks, parallel_cfg):
 
     calls = (delayed(_member_task)(*args) for args in tasks)
     if backend == "loky":
-        yield from Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered",
-                            pre_dispatch="n_jobs")(calls)
+        with warnings.catch_warnings():
+            # loky replaces a worker whose memory grew (the per-process
+            # attribute cache does that); it says so, and nothing is lost
+            warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
+            yield from Parallel(n_jobs=n_jobs, backend="loky",
+                                return_as="generator_unordered", pre_dispatch="n_jobs")(calls)
         return
     # dask: joblib's dask backend on a distributed.Client
     try:
@@ -312,7 +330,11 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
         rec = load_member(out, m, n_gold)
         if rec is not None:
             records[m.index] = rec
-    todo = [m for m in committee if m.index not in records]
+    # Largest first (members cost about ratio x attributes per character), so
+    # that the last members to finish are small ones and workers end together.
+    # Results are assembled by index, so the order changes no output.
+    todo = sorted((m for m in committee if m.index not in records),
+                  key=lambda m: (-m.ratio * features_mod.n_attributes(m.template), m.index))
     log.info("run %s: K=%d, %d members saved, %d to train; backend %s, n_jobs %s",
              cfg.name, c.size, len(records), len(todo), cfg.parallel.backend,
              cfg.parallel.n_jobs)
@@ -339,7 +361,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             t = getattr(result, "timings", {}) or {}
             log.info("member %d (%s, ratio %s, %d sentences): f1 %.4f; %s",
                      m.index, m.template, m.ratio, result.n_sentences, result.f1,
-                     ", ".join(f"{k} {v:.1f}s" for k, v in sorted(t.items())))
+                     ", ".join(f"{k} {v:.1f}" for k, v in sorted(t.items())))
             bar.update(1)
     finally:
         bar.close()
