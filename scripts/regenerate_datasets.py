@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Regenerate the difficulty datasets from their corpora, reproducibly.
+
+Each dataset is one config of ``configs/``, run with ``committee run`` into
+``OUT/NAME/``.  A dataset whose corpus is not at hand is skipped, with the
+reason in the listing.  Rerunning resumes unfinished runs and leaves
+finished ones untouched.  At the end ``OUT/README.md`` lists every dataset
+with its signature, size and file checksums.
+
+    python3 scripts/regenerate_datasets.py                      # every dataset
+    python3 scripts/regenerate_datasets.py nlpcc2016-weibo      # some of them
+    python3 scripts/regenerate_datasets.py sighan2005-pku \\
+        --root sighan2005-pku=/data/icwb2-data                  # where a corpus is
+    python3 scripts/regenerate_datasets.py --set committee.size=10 --out runs/small
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from committee import pipeline  # noqa: E402
+from committee.config import load_config  # noqa: E402
+from committee.errors import CommitteeError  # noqa: E402
+
+DATASETS = (
+    "peoples-daily-1998",
+    "sighan2005-pku",
+    "sighan2005-msr",
+    "sighan2005-as",
+    "sighan2005-cityu",
+    "nlpcc2016-weibo",
+    "ud-chinese-gsdsimp",
+)
+
+
+def build(name: str, out_root: Path, overrides: list[str], roots: dict[str, str],
+          progress: bool) -> dict:
+    """Run one dataset's config; return its README row."""
+    extra = [f"output.dir={out_root / name}"] + list(overrides)
+    if name in roots:
+        extra.append(f"corpus.root={roots[name]}")
+    try:
+        cfg = load_config(ROOT / "configs" / f"{name}.yaml", overrides=extra)
+        out = pipeline.run(cfg, progress=progress)
+    except CommitteeError as exc:
+        first = str(exc).splitlines()
+        return {"name": name, "status": "not built", "reason": " ".join(s.strip() for s in first)}
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return {"name": name, "status": "built", "dir": str(out), "manifest": manifest}
+
+
+def readme(rows: list[dict]) -> str:
+    lines = ["# Difficulty datasets", "",
+             "Made by `scripts/regenerate_datasets.py`; each folder is one "
+             "`committee run` output (METHOD.md §8): `test.txt`, `test.weight`, "
+             "`test.weight_c`, `words.tsv`, `marks.npz`, `train-words.txt`, "
+             "`manifest.json`.", ""]
+    lines += ["| dataset | K | test sentences | test words | mean d | OOV rate | signature |",
+              "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["status"] != "built":
+            lines.append(f"| {r['name']} | – | – | – | – | – | not built: {r['reason']} |")
+            continue
+        m = r["manifest"]
+        sig = m["signature"].replace("|", "\\|")  # a pipe would end the table cell
+        lines.append(
+            f"| {r['name']} | {m['committee']['size']} | {m['corpus']['test']['sentences']:,} "
+            f"| {m['difficulty']['n_words']:,} | {m['difficulty']['mean']:.4f} "
+            f"| {100 * m['corpus']['test_oov_rate']:.2f}% | `{sig}` |")
+    for r in rows:
+        if r["status"] != "built":
+            continue
+        lines += ["", f"## {r['name']}", "", "| file | sha256 |", "|---|---|"]
+        lines += [f"| `{f}` | `{h}` |" for f, h in sorted(r["manifest"]["files"].items())]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", metavar="NAME",
+                    help=f"datasets to build (default: all): {', '.join(DATASETS)}")
+    ap.add_argument("--out", default="runs/datasets", help="where datasets go (default: %(default)s)")
+    ap.add_argument("--root", action="append", default=[], metavar="NAME=DIR",
+                    help="corpus.root of one dataset (repeatable)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="config override applied to every dataset (repeatable)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = ap.parse_args(argv)
+    unknown = [n for n in args.names if n not in DATASETS]
+    if unknown:
+        ap.error(f"unknown dataset(s): {', '.join(unknown)}; known: {', '.join(DATASETS)}")
+    roots = {}
+    for item in args.root:
+        name, sep, path = item.partition("=")
+        if not sep or name not in DATASETS:
+            ap.error(f"--root wants NAME=DIR with a known NAME, got {item!r}")
+        roots[name] = path
+    out_root = Path(args.out)
+    rows = []
+    for name in args.names or DATASETS:
+        row = build(name, out_root, args.set, roots, progress=not args.quiet)
+        print(f"{name}: {row['status']}" + (f" ({row['reason']})" if "reason" in row else ""),
+              file=sys.stderr)
+        rows.append(row)
+    out_root.mkdir(parents=True, exist_ok=True)
+    from committee.fileio import atomic_write_text
+    atomic_write_text(out_root / "README.md", readme(rows))
+    print(f"wrote {out_root / 'README.md'}", file=sys.stderr)
+    return 0 if all(r["status"] == "built" for r in rows) or not args.names else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
