@@ -34,6 +34,24 @@ Schema, with defaults::
     output:
       dir: runs/peoples-daily-1998  # required
       keep_models: false
+    experiments:                    # the paper's analyses, after the committee (committee.report)
+      table2: false                 # F2 segmenters on shares of the training data (trains models)
+      table2_fractions: [0.2, 0.5, 0.8, 1.0]
+      table2_template: F2
+      table2_max_iterations: 300    # replaces crf.params.max_iterations for these models
+      stability: false              # Fig. 1: difficulty as the committee grows (marks prefixes)
+      stability_sizes: null         # committee sizes; null = about ten steps up to K
+      linguistic: false             # Fig. 2: idioms, 2-character and OOV words over the bins
+      idioms: null                  # idiom word list when the test corpus has no POS 'i'
+      bins: false                   # Fig. 4: recall of each system by difficulty bin
+      ranking: false                # Fig. 3: f1 vs fb ranking of the systems
+      systems: []                   # other segmenters' outputs (SIGHAN) to rank
+      human: null                   # human judgements: "system<TAB>score" per line
+      split_half: false             # Fig. 6: fb on two random halves, Pearson over models
+      split_half_repeats: 100
+      word_weights: false           # Fig. 7: sentences with each word's difficulty
+      word_weight_sentences: []     # sentence indices; empty = the hardest ones
+      seed: 2016
 
 ``parallel.n_jobs`` defaults to 1: a run uses more cores only when asked to.
 
@@ -93,6 +111,8 @@ __all__ = [
     "CorpusSource",
     "CrfConfig",
     "CrfParams",
+    "EXPERIMENTS",
+    "ExperimentsConfig",
     "OutputConfig",
     "ParallelConfig",
     "load_config",
@@ -365,6 +385,59 @@ class OutputConfig(_Section):
 
 
 # --------------------------------------------------------------------------
+# experiments: the paper's analyses (committee.report), run after the committee
+
+#: The switches of :class:`ExperimentsConfig`, in report order.
+EXPERIMENTS = ("table2", "stability", "linguistic", "bins", "ranking", "split_half",
+               "word_weights")
+
+PositiveInt = Annotated[int, Strict(), Field(ge=1)]
+NonNegativeInt = Annotated[int, Strict(), Field(ge=0)]
+
+
+class ExperimentsConfig(_Section):
+    """Which of the paper's analyses ``committee run`` adds, and their settings.
+
+    Each switch (:data:`EXPERIMENTS`) is off by default; ``committee report
+    RUN_DIR`` runs every analysis that needs no training whatever the
+    switches, and trains the Table 2 models only when ``table2`` is on.
+    Paths (``idioms``, ``systems``, ``human``) are resolved like corpus paths.
+    """
+
+    table2: StrictBool = False
+    table2_fractions: Annotated[tuple[Ratio, ...], Field(min_length=1)] = (0.2, 0.5, 0.8, 1.0)
+    table2_template: Literal[TEMPLATES] = "F2"
+    table2_max_iterations: PositiveInt = 300
+    stability: StrictBool = False
+    stability_sizes: tuple[PositiveInt, ...] | None = None
+    linguistic: StrictBool = False
+    idioms: NonEmptyStr | None = None
+    bins: StrictBool = False
+    ranking: StrictBool = False
+    systems: tuple[NonEmptyStr, ...] = ()
+    human: NonEmptyStr | None = None
+    split_half: StrictBool = False
+    split_half_repeats: PositiveInt = 100
+    word_weights: StrictBool = False
+    word_weight_sentences: tuple[NonNegativeInt, ...] = ()
+    seed: NonNegativeInt = 2016
+
+    @field_validator("table2_fractions")
+    @classmethod
+    def _unique_fractions(cls, values: tuple) -> tuple:
+        seen = set()
+        for i, value in enumerate(values):
+            if value in seen:
+                raise _problem(f"duplicate {value!r}", (i,))
+            seen.add(value)
+        return values
+
+    def enabled(self) -> tuple[str, ...]:
+        """The experiments switched on, in report order (empty: none)."""
+        return tuple(name for name in EXPERIMENTS if getattr(self, name))
+
+
+# --------------------------------------------------------------------------
 # the whole config
 
 
@@ -385,6 +458,7 @@ class Config(_Section):
     crf: CrfConfig = Field(default_factory=_CRF_MODELS["lbfgs"])
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     output: OutputConfig
+    experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
 

@@ -225,8 +225,25 @@ def test_doctests():
 # one problem at a time: the exact dotted path and message
 
 CASES = [
-    (with_change("experiments", {"a": 1}),
-     "experiments: unknown key; expected one of: name, corpus, committee, crf, parallel, output"),
+    (with_change("experiment", {"table2": True}),
+     "experiment: unknown key (did you mean 'experiments'?)"),
+    (with_change("results", {"a": 1}),
+     "results: unknown key; expected one of: name, corpus, committee, crf, parallel, output, "
+     "experiments"),
+    (with_change("experiments", {"tabel2": True}),
+     "experiments.tabel2: unknown key (did you mean 'experiments.table2'?)"),
+    (with_change("experiments", {"table2": "yes"}),
+     "experiments.table2: expected true or false, got 'yes' (a string)"),
+    (with_change("experiments", {"table2_fractions": [0.2, 1.5]}),
+     "experiments.table2_fractions[1]: must be <= 1, got 1.5"),
+    (with_change("experiments", {"table2_fractions": [0.5, 0.5]}),
+     "experiments.table2_fractions[1]: duplicate 0.5"),
+    (with_change("experiments", {"table2_template": "F4"}),
+     "experiments.table2_template: unknown value 'F4' (did you mean 'F3'?); expected one of: F1, F2, F3"),
+    (with_change("experiments", {"table2_max_iterations": 0}),
+     "experiments.table2_max_iterations: must be >= 1, got 0"),
+    (with_change("experiments", {"word_weight_sentences": [-1]}),
+     "experiments.word_weight_sentences[0]: must be >= 0, got -1"),
     (with_change("comittee", {"size": 3}), "comittee: unknown key (did you mean 'committee'?)"),
     (with_change("committee.sise", 3), "committee.sise: unknown key (did you mean 'committee.size'?)"),
     (with_change("corpus.train.fromat", "pku"),
@@ -399,7 +416,7 @@ def test_every_problem_is_reported_in_one_error(workdir):
         "committee.size: must be >= 1, got 0",
         "committee.ratios[1]: must be <= 1, got 1.5",
         "crf.params.c3: unknown key (did you mean 'crf.params.c2'?)",
-        "experimnts: unknown key; expected one of: name, corpus, committee, crf, parallel, output",
+        "experimnts: unknown key (did you mean 'experiments'?)",
         f"corpus.test.path: no such file: {workdir / 'gold/absent.utf8'}",
     ]
     assert sorted(problems) == sorted(expected)
@@ -444,8 +461,8 @@ def test_unknown_override_keys_are_refused(workdir):
     assert problems_of(path, ["committee.sise=5"]) == [
         "committee.sise: unknown key (did you mean 'committee.size'?)"
     ]
-    assert problems_of(path, ["experiments.a=1"]) == [
-        "experiments.a: unknown key; expected one of: name, corpus, committee, crf, parallel, output"
+    assert problems_of(path, ["experiments.table=true"]) == [
+        "experiments.table: unknown key (did you mean 'experiments.table2'?)"
     ]
     assert problems_of(path, ["committee.size.x=1"]) == [
         "committee.size.x: unknown key ('committee.size' takes a value, not sub-keys)"
@@ -563,3 +580,25 @@ def test_random_invalid_sizes_and_seeds_are_named(size, seed):
     with pytest.raises(ConfigError) as info:
         parse_config(data, check_paths=False)
     assert info.value.problems == [f"committee.size: must be >= 1, got {size}", f"committee.seed: must be >= 0, got {seed}"]
+
+
+# --------------------------------------------------------------------------
+# experiments
+
+
+def test_experiments_are_off_by_default_and_switch_on_one_by_one(workdir):
+    path = write(workdir, base())
+    config = load_config(path)
+    assert config.experiments.enabled() == ()
+    assert config.experiments.table2_fractions == (0.2, 0.5, 0.8, 1.0)
+    assert config.experiments.table2_template == "F2"
+    config = load_config(path, ["experiments.table2=true", "experiments.bins=true",
+                                "experiments.table2_fractions=[0.5, 1.0]"])
+    assert config.experiments.enabled() == ("table2", "bins")
+    assert config.experiments.table2_fractions == (0.5, 1.0)
+
+
+def test_experiments_do_not_change_the_fingerprint(workdir):
+    path = write(workdir, base())
+    assert (load_config(path).fingerprint()
+            == load_config(path, ["experiments.table2=true", "experiments.seed=3"]).fingerprint())
