@@ -101,6 +101,7 @@ from committee.corpus import from_bmes, to_bmes
 from committee.errors import ConfigError, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
 from committee.spans import marks as span_marks
+from committee.spans import spans
 
 DRAWS = ("random", "grid")
 """Draw policies of :func:`draw_member`."""
@@ -520,6 +521,11 @@ class MemberResult:
         Seconds spent in ``attributes_s`` (training and test attributes),
         ``append_s``, ``train_s`` and ``tag_s`` (tagging and cutting into
         words).  For logs and benchmarks only: nothing else depends on them.
+    pred_ends : ndarray of bool, shape (C,), or None
+        Its segmentation of the test set: over the test characters laid end to
+        end (:func:`committee.spans.spans`), true at the last character of each
+        predicted word.  With the test characters it gives back the predicted
+        words, so later analyses (split-half reliability) need no retraining.
     """
 
     index: int
@@ -533,6 +539,7 @@ class MemberResult:
     n_sentences: int
     n_train_chars: int
     timings: dict = field(default_factory=dict)
+    pred_ends: np.ndarray | None = None
 
 
 def _prf(c: int, n_gold: int, n_pred: int) -> tuple[float, float, float]:
@@ -644,8 +651,11 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
             pass
 
     m = span_marks(test_gold_words, pred)
+    pred_ends = np.zeros(sum(map(len, test_chars)), dtype=bool)
+    pred_ends[spans(pred).ends - 1] = True
     c, n_gold, n_pred = int(m.sum()), int(m.size), sum(len(s) for s in pred)
     p, r, f1 = _prf(c, n_gold, n_pred)
     return MemberResult(index=k, marks=m, p=p, r=r, f1=f1, n_gold=n_gold, n_pred=n_pred,
                         n_correct=c, n_sentences=len(train_words),
-                        n_train_chars=sum(map(len, train_chars)), timings=timings)
+                        n_train_chars=sum(map(len, train_chars)), timings=timings,
+                        pred_ends=pred_ends)

@@ -49,7 +49,12 @@ MEMBER_DIR = "members"
 TMP_DIR = ".tmp"
 OUTPUT_FILES = ("test.txt", "test.weight", "test.weight_c", "words.tsv", "marks.npz",
                 "train-words.txt", "manifest.json")
-OWN_ENTRIES = set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, "run.log", "models"}
+#: Written when every member recorded its segmentation (``MemberResult.pred_ends``).
+PREDICTIONS_FILE = "predictions.npz"
+#: What ``committee report`` (committee.report) adds to a run directory.
+REPORT_ENTRIES = {"report.md", "table2.csv", "report"}
+OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, "run.log", "models",
+                                    PREDICTIONS_FILE} | REPORT_ENTRIES)
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,11 @@ def save_member(out: Path, result, member) -> None:
         "p": result.p, "r": result.r, "f1": result.f1,
         "marks": base64.b64encode(np.packbits(marks).tobytes()).decode("ascii"),
     }
+    ends = getattr(result, "pred_ends", None)
+    if ends is not None:  # its segmentation of the test set, for later analyses
+        ends = np.asarray(ends, dtype=bool)
+        record["n_chars"] = int(ends.size)
+        record["pred_ends"] = base64.b64encode(np.packbits(ends).tobytes()).decode("ascii")
     atomic_write_text(member_path(out, member.index), json.dumps(record) + "\n")
 
 
@@ -192,6 +202,13 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
                     member.index)
         return None
     record["marks"] = marks
+    record["pred_ends"] = None
+    if "pred_ends" in record and "n_chars" in record:
+        try:
+            packed = np.frombuffer(base64.b64decode(record["pred_ends"]), dtype=np.uint8)
+            record["pred_ends"] = np.unpackbits(packed, count=int(record["n_chars"])).astype(bool)
+        except (ValueError, TypeError):
+            record["pred_ends"] = None
     return record
 
 
@@ -309,7 +326,13 @@ def run(cfg, restart: bool = False, progress: bool = True) -> Path:
     claim_output_dir(out, fingerprint, cfg.name, restart)
     handler = _setup_log(out)
     try:
-        return _run(cfg, inputs, out, fingerprint, progress)
+        out = _run(cfg, inputs, out, fingerprint, progress)
+        experiments = getattr(cfg, "experiments", None)
+        if experiments is not None and experiments.enabled():
+            from committee import report as report_mod
+
+            report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
+        return out
     finally:
         log.removeHandler(handler)
         handler.close()
@@ -391,6 +414,13 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     difficulty_mod.write_weight_c(out / "test.weight_c", test, d)
     difficulty_mod.write_words_tsv(out / "words.tsv", test, d, n_correct, oov=oov)
     write_npz(out / "marks.npz", marks=marks)
+    ends = [records[m.index].get("pred_ends") for m in committee]
+    if all(e is not None for e in ends):
+        # every member's segmentation of the test set (packed bits, member order)
+        write_npz(out / PREDICTIONS_FILE, n_chars=np.int64(ends[0].size),
+                  pred_ends=np.stack([np.packbits(e) for e in ends]))
+    elif (out / PREDICTIONS_FILE).exists():
+        (out / PREDICTIONS_FILE).unlink()
     signature = difficulty_signature(cfg, inputs)
     hist = np.bincount(np.minimum((d * 10 + 1e-9).astype(int), 9), minlength=10)
     config = cfg.to_dict(resolved=False)
@@ -421,6 +451,8 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
         "files": {name: None for name in OUTPUT_FILES if name != "manifest.json"},
         "versions": _versions(),
     }
+    if (out / PREDICTIONS_FILE).exists():
+        manifest["files"][PREDICTIONS_FILE] = None
     for name in manifest["files"]:
         manifest["files"][name] = sha256_bytes((out / name).read_bytes())
     atomic_write_text(out / "manifest.json",
