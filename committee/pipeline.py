@@ -202,13 +202,15 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
                     member.index)
         return None
     record["marks"] = marks
-    record["pred_ends"] = None
-    if "pred_ends" in record and "n_chars" in record:
+    packed_ends = record.pop("pred_ends", None)
+    record["pred_ends"] = None  # members saved before segmentations were recorded
+    if packed_ends is not None and "n_chars" in record:
         try:
-            packed = np.frombuffer(base64.b64decode(record["pred_ends"]), dtype=np.uint8)
+            packed = np.frombuffer(base64.b64decode(packed_ends), dtype=np.uint8)
             record["pred_ends"] = np.unpackbits(packed, count=int(record["n_chars"])).astype(bool)
         except (ValueError, TypeError):
-            record["pred_ends"] = None
+            log.warning("member %d: unreadable saved segmentation; predictions.npz "
+                        "will not be written", member.index)
     return record
 
 
