@@ -1,0 +1,107 @@
+"""`committee score` through the command line: JSON shape, ranks, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from committee.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+JSON_KEYS = {"name", "p", "r", "f1", "pb", "rb", "fb", "p_reward", "p_punishment", "r_reward",
+             "r_punishment", "oov_rate", "oov_recall", "iv_recall", "er", "tnr", "boundary_p",
+             "boundary_r", "boundary_f1"}
+
+
+@pytest.fixture
+def files(tmp_path):
+    """Gold of two sentences; 'easy' gets the easy words right, 'hard' the hard one."""
+    (tmp_path / "gold.txt").write_text("计算机 总是 有 问题\n约翰 喜欢 玛丽\n", encoding="utf-8")
+    # difficulties: 计算机 is hard (0.9), everything else easy (0.1)
+    (tmp_path / "gold.weight").write_text("0.9 0.1 0.1 0.1\n0.1 0.1 0.1\n", encoding="utf-8")
+    # 'easy' misses only the hard word 计算机: 6 of 7 words right, 8 predicted
+    (tmp_path / "easy.txt").write_text("计算 机 总是 有 问题\n约翰 喜欢 玛丽\n", encoding="utf-8")
+    # 'hard' gets 计算机 but splits 约翰 and 玛丽: 5 of 7 right, the hard one among them
+    (tmp_path / "hard.txt").write_text("计算机 总是 有 问题\n约 翰 喜欢 玛 丽\n", encoding="utf-8")
+    (tmp_path / "words.txt").write_text("计算机\n总是\n有\n问题\n喜欢\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_json_has_every_metric_and_the_signature(files, capsys):
+    code = main(["score", "--json", "--gold", str(files / "gold.txt"), "--difficulty",
+                 str(files / "gold.weight"), "--train-words", str(files / "words.txt"),
+                 str(files / "easy.txt"), str(files / "hard.txt")])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["signature"].startswith("committee-score|")
+    assert "difficulty:sha256=" in result["signature"]
+    easy, hard = result["systems"]
+    assert JSON_KEYS <= set(easy)
+    # hand counts: easy has 6 correct of 7 gold and 8 predicted words
+    assert (easy["r"], easy["p"]) == (6 / 7, 6 / 8)
+    # hard: 5 correct of 7 gold, 9 predicted
+    assert (hard["r"], hard["p"]) == (5 / 7, 5 / 9)
+    # OOV: 约翰 and 玛丽 are not in the word list (2 of 7 tokens); easy gets both
+    assert easy["oov_rate"] == 2 / 7 and easy["oov_recall"] == 1.0
+    assert hard["oov_recall"] == 0.0
+    for s in (easy, hard):
+        assert all(s[k] is None or 0 <= s[k] <= 1 for k in JSON_KEYS - {"name", "er"})
+
+
+def test_ranks_by_f1_and_fb_can_disagree(files, capsys):
+    """easy wins on f1 (0.80 vs 0.625); hard wins on fb (0.676 vs 0.467) because
+    it gets the hard word.  By hand, d = 0.9 for 计算机 and 0.1 elsewhere:
+    easy: r_reward 0.6/1.5, r_pun 5.4/5.5, p_reward 0.6/2.4, p_pun 5.4/5.6;
+    hard: r_reward 1.3/1.5, r_pun 3.7/5.5, p_reward 1.3/1.7, p_pun 3.7/7.3."""
+    main(["score", "--json", "--gold", str(files / "gold.txt"), "--difficulty",
+          str(files / "gold.weight"), str(files / "easy.txt"), str(files / "hard.txt")])
+    easy, hard = json.loads(capsys.readouterr().out)["systems"]
+    assert (easy["rank_f1"], hard["rank_f1"]) == (1, 2)
+    assert easy["r_reward"] == pytest.approx(0.6 / 1.5)
+    assert easy["p_punishment"] == pytest.approx(5.4 / 5.6)
+    assert hard["r_punishment"] == pytest.approx(3.7 / 5.5)
+    assert hard["p_reward"] == pytest.approx(1.3 / 1.7)
+    h = lambda a, b: 2 * a * b / (a + b)  # noqa: E731
+    assert hard["fb"] == pytest.approx(h(h(1.3 / 1.7, 3.7 / 7.3), h(1.3 / 1.5, 3.7 / 5.5)))
+    assert easy["fb"] == pytest.approx(h(h(0.6 / 2.4, 5.4 / 5.6), h(0.6 / 1.5, 5.4 / 5.5)))
+    assert (easy["rank_fb"], hard["rank_fb"]) == (2, 1)
+    main(["score", "--gold", str(files / "gold.txt"), "--difficulty",
+          str(files / "gold.weight"), str(files / "easy.txt"), str(files / "hard.txt")])
+    assert "f1 and fb rank these differently: easy, hard" in capsys.readouterr().out
+
+
+def test_bootstrap_intervals_and_paired_test(files, capsys):
+    main(["score", "--json", "--bootstrap", "200", "--gold", str(files / "gold.txt"),
+          "--difficulty", str(files / "gold.weight"), str(files / "easy.txt"),
+          str(files / "hard.txt")])
+    easy, hard = json.loads(capsys.readouterr().out)["systems"]
+    lo, hi = hard["ci"]["fb"]
+    assert lo <= hard["fb"] <= hi
+    assert easy["paired"]["fb"]["against"] == "hard"
+    assert 0 <= easy["paired"]["fb"]["share_a_better"] <= 1
+
+
+@pytest.mark.parametrize("make, needle, code", [
+    (lambda d: ["--gold", str(d / "missing.txt"), str(d / "easy.txt")], "missing.txt: no such file", 3),
+    (lambda d: ["--gold", str(d / "gold.txt"), str(d / "short.txt")], "has 1 lines", 3),
+    (lambda d: ["--gold", str(d / "gold.txt"), "--difficulty", str(d / "bad.weight"),
+                str(d / "easy.txt")], "bad.weight:1", 3),
+])
+def test_errors_are_one_line_with_exit_code(files, capsys, make, needle, code):
+    (files / "short.txt").write_text("计算机 总是 有 问题\n", encoding="utf-8")
+    (files / "bad.weight").write_text("0.9 0.1 0.1\n0.1 0.1 0.1\n", encoding="utf-8")
+    assert main(["score", *make(files)]) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("committee: error: ") and needle in err[0]
+
+
+def test_python_dash_m_and_no_traceback(files):
+    r = subprocess.run([sys.executable, "-m", "committee", "score", "--gold",
+                        str(files / "gold.txt"), str(files / "nope.txt")],
+                       capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 3 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == f"committee: error: {files / 'nope.txt'}: no such file"
