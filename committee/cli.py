@@ -12,14 +12,25 @@ code   meaning
 3      input error: a file is missing, empty, undecodable or malformed
 4      configuration error: every problem listed as ``dotted.path: message``
 5      run error: the output directory holds another run, or members failed
+6      cannot write output: disk full, read-only file system, permission denied
 130    interrupted (Ctrl-C); finished work is kept
+141    standard output closed early (e.g. piped into ``head``)
 =====  =====================================================================
+
+Every error is one line ``committee: error: ...`` on stderr (a config with
+several problems lists them below the first line); every warning is one
+line ``committee: warning: ...``.  An unexpected exception prints
+``committee: internal error: TYPE: MESSAGE (run with --debug for the
+traceback)``; ``committee --debug COMMAND ...`` lets it propagate with its
+traceback.  See ``docs/errors.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
+import os
 import sys
 import warnings
 
@@ -99,15 +110,23 @@ def cmd_run(args) -> int:
     from committee import pipeline
 
     cfg = config_mod.load_config(args.config, overrides=args.set or [])
-    pipeline.run(cfg, restart=args.restart, progress=not args.quiet)
+    out = pipeline.run(cfg, restart=args.restart, progress=not args.quiet)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    d = manifest["difficulty"]
+    print(f"wrote {out}/: K={manifest['committee']['size']}, {d['n_words']:,} test words, "
+          f"mean difficulty {d['mean']:.3f}, test OOV rate "
+          f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
+    print(manifest["signature"])
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="committee",
         description="Difficulty-weighted evaluation of Chinese word segmentation.")
     parser.add_argument("--version", action="version", version=f"committee {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="let unexpected errors propagate with their traceback")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("score", help="score segmenters' outputs with standard and balanced metrics",
@@ -154,8 +173,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _UsageError(Exception):
+    """Bad command-line usage (exit code 2), raised by :class:`_Parser`."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and do not exit the process."""
+
+    def error(self, message):
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"committee: warning: {message}", file=sys.stderr)
+
+
+def _check_args(args) -> None:
+    """Argument checks argparse cannot express; raise :class:`_UsageError`."""
+    if getattr(args, "bootstrap", 0) < 0:
+        raise _UsageError("--bootstrap must be >= 0")
+    encoding = getattr(args, "encoding", None)
+    if isinstance(encoding, str):
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise _UsageError(f"--encoding: unknown encoding {encoding!r}; use one of utf-8, "
+                              "utf-8-sig, gb18030, cp936, big5, big5hkscs, utf-16") from None
+
+
+def _stdout_closed() -> int:
+    """The reader of our standard output went away (``| head``): stop quietly."""
+    try:  # keep Python from complaining again when it flushes stdout at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 141
 
 
 def main(argv=None) -> int:
@@ -166,9 +219,12 @@ def main(argv=None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
-    args = parser.parse_args(argv)
-    if getattr(args, "bootstrap", 0) < 0:
-        parser.error("--bootstrap must be >= 0")
+    try:
+        args = parser.parse_args(argv)
+        _check_args(args)
+    except _UsageError as exc:
+        print(f"committee: error: {exc}", file=sys.stderr)
+        return 2
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
@@ -180,3 +236,21 @@ def main(argv=None) -> int:
         except KeyboardInterrupt:
             print("committee: interrupted; finished work is kept", file=sys.stderr)
             return 130
+        except BrokenPipeError:
+            return _stdout_closed()
+        except OSError as exc:
+            # readers turn their OSErrors into InputError; what is left failed
+            # while writing or managing the output directory
+            if args.debug:
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"committee: error: {where}{exc.strerror or exc} (cannot write output: "
+                  "check free space and permissions)", file=sys.stderr)
+            return 6
+        except Exception as exc:
+            if args.debug:
+                raise
+            text = " ".join(str(exc).split()) or "(no message)"
+            print(f"committee: internal error: {type(exc).__name__}: {text} "
+                  "(run with --debug for the traceback)", file=sys.stderr)
+            return 1
