@@ -138,6 +138,10 @@ def _read_lines(path) -> list[str]:
         raise InputError(path, None, "no such file") from None
     except IsADirectoryError:
         raise InputError(path, None, "is a directory, expected a file") from None
+    except PermissionError:
+        raise InputError(path, None, "permission denied (cannot read the file)") from None
+    except OSError as e:
+        raise InputError(path, None, f"cannot read the file: {e.strerror or e}") from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -169,6 +173,10 @@ def _parse(path, lineno: int, line: str) -> list[float]:
 
 
 def _check_line_count(path, lines: list[str], gold: Corpus) -> None:
+    if not lines and gold.words:
+        raise InputError(path, None,
+                         f"file is empty, gold {gold.path} has {len(gold.words)} sentences: a "
+                         "difficulty file has one line per gold sentence (from committee run)")
     if len(lines) != len(gold.words):
         raise InputError(path, None,
                          f"has {len(lines)} lines, gold {gold.path} has {len(gold.words)} "
@@ -192,9 +200,12 @@ def read_weight(path, gold: Corpus) -> np.ndarray:
     for i, (line, sentence) in enumerate(zip(lines, gold.words)):
         values = _parse(path, i + 1, line)
         if len(values) != len(sentence):
+            n_chars = sum(map(len, sentence))
+            hint = (" (one value per character: a .weight_c file? give the per-word .weight)"
+                    if len(values) == n_chars else "")
             raise InputError(path, i + 1,
                              f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
-                             f"has {len(sentence)} words")
+                             f"has {len(sentence)} words{hint}")
         out.extend(values)
     return np.array(out, dtype=np.float64)
 

@@ -73,6 +73,41 @@ class RunError(CommitteeError):
     exit_code = 5
 
 
+class OutputError(CommitteeError):
+    """An output file or directory cannot be written (disk full, read-only
+    file system, permission denied, ...).
+
+    Examples
+    --------
+    >>> str(OutputError("runs/x/test.weight", "No space left on device"))
+    'runs/x/test.weight: cannot write: No space left on device; free some space or choose another output directory'
+    """
+
+    exit_code = 6
+
+    def __init__(self, path: str, reason: str, hint: str | None = None):
+        self.path = str(path)
+        self.reason = reason
+        if hint is None:
+            hint = "free some space or choose another output directory"
+        super().__init__(f"{self.path}: cannot write: {reason}; {hint}")
+
+    @classmethod
+    def from_os_error(cls, exc: OSError, path=None) -> "OutputError":
+        """The error for an :class:`OSError` met while writing ``path``."""
+        import errno
+
+        where = path if path is not None else (exc.filename or "<output>")
+        reason = exc.strerror or str(exc)
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            hint = "make the directory writable or choose another output directory"
+        elif exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            hint = "free some space or choose another output directory"
+        else:
+            hint = "check the output directory"
+        return cls(where, reason, hint)
+
+
 class UndefinedMetricWarning(UserWarning):
     """A metric's denominator is zero; the metric is reported as undefined."""
 

@@ -8,7 +8,9 @@ CLI prints as a table or as JSON.
 
 from __future__ import annotations
 
+import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +19,11 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import metrics
-from committee.errors import InputError
+from committee.errors import InputError, PlausibilityWarning
+from committee.fileio import sha256_bytes, sha256_file
+
+#: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
+OOV_WARN_RATE = 0.5
 
 METRIC_KEYS = (
     "p", "r", "f1", "pb", "rb", "fb",
@@ -47,14 +53,13 @@ def load_inputs(gold_path, difficulty_path=None, train_words_path=None, train_pa
     d = d_sha = None
     if difficulty_path is not None:
         d = difficulty_mod.read_weight(difficulty_path, gold)
-        from committee.fileio import sha256_file
         d_sha = sha256_file(difficulty_path)
+        check_provenance(difficulty_path, d_sha, gold)
     words = w_sha = None
     if train_words_path is not None and train_path is not None:
         raise ValueError("give either a training word list or a training corpus, not both")
     if train_words_path is not None:
         words = corpus_mod.read_word_list(train_words_path, encoding=encoding)
-        from committee.fileio import sha256_file
         w_sha = sha256_file(train_words_path)
         if normalization:
             words = {corpus_mod.normalize(w, normalization) for w in words}
@@ -63,7 +68,76 @@ def load_inputs(gold_path, difficulty_path=None, train_words_path=None, train_pa
                                        normalization=normalization)
         words = corpus_mod.training_words(train)
         w_sha = train.sha256
+    if words is not None:
+        check_oov_rate(gold, words, train_words_path or train_path)
     return ScoringInputs(gold, d, d_sha, words, w_sha)
+
+
+def check_oov_rate(gold: corpus_mod.Corpus, words: set[str], source) -> float | None:
+    """Warn when more than half of the gold tokens are out of vocabulary.
+
+    Real test sets have OOV rates of 2-20%; above :data:`OOV_WARN_RATE` the
+    vocabulary most likely belongs to another corpus, or was read with another
+    encoding or normalization.  Returns the rate (None for a gold without words).
+    """
+    n = gold.n_words()
+    if n == 0:
+        return None
+    rate = float(metrics.oov_flags(gold, words).mean())
+    if rate > OOV_WARN_RATE:
+        warnings.warn(PlausibilityWarning(
+            f"{gold.path}: {100 * rate:.1f}% of the gold words are not in the training "
+            f"vocabulary {os.fspath(source)} (OOV rate above {OOV_WARN_RATE:.0%}): is it the "
+            "word list of this corpus, in the same encoding and normalization?"), stacklevel=2)
+    return rate
+
+
+def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.Corpus) -> None:
+    """Warn when a difficulty file from ``committee run`` does not fit ``gold``.
+
+    The rule: when a ``manifest.json`` sits beside the difficulty file, it is
+    the record of the run that wrote it.  Then (1) if its ``files`` entry for
+    the difficulty file's name holds another checksum, the file was changed
+    after the run; (2) the gold must be that run's test set: its file bytes
+    must have the checksum of the run's ``test.txt`` or of the original test
+    corpus file (``corpus.test.sha256``), or its words, written as SIGHAN
+    UTF-8 (one sentence per line, words joined by one space), must be
+    byte-identical to ``test.txt``.  Either mismatch gives one
+    :class:`PlausibilityWarning`; without a manifest nothing is checked.
+    """
+    path = Path(difficulty_path)
+    manifest_path = path.parent / "manifest.json"
+    if not manifest_path.is_file():
+        return
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        warnings.warn(PlausibilityWarning(
+            f"{manifest_path}: unreadable ({' '.join(str(exc).split())}); cannot check that "
+            f"{path.name} belongs to gold {gold.path}"), stacklevel=3)
+        return
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, dict):
+        return  # not a committee run manifest
+    recorded = files.get(path.name)
+    if isinstance(recorded, str) and recorded != difficulty_sha256:
+        warnings.warn(PlausibilityWarning(
+            f"{path}: changed since committee run wrote it (sha256 {difficulty_sha256[:12]}, "
+            f"{manifest_path.name} records {recorded[:12]}); rerun committee run to get the "
+            "original"), stacklevel=3)
+    test_sha = files.get("test.txt")
+    test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
+    known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
+             if isinstance(s, str)}
+    if not known or gold.sha256 in known:
+        return
+    canonical = sha256_bytes(corpus_mod.format_sighan(gold.words).encode("utf-8"))
+    if canonical == test_sha:
+        return
+    warnings.warn(PlausibilityWarning(
+        f"{path}: made by committee run for another test set ({manifest_path.name}: test.txt "
+        f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
+        f"may belong to other words; score against {path.parent / 'test.txt'}"), stacklevel=3)
 
 
 def system_name(path: str, taken: set[str]) -> str:

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
+from committee.errors import OutputError
+
 
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
@@ -16,7 +18,9 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     """Open a temporary file beside ``path``; on success rename it over ``path``.
 
     The rename is atomic on POSIX, so readers see either the old file or the
-    complete new one.  On error the temporary file is removed.
+    complete new one.  On error the temporary file is removed, and an
+    :class:`OSError` (disk full, read-only file system, permission denied)
+    becomes a :class:`committee.errors.OutputError` naming ``path``.
 
     Examples
     --------
@@ -28,9 +32,12 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     '好\\n'
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputError.from_os_error(exc, path) from None
     try:
         if binary:
             f = os.fdopen(fd, mode)
@@ -42,11 +49,13 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise OutputError.from_os_error(exc, path) from None
         raise
 
 

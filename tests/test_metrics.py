@@ -316,7 +316,8 @@ def test_differing_characters_name_file_line_offset():
     with pytest.raises(InputError) as e:
         check_aligned(gold, pred)
     assert str(e.value) == ("out.txt:2: characters differ from gold.txt:2 at offset 7: "
-                            "'，' vs ','")
+                            "'，' vs ','; the files differ only by full-width forms: "
+                            "score every file with --normalize fullwidth")
     assert e.value.line == 2
 
 
