@@ -22,12 +22,16 @@ backend.  Timings go to ``run.log``.
 from __future__ import annotations
 
 import base64
+import errno
 import json
 import logging
+import math
 import os
 import platform
 import shutil
+import statistics
 import time
+import traceback
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +43,7 @@ from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import features as features_mod
 from committee import members as members_mod
-from committee.errors import InputError, RunError
+from committee.errors import InputError, OutputError, PlausibilityWarning, RunError
 from committee.fileio import atomic_write_text, sha256_bytes, write_npz
 
 log = logging.getLogger("committee.run")
@@ -119,7 +123,8 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
         raise RunError(f"output.dir {out} exists and is not a directory")
     state_path = out / STATE_FILE
     if out.is_dir() and any(out.iterdir()):
-        foreign = sorted(p.name for p in out.iterdir() if p.name not in OWN_ENTRIES)
+        foreign = sorted(p.name for p in out.iterdir()
+                         if p.name not in OWN_ENTRIES and not _is_leftover(p.name))
         if not state_path.exists() or foreign:
             shown = ", ".join(foreign[:3]) or "(no run.json)"
             raise RunError(f"output.dir {out} holds files that are not part of a committee "
@@ -137,13 +142,34 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
                     f"now {fingerprint[:12]}); pass --restart to discard it, "
                     "or choose another output.dir")
             discard_run(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError.from_os_error(exc, out) from None
+    _remove_leftovers(out)
     if not state_path.exists():
         atomic_write_text(state_path, json.dumps(
             {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2) + "\n")
     tmp = out / TMP_DIR
     if tmp.exists():  # leftovers of a killed run: temporary models
         shutil.rmtree(tmp)
+
+
+def _is_leftover(name: str) -> bool:
+    """A temporary file of an atomic write (``.NAME.XXXX.tmp``) that a killed
+    run left behind, for one of the run's own files."""
+    return name.endswith(".tmp") and any(name.startswith(f".{own}.") for own in OWN_ENTRIES)
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Delete what atomic writes interrupted by a kill left behind (never a
+    finished file: those are renamed into place whole)."""
+    for d in (out, out / MEMBER_DIR):
+        if not d.is_dir():
+            continue
+        for p in d.iterdir():
+            if p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file():
+                p.unlink()
 
 
 def discard_run(out: Path) -> None:
@@ -217,15 +243,48 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
 # --------------------------------------------------------------------------
 # parallel execution
 
+@dataclass(frozen=True)
+class MemberFailure:
+    """A member that did not finish: reported by index, the others go on.
+
+    Attributes
+    ----------
+    index : int
+        The member's index.
+    error : str
+        One line: the exception type and message, or what happened to its worker.
+    detail : str
+        The traceback, for ``run.log``.
+    errno : int or None
+        The errno of an :class:`OSError` (a full disk is not the member's fault).
+    """
+
+    index: int
+    error: str
+    detail: str = ""
+    errno: int | None = None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def _member_task(member, sample, test_chars, test_words, algorithm, params, workdir,
                  keep_model):
     """Runs in a worker: train one member on its sample and decode the test set.
 
-    Adds the worker's peak resident memory so far (``peak_rss_mb``) to the
-    member's timings, for the log and the benchmarks.
+    Returns the :class:`~committee.members.MemberResult`, with the worker's
+    peak resident memory so far (``peak_rss_mb``) added to its timings, or a
+    :class:`MemberFailure` when the member raised: an exception never travels
+    through the pool, so one failing member cannot stop the others.
     """
-    result = members_mod.run_member(member, sample, test_chars, test_words, algorithm,
-                                    params, workdir, keep_model=keep_model)
+    try:
+        result = members_mod.run_member(member, sample, test_chars, test_words, algorithm,
+                                        params, workdir, keep_model=keep_model)
+    except Exception as exc:  # reported by index; the other members go on
+        return MemberFailure(member.index, _one_line(exc), traceback.format_exc(),
+                             exc.errno if isinstance(exc, OSError) else None)
     result.timings["peak_rss_mb"] = _peak_rss_mb()
     return result
 
@@ -236,25 +295,31 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+_WORKER_DIED = "its worker process died while it ran"
+
+
 def _results(tasks, parallel_cfg):
-    """Yield member results as they finish, on the configured backend."""
+    """Yield, as members finish, a :class:`~committee.members.MemberResult` or a
+    :class:`MemberFailure` for every task, on the configured backend.
+
+    A worker that dies (SIGKILL, the out-of-memory killer, a segfault) breaks
+    a process pool, and nobody can tell which of the running members killed
+    it.  With loky, at most ``n_jobs`` members are submitted at a time, so the
+    ones in flight are exactly the running ones: each is reported as failed,
+    and the members not yet started go on in a fresh pool.  Members already
+    yielded are saved by the caller, so nothing finished is lost.
+    """
     backend, n_jobs = parallel_cfg.backend, parallel_cfg.n_jobs
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:
             yield _member_task(*args)
         return
-    from joblib import Parallel, delayed, parallel_config
-
-    calls = (delayed(_member_task)(*args) for args in tasks)
     if backend == "loky":
-        with warnings.catch_warnings():
-            # loky replaces a worker whose memory grew (the per-process
-            # attribute cache does that); it says so, and nothing is lost
-            warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
-            yield from Parallel(n_jobs=n_jobs, backend="loky",
-                                return_as="generator_unordered", pre_dispatch="n_jobs")(calls)
+        yield from _loky_results(iter(tasks), n_jobs)
         return
     # dask: joblib's dask backend on a distributed.Client
+    from joblib import Parallel, delayed, parallel_config
+
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -268,14 +333,103 @@ def _results(tasks, parallel_cfg):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None)
         client = Client(cluster)
+    tasks = iter(tasks)
     try:
         with parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, return_as="generator_unordered",
-                                pre_dispatch="n_jobs")(calls)
+            while True:
+                # Dask retries a task whose worker died on another worker; an
+                # error that still reaches us (e.g. KilledWorker) fails the
+                # members handed out and not returned (joblib hands out a few
+                # ahead, so some may not have started), and the rest go on.
+                handed, done = [], set()
+
+                def calls():
+                    for args in tasks:
+                        handed.append(args[0].index)
+                        yield delayed(_member_task)(*args)
+
+                try:
+                    for result in Parallel(n_jobs=-1, return_as="generator_unordered",
+                                           pre_dispatch="n_jobs")(calls()):
+                        done.add(result.index)
+                        yield result
+                    return
+                except Exception as exc:
+                    lost = [k for k in handed if k not in done]
+                    if not lost:
+                        raise
+                    log.error("the dask cluster lost members %s: %s", lost, _one_line(exc))
+                    for k in sorted(lost):
+                        yield MemberFailure(k, f"lost by the dask cluster: {_one_line(exc)}")
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _loky_results(tasks, n_jobs):
+    """:func:`_results` on loky processes, at most ``n_jobs`` members in flight."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from joblib import cpu_count
+    from joblib.externals.loky import get_reusable_executor
+
+    workers = cpu_count() if n_jobs == -1 else n_jobs
+    # as joblib does: BLAS/OpenMP threads share the cores among the workers
+    threads = str(max(cpu_count() // workers, 1))
+    env = {var: os.environ.get(var, threads) for var in (
+        "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+    pending: list = []  # tasks taken from ``tasks`` but not submitted
+    running: dict = {}  # future -> member index
+    executor = None
+    try:
+        with warnings.catch_warnings():
+            # loky replaces a worker whose memory grew (the per-process
+            # attribute cache does that); it says so, and nothing is lost
+            warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
+            while True:
+                if executor is None:  # a fresh pool (the reusable one, unless it broke)
+                    executor = get_reusable_executor(max_workers=workers, env=env)
+                broken = None
+                while len(running) < workers:
+                    args = pending.pop() if pending else next(tasks, None)
+                    if args is None:
+                        break
+                    try:
+                        running[executor.submit(_member_task, *args)] = args[0].index
+                    except BrokenProcessPool as exc:  # broke since the last result
+                        pending.append(args)
+                        broken = exc
+                        break
+                if not running and broken is None:
+                    return
+                if running:
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in sorted(done, key=running.get):
+                        k = running.pop(fut)
+                        try:
+                            result = fut.result()
+                        except BrokenProcessPool as exc:
+                            broken = exc
+                            yield MemberFailure(k, _WORKER_DIED, _one_line(exc))
+                        except Exception as exc:  # e.g. a result that cannot be pickled
+                            yield MemberFailure(k, _one_line(exc), "".join(
+                                traceback.format_exception(exc)))
+                        else:
+                            yield result
+                if broken is not None:
+                    # every member still in flight ran in the broken pool
+                    for fut, k in sorted(running.items(), key=lambda item: item[1]):
+                        yield MemberFailure(k, _WORKER_DIED, _one_line(broken))
+                    running.clear()
+                    log.error("a worker process died: %s; members not yet started go on "
+                              "in a fresh pool", _one_line(broken))
+                    executor = None
+    finally:
+        if running and executor is not None:  # stopped early: the caller failed, or Ctrl-C
+            executor.shutdown(wait=False, kill_workers=True)
 
 
 # --------------------------------------------------------------------------
@@ -378,8 +532,14 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     bar = tqdm(total=c.size, initial=len(records), unit="member", desc=cfg.name,
                disable=not progress, dynamic_ncols=True)
     started = time.monotonic()
+    failures: list[MemberFailure] = []
     try:
         for result in _results(tasks(), cfg.parallel):
+            if isinstance(result, MemberFailure):
+                failures.append(result)
+                log.error("member %d failed: %s\n%s", result.index, result.error,
+                          result.detail.rstrip())
+                continue
             m = by_index[result.index]
             save_member(out, result, m)
             records[m.index] = load_member(out, m, n_gold)
@@ -398,9 +558,62 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             for f in kept.iterdir():
                 os.replace(f, out / "models" / f.name)
     shutil.rmtree(workdir, ignore_errors=True)
+    if failures:
+        raise _failed(failures, out, c.size, len(records))
+    _warn_weak_members(committee, records)
     write_outputs(cfg, inputs, out, committee, records, fingerprint)
     log.info("wrote %s", ", ".join(OUTPUT_FILES))
     return out
+
+
+#: A member whose f1 is more than this below the committee's median draws a warning.
+WEAK_MEMBER_GAP = 0.1
+
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def _failed(failures: list[MemberFailure], out: Path, size: int, n_saved: int):
+    """The error that ends a run in which members failed (the others are saved)."""
+    failures = sorted(failures, key=lambda f: f.index)
+    shown = "; ".join(f"member {f.index}: {f.error}" for f in failures[:3])
+    if len(failures) > 3:
+        shown += f"; and {len(failures) - 3} more"
+    what = (f"{len(failures)} of {size} members failed ({shown}); {n_saved} are saved; "
+            f"details in {out / 'run.log'}")
+    if any(f.error == _WORKER_DIED for f in failures):
+        what += ("; a worker dies when killed from outside, out of memory or by a crash in C "
+                 "code, and every member running in the pool then fails with it")
+    if all(f.errno in _DISK_ERRNOS for f in failures):
+        return OutputError(out, what, "free some space or fix the permissions, then rerun the "
+                                      "same command: only the missing members are trained")
+    return RunError(f"{what}; rerun the same command to train only the missing members")
+
+
+def _warn_weak_members(committee, records, gap: float = WEAK_MEMBER_GAP) -> None:
+    """Warn about members whose f1 is more than ``gap`` below the committee median.
+
+    Such a member (an undefined f1 counts as one) is most likely broken: a
+    sample that is far too small, a bad CRF parameter; it makes every word
+    look harder.  Needs three members or more.
+    """
+    if len(committee) < 3:
+        return
+    f1 = {m.index: records[m.index].get("f1") for m in committee}
+    ok = [v for v in f1.values() if isinstance(v, (int, float)) and math.isfinite(v)]
+    if not ok:
+        return
+    median = statistics.median(ok)
+    weak = [(k, v) for k, v in f1.items()
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or v < median - gap]
+    if not weak:
+        return
+    shown = ", ".join(f"{k} (f1 {v:.3f})" if isinstance(v, (int, float)) else f"{k} (f1 undefined)"
+                      for k, v in weak[:5]) + (f" and {len(weak) - 5} more" if len(weak) > 5 else "")
+    message = (f"member{'s' if len(weak) > 1 else ''} {shown} of {len(committee)} score more than "
+               f"{gap} f1 below the committee median {median:.3f}: check committee.ratios and "
+               "crf.params (a weak member makes every word look harder)")
+    log.warning(message)
+    warnings.warn(PlausibilityWarning(message), stacklevel=3)
 
 
 def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerprint) -> None:
