@@ -42,10 +42,6 @@ class Spans:
     def n_chars(self) -> int:
         return int(self.sentence_offsets[-1])
 
-    def keys(self) -> np.ndarray:
-        """One int64 per word identifying its span: ``start * (C + 1) + end``."""
-        return self.starts * (self.n_chars + 1) + self.ends
-
 
 def spans(words: list[list[str]]) -> Spans:
     """Lay out a corpus's words as global spans.
@@ -77,8 +73,11 @@ def spans(words: list[list[str]]) -> Spans:
 def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     """Which gold words are predicted exactly, and which predicted words are gold.
 
-    Both span sets must lie on the same character axis (same sentences, same
-    characters); checking that is the caller's job.
+    Both segmentations must tile the same character axis (same sentences,
+    same characters); checking that is the caller's job.  Then a word
+    ``[s, e)`` of one side is a word of the other iff the other side has a
+    boundary at ``s`` and at ``e`` and none strictly between: boundary flags
+    and one cumulative sum decide it for every word at once, with no sorting.
 
     Returns
     -------
@@ -92,8 +91,18 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     >>> [a.tolist() for a in match(g, p)]
     [[True, False, True], [True, False, False, True]]
     """
-    gk, pk = gold.keys(), pred.keys()
-    return np.isin(gk, pk, assume_unique=True), np.isin(pk, gk, assume_unique=True)
+    return _found_in(gold, pred), _found_in(pred, gold)
+
+
+def _found_in(words: Spans, other: Spans) -> np.ndarray:
+    """For each word of ``words``: is it exactly a word of ``other``?"""
+    boundary = np.zeros(other.n_chars + 1, dtype=bool)
+    boundary[other.starts] = True
+    boundary[other.n_chars] = True
+    inside = np.cumsum(boundary, dtype=np.int64)
+    s, e = words.starts, words.ends
+    # boundaries of `other` strictly inside (s, e): inside[e - 1] - inside[s]
+    return boundary[s] & boundary[e] & (inside[e - 1] == inside[s])
 
 
 def marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarray:
