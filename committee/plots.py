@@ -1,0 +1,409 @@
+"""Figures of the run report, drawn with matplotlib (Agg backend, PNG files).
+
+One function per figure; each takes the numbers computed by
+:mod:`committee.analysis` (never a corpus or a file), writes one PNG and
+returns its path.  Matplotlib is an optional dependency (``pip install
+'committee[report]'``); :func:`require_matplotlib` says so when it is
+missing.
+
+Chinese text needs a font with CJK glyphs.  :func:`cjk_font` looks for one
+among the fonts matplotlib knows (Noto Sans CJK, Source Han Sans, WenQuanYi,
+SimHei, ...), then in the ``mplfonts`` package and in the usual system
+folders; ``scripts/bootstrap.sh`` installs Debian's ``fonts-wqy-microhei``
+where it can.  Without one, figures are still drawn, Chinese words show as
+empty boxes, and the report says so (:data:`NO_CJK_FONT`).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from committee.errors import CommitteeError
+
+__all__ = [
+    "NO_CJK_FONT",
+    "cjk_font",
+    "committee_size",
+    "linguistic",
+    "ranking",
+    "recall_by_bin",
+    "require_matplotlib",
+    "split_half",
+    "table2",
+    "word_weights",
+]
+
+#: Font families with CJK glyphs, most preferred first.
+CJK_FAMILIES = (
+    "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN",
+    "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Noto Serif CJK SC",
+    "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "AR PL UMing CN",
+)
+
+_FONT_GLOBS = (
+    "/usr/share/fonts/**/*[Ww][Qq][Yy]*.tt[cf]",
+    "/usr/share/fonts/**/*CJK*.tt[cf]",
+    "/usr/share/fonts/**/*CJK*.otf",
+    "/usr/local/share/fonts/**/*CJK*.*",
+)
+
+#: What the report says when no CJK font was found.
+NO_CJK_FONT = ("No font with Chinese glyphs was found, so Chinese words in the figures "
+               "show as boxes. Install one and rerun `committee report`: "
+               "`apt-get install fonts-wqy-microhei` (Debian/Ubuntu; scripts/bootstrap.sh "
+               "does this when it can) or `pip install mplfonts`.")
+
+# colours: colour-blind-safe (Okabe & Ito)
+_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+           "#000000")
+_KIND_STYLE = {"table2": ("#0072B2", "o"), "member": ("#999999", "."),
+               "system": ("#D55E00", "s")}
+
+
+class PlotError(CommitteeError):
+    """Figures cannot be drawn (matplotlib is missing)."""
+
+    exit_code = 3
+
+
+def require_matplotlib():
+    """Import matplotlib with the Agg backend, or say how to install it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotError("the report's figures need matplotlib: "
+                        "pip install 'committee[report]'") from None
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+@lru_cache(maxsize=1)
+def cjk_font() -> str | None:
+    """Family name of a font with CJK glyphs, registered with matplotlib; None if none.
+
+    Looks at the fonts matplotlib already knows, then registers the first
+    font file found in the ``mplfonts`` package or the system font folders.
+    """
+    require_matplotlib()
+    from matplotlib import font_manager
+
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    for family in CJK_FAMILIES:
+        if family in known:
+            return family
+    candidates: list[str] = []
+    try:
+        import mplfonts  # noqa: F401  (ships Noto Sans CJK SC)
+
+        here = os.path.dirname(mplfonts.__file__)
+        candidates += sorted(glob.glob(os.path.join(here, "fonts", "NotoSansCJK*")))
+    except ImportError:
+        pass
+    for pattern in _FONT_GLOBS:
+        candidates += sorted(glob.glob(pattern, recursive=True))
+    for path in candidates:
+        try:
+            font_manager.fontManager.addfont(path)
+            name = font_manager.FontProperties(fname=path).get_name()
+        except (OSError, RuntimeError, ValueError):
+            continue
+        return name
+    return None
+
+
+def _style(plt) -> str | None:
+    font = cjk_font()
+    plt.rcdefaults()
+    plt.rcParams.update({
+        "figure.dpi": 110, "savefig.dpi": 110, "font.size": 9, "axes.titlesize": 10,
+        "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
+        "grid.alpha": 0.3, "legend.frameon": False, "axes.unicode_minus": False,
+    })
+    if font is not None:
+        plt.rcParams["font.sans-serif"] = [font, "DejaVu Sans"]
+        plt.rcParams["font.family"] = "sans-serif"
+    return font
+
+
+def _save(fig, path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from")
+        fig.savefig(path, bbox_inches="tight", metadata={"Software": None})
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return path
+
+
+def _bin_ticks(ax, labels: Sequence[str]) -> None:
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=35, ha="right")
+
+
+# --------------------------------------------------------------------------
+# the figures
+
+
+def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: Sequence[str],
+                   summary: dict) -> Path:
+    """Fig. 1: difficulty of sampled words as the committee grows, and the
+    distance of each prefix committee's difficulties from the full one's.
+
+    ``word_d`` has shape ``(len(sizes), n_words)``; ``summary`` is
+    :func:`committee.analysis.stability`.
+    """
+    plt = require_matplotlib()
+    _style(plt)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"width_ratios": [1.5, 1]})
+    cmap = plt.get_cmap("viridis")
+    final = word_d[-1]
+    for j in range(word_d.shape[1]):
+        a.plot(sizes, word_d[:, j], marker=".", lw=1.2, color=cmap(0.1 + 0.8 * final[j]),
+               alpha=0.9)
+    # label the lines at the right end, spread so that labels do not overlap
+    order = np.argsort(final, kind="stable")
+    ys = np.array([final[j] for j in order], dtype=float)
+    gap = 0.045
+    for i in range(1, len(ys)):
+        ys[i] = max(ys[i], ys[i - 1] + gap)
+    ys -= max(0.0, ys[-1] - 1.02) if len(ys) else 0.0
+    for y, j in zip(ys, order):
+        a.annotate(word_labels[j], xy=(sizes[-1], final[j]), xytext=(sizes[-1] * 1.04 + 0.3, y),
+                   fontsize=7.5, va="center",
+                   arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "#999999"})
+    a.set_xlim(sizes[0] - 0.5, sizes[-1] * 1.25 + 1)
+    a.set_ylim(-0.05, 1.12)
+    a.set_xlabel("committee size K (first K members)")
+    a.set_ylabel("difficulty d")
+    a.set_title("Difficulty of sampled words as the committee grows")
+    b.plot(summary["size"], summary["mean_abs_diff"], marker="o", color=_COLORS[0],
+           label="mean |d_K' - d_K|")
+    b.plot(summary["size"], summary["max_abs_diff"], marker="^", color=_COLORS[1], lw=1,
+           label="max |d_K' - d_K|")
+    b.set_ylim(0, max(0.05, float(np.nanmax(summary["max_abs_diff"])) * 1.1))
+    b.set_xlabel("committee size K'")
+    b.set_ylabel("distance from the full committee")
+    b2 = b.twinx()
+    b2.plot(summary["size"], summary["pearson"], marker="s", color=_COLORS[2], lw=1,
+            label="Pearson r with d_K")
+    b2.set_ylim(min(0.5, float(np.nanmin(summary["pearson"])) - 0.05)
+                if np.isfinite(summary["pearson"]).any() else 0, 1.01)
+    b2.set_ylabel("Pearson r with d_K", color=_COLORS[2])
+    b2.grid(False)
+    b2.spines["right"].set_visible(True)
+    lines = b.get_lines() + b2.get_lines()
+    b.legend(lines, [ln.get_label() for ln in lines], loc="center right", fontsize=8)
+    b.set_title("Prefix committees against the full one")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def linguistic(path, labels: Sequence[str], shares: dict[str, dict]) -> Path:
+    """Fig. 2: share of each word group in each difficulty bin (grouped bars)."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, ax = plt.subplots(figsize=(9, 4))
+    names = list(shares)
+    width = 0.8 / max(1, len(names))
+    x = np.arange(len(labels))
+    for i, name in enumerate(names):
+        s = shares[name]
+        total = int(np.sum(s["n"]))
+        ax.bar(x - 0.4 + width * (i + 0.5), np.nan_to_num(s["share"]), width,
+               color=_COLORS[i % len(_COLORS)], label=f"{name} (n = {total:,})")
+    _bin_ticks(ax, labels)
+    ax.set_xlabel("difficulty bin")
+    ax.set_ylabel("share of the group's words")
+    ax.set_title("Where idioms, 2-character words and OOV words fall on the difficulty scale")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def recall_by_bin(path, labels: Sequence[str], names: Sequence[str], recalls: np.ndarray,
+                  counts: np.ndarray) -> Path:
+    """Fig. 4: recall of each system in each difficulty bin, over the bins' sizes."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, ax = plt.subplots(figsize=(9, 4.4))
+    x = np.arange(len(labels))
+    ax2 = ax.twinx()
+    ax2.bar(x, counts, color="#dddddd", width=0.7, zorder=0)
+    ax2.set_yscale("log")
+    ax2.set_ylabel("gold words in the bin (log scale, grey bars)", color="#777777")
+    ax2.grid(False)
+    ax2.spines["right"].set_visible(True)
+    ax.set_zorder(ax2.get_zorder() + 1)
+    ax.patch.set_visible(False)
+    markers = "osD^v<>pXh"
+    for i, name in enumerate(names):
+        ax.plot(x, recalls[i], marker=markers[i % len(markers)], ms=4, lw=1.3,
+                color=_COLORS[i % len(_COLORS)], label=name)
+    _bin_ticks(ax, labels)
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel("difficulty bin")
+    ax.set_ylabel("recall of the bin's gold words")
+    ax.set_title("Accuracy by difficulty: systems separate on the hard words")
+    ax.legend(fontsize=8, loc="lower left", ncol=2)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float],
+            rank_f1: Sequence[int], rank_fb: Sequence[int]) -> Path:
+    """Fig. 3: f1 against fb of each system, and its rank by each."""
+    plt = require_matplotlib()
+    _style(plt)
+    n = len(names)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, max(3.6, 0.32 * n + 1.5)),
+                               gridspec_kw={"width_ratios": [1.3, 1]})
+    for i, name in enumerate(names):
+        color = _COLORS[i % len(_COLORS)]
+        a.scatter(100 * f1[i], 100 * fb[i], color=color, s=28, zorder=3)
+        a.annotate(name, (100 * f1[i], 100 * fb[i]), xytext=(4, 3), textcoords="offset points",
+                   fontsize=8)
+    a.set_xlabel("f1 (%)")
+    a.set_ylabel("fb (%)")
+    a.set_title("f1 against fb")
+    for i, name in enumerate(names):
+        color = _COLORS[i % len(_COLORS)]
+        b.plot([0, 1], [rank_f1[i], rank_fb[i]], marker="o", color=color, lw=1.5)
+        b.annotate(f"{name}  {rank_f1[i]}", (0, rank_f1[i]), xytext=(-6, 0),
+                   textcoords="offset points", ha="right", va="center", fontsize=8)
+        b.annotate(f"{rank_fb[i]}  {name}", (1, rank_fb[i]), xytext=(6, 0),
+                   textcoords="offset points", ha="left", va="center", fontsize=8)
+    b.set_xlim(-0.9, 1.9)
+    b.set_ylim(n + 0.5, 0.5)
+    b.set_xticks([0, 1])
+    b.set_xticklabels(["rank by f1", "rank by fb"])
+    b.set_yticks([])
+    b.grid(False)
+    b.spines["left"].set_visible(False)
+    b.set_title("Ranks (1 = best)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
+           paper: dict[str, Sequence[float]] | None = None) -> Path:
+    """Table 2 as a figure: each metric against the share of training data."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    x = 100 * np.asarray(fractions)
+    for i, (metric, values) in enumerate(scores.items()):
+        ax.plot(x, 100 * np.asarray(values, dtype=float), marker="o",
+                color=_COLORS[i % len(_COLORS)], label=f"{metric} (ours)")
+        if paper and metric in paper:
+            px, py = paper[metric]
+            ax.plot(100 * np.asarray(px), py, marker="x", ls="--", lw=1,
+                    color=_COLORS[i % len(_COLORS)], alpha=0.7, label=f"{metric} (paper, PKU)")
+    ax.set_xlabel("share of the training data (%)")
+    ax.set_ylabel("score (%)")
+    ax.set_title("Table 2: segmenters trained on more data")
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
+               r_all: np.ndarray, metric: str = "fb") -> Path:
+    """Fig. 6: one split's scores on half A against half B, and r over all splits."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, (ax, hx) = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"width_ratios": [1.2, 1]})
+    a100, b100 = 100 * np.asarray(a), 100 * np.asarray(b)
+    for kind in ("member", "table2", "system"):
+        sel = [i for i, k in enumerate(kinds) if k == kind]
+        if sel:
+            color, marker = _KIND_STYLE[kind]
+            label = {"member": "committee members", "table2": "Table 2 models",
+                     "system": "other systems"}[kind]
+            ax.scatter(a100[sel], b100[sel], color=color, marker=marker,
+                       s=40 if kind != "member" else 30, label=f"{label} ({len(sel)})", zorder=3)
+    ok = np.isfinite(a100) & np.isfinite(b100)
+    if ok.any():
+        lo = float(min(a100[ok].min(), b100[ok].min()))
+        hi = float(max(a100[ok].max(), b100[ok].max()))
+        pad = 0.05 * (hi - lo or 1)
+        ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888", lw=0.8, ls="--")
+    ax.set_xlabel(f"{metric} on half A (%)")
+    ax.set_ylabel(f"{metric} on half B (%)")
+    r0 = r_all[0]
+    ax.set_title(f"One random split: Pearson r = {r0:.4f}")
+    ax.legend(fontsize=8, loc="upper left")
+    finite = r_all[np.isfinite(r_all)]
+    hx.hist(finite, bins=min(30, max(5, len(finite) // 3)), color=_COLORS[0], alpha=0.8)
+    if finite.size:
+        hx.axvline(float(np.mean(finite)), color=_COLORS[1], lw=1.2,
+                   label=f"mean {np.mean(finite):.4f}")
+        hx.legend(fontsize=8, loc="upper left")
+    hx.set_xlabel("Pearson r between halves")
+    hx.set_ylabel("splits")
+    hx.set_title(f"{len(r_all)} random splits")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def word_weights(path, sentences: Sequence[Sequence[str]], weights: Sequence[Sequence[float]],
+                 titles: Sequence[str]) -> Path:
+    """Fig. 7: sentences with each word shaded and labelled by its difficulty."""
+    plt = require_matplotlib()
+    _style(plt)
+    from matplotlib import colors
+
+    cmap = plt.get_cmap("YlOrRd")
+    norm = colors.Normalize(0, 1)
+    # lay words out in rows of at most `width` character cells
+    width = 26.0
+    rows: list[list[tuple[float, str, float]]] = []  # per figure row: (x, word, d)
+    row_titles: list[tuple[int, str]] = []
+    for words, ds, title in zip(sentences, weights, titles):
+        row_titles.append((len(rows), title))
+        x, row = 0.0, []
+        for w, d in zip(words, ds):
+            cells = max(len(w), 1.6) + 0.5
+            if row and x + cells > width:
+                rows.append(row)
+                x, row = 0.0, []
+            row.append((x, w, d))
+            x += cells
+        rows.append(row)
+    height = 0.55 * len(rows) + 0.45 * len(row_titles) + 0.8
+    fig, ax = plt.subplots(figsize=(10, height))
+    y = 0.0
+    title_at = dict(row_titles)
+    for i, row in enumerate(rows):
+        if i in title_at:
+            y += 0.55
+            ax.text(0, y - 0.1, title_at[i], fontsize=8.5, color="#444444", va="bottom")
+            y += 0.1
+        y += 1.0
+        for x, w, d in row:
+            cells = max(len(w), 1.6)
+            ax.add_patch(plt.Rectangle((x, y - 0.62), cells + 0.3, 0.78,
+                                       facecolor=cmap(norm(d)), edgecolor="#888888", lw=0.4))
+            ax.text(x + (cells + 0.3) / 2, y - 0.25, w, ha="center", va="center", fontsize=11)
+            ax.text(x + (cells + 0.3) / 2, y + 0.32, f"{d:.2f}", ha="center", va="center",
+                    fontsize=6.5, color="#555555")
+        y += 0.3
+    ax.set_xlim(-0.2, width + 0.5)
+    ax.set_ylim(y + 0.2, 0)
+    ax.axis("off")
+    sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
+    cb = fig.colorbar(sm, ax=ax, fraction=0.025, pad=0.01)
+    cb.set_label("difficulty d")
+    ax.set_title("Word difficulties (share of committee members that miss the word)",
+                 loc="left")
+    return _save(fig, path)
