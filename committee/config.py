@@ -45,7 +45,8 @@ Schema, with defaults::
       idioms: null                  # idiom word list when the test corpus has no POS 'i'
       bins: false                   # Fig. 4: recall of each system by difficulty bin
       ranking: false                # Fig. 3: f1 vs fb ranking of the systems
-      systems: []                   # other segmenters' outputs (SIGHAN) to rank
+      systems: []                   # other segmenters' outputs (SIGHAN files) to rank
+      segmenters: []                # segmenters the report runs itself: jieba, thulac, snownlp
       human: null                   # human judgements: "system<TAB>score" per line
       split_half: false             # Fig. 6: fb on two random halves, Pearson over models
       split_half_repeats: 100
@@ -391,6 +392,9 @@ class OutputConfig(_Section):
 EXPERIMENTS = ("table2", "stability", "linguistic", "bins", "ranking", "split_half",
                "word_weights")
 
+#: Real segmenters the report can run itself (committee.segmenters).
+SEGMENTERS = ("jieba", "thulac", "snownlp")
+
 PositiveInt = Annotated[int, Strict(), Field(ge=1)]
 NonNegativeInt = Annotated[int, Strict(), Field(ge=0)]
 
@@ -415,6 +419,7 @@ class ExperimentsConfig(_Section):
     bins: StrictBool = False
     ranking: StrictBool = False
     systems: tuple[NonEmptyStr, ...] = ()
+    segmenters: tuple[Literal[SEGMENTERS], ...] = ()
     human: NonEmptyStr | None = None
     split_half: StrictBool = False
     split_half_repeats: PositiveInt = 100
