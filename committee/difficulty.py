@@ -180,7 +180,8 @@ def _check_line_count(path, lines: list[str], gold: Corpus) -> None:
     if len(lines) != len(gold.words):
         raise InputError(path, None,
                          f"has {len(lines)} lines, gold {gold.path} has {len(gold.words)} "
-                         f"sentences")
+                         f"sentences: is it the difficulty file of this gold? (one line per "
+                         "gold sentence)")
 
 
 def _gold_line(gold: Corpus, i: int) -> int:

@@ -139,8 +139,8 @@ def _where_lines_differ(gold: Corpus, pred: Corpus) -> str:
     i = next((i for i in range(n) if g[i] != p[i]), None)
     if i is None:
         if len(p) < len(g):
-            return (f": the output ends after line {_line(pred, n - 1) if n else 0}, where gold "
-                    f"goes on (a truncated output?)")
+            return (f": the output ends after line {_line(pred, n - 1) if n else 0}, gold goes "
+                    f"on to line {_line(gold, len(g) - 1)} (a truncated output?)")
         extra = p[n:]
         span = (f"line {_line(pred, n)} is" if len(extra) == 1
                 else f"lines {_line(pred, n)}-{_line(pred, len(p) - 1)} are")

@@ -28,6 +28,7 @@ import logging
 import math
 import os
 import platform
+import re
 import shutil
 import statistics
 import time
@@ -72,18 +73,24 @@ class RunInputs:
     vocabulary_source: dict
 
 
-def load_source(source, cfg) -> corpus_mod.Corpus:
-    """Read one corpus source of the config (a file, or the built-in corpus)."""
+def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
+    """Read one corpus source of the config (a file, or the built-in corpus);
+    ``key`` names it in messages (``corpus.train`` or ``corpus.test``)."""
     if getattr(source, "builtin", None):
-        return corpus_mod.read_embedded(source.split)
-    return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
-                                  encoding=source.encoding,
-                                  normalization=source.normalization)
+        return corpus_mod.read_embedded(source.split, normalization=source.normalization)
+    try:
+        return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
+                                      encoding=source.encoding,
+                                      normalization=source.normalization)
+    except InputError as exc:  # a config sets the encoding, not a command-line flag
+        message = re.sub(r"--encoding (\S+)", rf"{key}.encoding: \1", exc.message)
+        message = message.replace("try --encoding with", f"set {key}.encoding to")
+        raise InputError(exc.path, exc.line, message) from None
 
 
 def load_inputs(cfg) -> RunInputs:
-    train = load_source(cfg.corpus.train, cfg)
-    test = load_source(cfg.corpus.test, cfg)
+    train = load_source(cfg.corpus.train, cfg, "corpus.train")
+    test = load_source(cfg.corpus.test, cfg, "corpus.test")
     train_sentences = [s for s in train.words if s]
     if not train_sentences:
         raise InputError(train.path, None, "the training corpus has no words")
@@ -142,14 +149,21 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
                     f"now {fingerprint[:12]}); pass --restart to discard it, "
                     "or choose another output.dir")
             discard_run(out)
+    created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError.from_os_error(exc, out) from None
     _remove_leftovers(out)
     if not state_path.exists():
-        atomic_write_text(state_path, json.dumps(
-            {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2) + "\n")
+        try:
+            atomic_write_text(state_path, json.dumps(
+                {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2)
+                + "\n")
+        except OutputError:
+            if created:  # leave nothing behind when not even run.json can be written
+                shutil.rmtree(out, ignore_errors=True)
+            raise
     tmp = out / TMP_DIR
     if tmp.exists():  # leftovers of a killed run: temporary models
         shutil.rmtree(tmp)

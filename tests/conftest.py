@@ -1,0 +1,16 @@
+"""Shared pytest set-up: tests marked ``slow`` run only when asked for with
+``-m slow`` (or any ``-m`` expression naming ``slow``); a plain ``pytest``
+run reports them as skipped."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collection_modifyitems(config, items):
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
