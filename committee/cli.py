@@ -117,6 +117,50 @@ def cmd_run(args) -> int:
           f"mean difficulty {d['mean']:.3f}, test OOV rate "
           f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
     print(manifest["signature"])
+    if cfg.experiments.enabled() and (out / "report.md").exists():
+        print(f"report: {out / 'report.md'}")
+    return 0
+
+
+def _analyses(args) -> list[str]:
+    from committee.report import ANALYSES
+
+    chosen = []
+    for flag, value in (("--only", args.only), ("--skip", args.skip)):
+        names = [n.strip() for n in (value or "").split(",") if n.strip()]
+        unknown = [n for n in names if n not in ANALYSES]
+        if unknown:
+            raise SystemExit(f"committee report: error: {flag}: unknown analysis "
+                             f"{', '.join(unknown)}; choose from {', '.join(ANALYSES)}")
+        chosen.append(names)
+    only, skip = chosen
+    return [a for a in ANALYSES if (not only or a in only) and a not in skip]
+
+
+def cmd_report(args) -> int:
+    from committee import report
+
+    analyses = _analyses(args)
+    cfg = report.load_run_config(args.run_dir, args.config, args.set or [])
+    path = report.build_report(args.run_dir, cfg, analyses=analyses, systems=args.system or [],
+                               segmenters=args.segmenter or [], human=args.human,
+                               progress=not args.quiet)
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_segment(args) -> int:
+    from committee import corpus, segmenters
+
+    seg = segmenters.load(args.segmenter)
+    test = corpus.read_corpus(args.test, format=args.format, encoding=args.encoding)
+    texts = ["".join(s) for s in test.words]
+    words = segmenters.segment(seg, texts, args.test, test.lines, progress=not args.quiet)
+    corpus.write_sighan(args.output, words)
+    print(f"wrote {args.output}: {len(words):,} sentences segmented by {seg.name} {seg.version}",
+          file=sys.stderr)
+    if seg.note:
+        print(f"committee: note: {seg.name} is {seg.note}", file=sys.stderr)
     return 0
 
 
@@ -170,6 +214,46 @@ def build_parser() -> argparse.ArgumentParser:
                    help="discard a previous run in output.dir made with a different config")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
+
+    from committee.report import ANALYSES
+
+    p = sub.add_parser("report", help="the paper's analyses (Table 2, Figs. 1-7) on a finished run",
+                       description="Score systems against a run's difficulties and write "
+                                   "report.md, table2.csv and report/ (figures and their data) "
+                                   "into RUN_DIR. Runs every analysis unless told otherwise: "
+                                   f"{', '.join(ANALYSES)}. Table 2 models are trained once "
+                                   "and reused; nothing of the committee is retrained.")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
+    p.add_argument("--config", help="the run's config (default: the one in RUN_DIR/manifest.json)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a config key, e.g. --set experiments.table2_fractions=[0.5,1.0]")
+    p.add_argument("--skip", metavar="NAMES", help="comma-separated analyses to leave out, "
+                                                   "e.g. --skip table2 (trains no model)")
+    p.add_argument("--only", metavar="NAMES", help="comma-separated analyses to run")
+    p.add_argument("--system", action="append", metavar="OUTPUT",
+                   help="another segmenter's output (SIGHAN) to rank (repeatable)")
+    p.add_argument("--with", dest="segmenter", action="append", metavar="NAME",
+                   help="segment the test set with NAME (jieba, thulac, snownlp) and rank it "
+                        "(repeatable)")
+    p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_report)
+
+    g = sub.add_parser("segment", help="segment a test set with a real segmenter (SIGHAN output)",
+                       description="Segment the characters of every sentence of TEST with "
+                                   "a segmenter from PyPI and write SIGHAN output aligned "
+                                   "line by line with TEST, ready for `committee score`.")
+    g.add_argument("test", metavar="TEST", help="test file (its words are joined back into text)")
+    g.add_argument("--with", dest="segmenter", required=True, metavar="NAME",
+                   help="jieba, thulac or snownlp (each an optional extra: "
+                        "pip install 'committee[jieba]')")
+    g.add_argument("-o", "--output", required=True, help="output file (UTF-8, SIGHAN)")
+    g.add_argument("--format", default="sighan",
+                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   help="format of TEST (default: sighan)")
+    g.add_argument("--encoding", default="utf-8", help="encoding of TEST (default: utf-8)")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.set_defaults(func=cmd_segment)
     return parser
 
 

@@ -174,15 +174,17 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     # label the lines at the right end, spread so that labels do not overlap
     order = np.argsort(final, kind="stable")
     ys = np.array([final[j] for j in order], dtype=float)
-    gap = 0.045
+    gap = 0.06
     for i in range(1, len(ys)):
         ys[i] = max(ys[i], ys[i - 1] + gap)
     ys -= max(0.0, ys[-1] - 1.02) if len(ys) else 0.0
     for y, j in zip(ys, order):
-        a.annotate(word_labels[j], xy=(sizes[-1], final[j]), xytext=(sizes[-1] * 1.04 + 0.3, y),
+        a.annotate(word_labels[j], xy=(sizes[-1], final[j]), xytext=(sizes[-1] + 0.05 * (sizes[-1] - sizes[0]) + 0.3, y),
                    fontsize=7.5, va="center",
                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "#999999"})
-    a.set_xlim(sizes[0] - 0.5, sizes[-1] * 1.25 + 1)
+    a.set_xlim(sizes[0] - 0.5, sizes[-1] + 0.22 * (sizes[-1] - sizes[0]) + 1)
+    if len(sizes) <= 15:
+        a.set_xticks(list(sizes))
     a.set_ylim(-0.05, 1.12)
     a.set_xlabel("committee size K (first K members)")
     a.set_ylabel("difficulty d")
@@ -193,6 +195,8 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
            label="max |d_K' - d_K|")
     b.set_ylim(0, max(0.05, float(np.nanmax(summary["max_abs_diff"])) * 1.1))
     b.set_xlabel("committee size K'")
+    if len(summary["size"]) <= 15:
+        b.set_xticks(list(summary["size"]))
     b.set_ylabel("distance from the full committee")
     b2 = b.twinx()
     b2.plot(summary["size"], summary["pearson"], marker="s", color=_COLORS[2], lw=1,
@@ -380,26 +384,27 @@ def word_weights(path, sentences: Sequence[Sequence[str]], weights: Sequence[Seq
             row.append((x, w, d))
             x += cells
         rows.append(row)
-    height = 0.55 * len(rows) + 0.45 * len(row_titles) + 0.8
+    height = 0.5 * len(rows) + 0.45 * len(row_titles) + 0.6
     fig, ax = plt.subplots(figsize=(10, height))
+    # y grows downwards: per sentence a title line, then rows of boxes with d below each
     y = 0.0
     title_at = dict(row_titles)
     for i, row in enumerate(rows):
         if i in title_at:
-            y += 0.55
-            ax.text(0, y - 0.1, title_at[i], fontsize=8.5, color="#444444", va="bottom")
-            y += 0.1
-        y += 1.0
+            y += 0.7 if i else 0.0
+            ax.text(0, y + 0.5, title_at[i], fontsize=8.5, color="#444444", va="bottom")
+            y += 0.65
         for x, w, d in row:
-            cells = max(len(w), 1.6)
-            ax.add_patch(plt.Rectangle((x, y - 0.62), cells + 0.3, 0.78,
-                                       facecolor=cmap(norm(d)), edgecolor="#888888", lw=0.4))
-            ax.text(x + (cells + 0.3) / 2, y - 0.25, w, ha="center", va="center", fontsize=11)
-            ax.text(x + (cells + 0.3) / 2, y + 0.32, f"{d:.2f}", ha="center", va="center",
+            cells = max(len(w), 1.6) + 0.3
+            ax.add_patch(plt.Rectangle((x, y), cells, 0.8, facecolor=cmap(norm(d)),
+                                       edgecolor="#888888", lw=0.4))
+            ax.text(x + cells / 2, y + 0.42, w, ha="center", va="center", fontsize=11,
+                    color="white" if d > 0.65 else "black")
+            ax.text(x + cells / 2, y + 1.08, f"{d:.2f}", ha="center", va="center",
                     fontsize=6.5, color="#555555")
-        y += 0.3
+        y += 1.35
     ax.set_xlim(-0.2, width + 0.5)
-    ax.set_ylim(y + 0.2, 0)
+    ax.set_ylim(y, 0)
     ax.axis("off")
     sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
     cb = fig.colorbar(sm, ax=ax, fraction=0.025, pad=0.01)
