@@ -562,8 +562,31 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     if unknown:
         raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
     check_experiments(cfg, analyses or ("ranking",))
-    started = time.monotonic()
     data = load_run(run_dir)
+    handler = None
+    if not any(getattr(h, "baseFilename", None) == os.path.abspath(run_dir / "run.log")
+               for h in log.handlers):  # committee report: log to the run's log too
+        handler = logging.FileHandler(run_dir / "run.log", encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    try:
+        return _build(run_dir, cfg, data, inputs, analyses, systems, segmenters, human,
+                      progress)
+    finally:
+        if handler is not None:
+            log.removeHandler(handler)
+            handler.close()
+
+
+def _build(run_dir: Path, cfg, data: RunData, inputs, analyses, systems, segmenters, human,
+           progress) -> Path:
+    import pandas as pd
+
+    from committee import plots
+
+    e = cfg.experiments
+    started = time.monotonic()
     out_dir = run_dir / REPORT_DIR
     out_dir.mkdir(exist_ok=True)
     plt_font = plots.cjk_font()

@@ -1,0 +1,186 @@
+"""The run report end to end on a toy run (300 training, 40 test sentences of
+People's Daily, 3 members, 5 L-BFGS iterations): ``committee run`` with the
+experiments on, then ``committee report`` on the finished directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from committee import analysis, cli, evaluate, pipeline
+from committee import corpus as corpus_mod
+from committee.config import load_config
+from committee.errors import UndefinedMetricWarning
+
+pytest.importorskip("matplotlib")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    d = tmp_path_factory.mktemp("toy-report")
+    full = corpus_mod.read_embedded()
+    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
+    test_words = full.words[1000:1040]
+    corpus_mod.write_sighan(d / "test.txt", test_words)
+    # two systems: the gold itself, and every character a word
+    corpus_mod.write_sighan(d / "gold-copy.txt", test_words)
+    corpus_mod.write_sighan(d / "chars.txt", [[c for w in s for c in w] for s in test_words])
+    (d / "idioms.txt").write_text("".join(w + "\n" for s, p in zip(full.words, full.pos)
+                                          for w, t in zip(s, p) if t == "i"), encoding="utf-8")
+    cfg = d / "toy.yaml"
+    cfg.write_text(f"""
+name: toy
+corpus:
+  root: {d}
+  train: {{path: train.txt}}
+  test: {{path: test.txt}}
+committee: {{size: 3, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
+crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: 5}}}}
+parallel: {{backend: sequential, n_jobs: 1}}
+output: {{dir: {d / 'run'}}}
+experiments:
+  table2: true
+  table2_fractions: [0.5, 1.0]
+  table2_max_iterations: 5
+  stability: true
+  linguistic: true
+  idioms: idioms.txt
+  bins: true
+  ranking: true
+  systems: [gold-copy.txt, chars.txt]
+  split_half: true
+  split_half_repeats: 20
+  word_weights: true
+  word_weight_sentences: [0, 3]
+""", encoding="utf-8")
+    out = pipeline.run(load_config(cfg), progress=False)
+    return d, out
+
+
+def test_run_with_experiments_writes_table2_figures_and_report(toy):
+    _, out = toy
+    assert (out / "report.md").is_file() and (out / "table2.csv").is_file()
+    pngs = sorted(p.name for p in (out / "report").glob("*.png"))
+    assert len(pngs) >= 5, pngs
+    report = (out / "report.md").read_text(encoding="utf-8")
+    for png in pngs:  # every figure is shown in the report, with its data beside it
+        assert f"](report/{png})" in report
+    for name in ("fig1-committee-size", "fig2-linguistic", "fig4-recall-by-bin",
+                 "fig6-split-half", "fig7-word-weights"):
+        assert (out / "report" / f"{name}.csv").is_file()
+    assert (out / "predictions.npz").is_file()
+
+
+def test_table2_csv_holds_fractions_that_committee_score_reproduces(toy):
+    d, out = toy
+    t2 = pd.read_csv(out / "table2.csv")
+    assert t2["fraction"].tolist() == [0.5, 1.0]
+    assert t2["n_sentences"].tolist() == [150, 300]
+    for k in ("p", "r", "f1", "pb", "rb", "fb"):
+        assert t2[k].between(0, 1).all(), k
+    inputs = evaluate.load_inputs(out / "test.txt", difficulty_path=out / "test.weight",
+                                  train_words_path=out / "train-words.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        scored = evaluate.score_outputs(inputs, [out / "report/table2/F2-0500.txt",
+                                                 out / "report/table2/F2-1000.txt"])
+    for row, s in zip(t2.itertuples(), scored["systems"]):
+        for k in ("p", "r", "f1", "pb", "rb", "fb"):
+            assert getattr(row, k) == pytest.approx(s[k], abs=1e-12)
+
+
+def test_systems_are_ranked_and_the_gold_copy_is_perfect(toy):
+    _, out = toy
+    systems = pd.read_csv(out / "report/systems.csv")
+    assert systems["system"].tolist() == ["F2 50%", "F2 100%", "gold-copy", "chars"]
+    gold = systems.set_index("system").loc["gold-copy"]
+    assert gold["f1"] == 1.0 and gold["fb"] == 1.0 and gold["rank_f1"] == 1
+    assert (systems["kind"] == "table2").sum() == 2
+
+
+def test_stability_csv_matches_the_marks(toy):
+    _, out = toy
+    marks = np.load(out / "marks.npz")["marks"]
+    s = pd.read_csv(out / "report/fig1-committee-size.csv")
+    assert s["size"].tolist() == [1, 2, 3]
+    assert s["mean_abs_diff"].iloc[-1] == 0.0
+    d1 = 1.0 - marks[0]
+    d3 = (~marks).sum(axis=0) / 3
+    assert s["mean_abs_diff"].iloc[0] == pytest.approx(np.abs(d1 - d3).mean())
+
+
+def test_linguistic_csv_counts_every_word_once(toy):
+    _, out = toy
+    lg = pd.read_csv(out / "report/fig2-linguistic.csv")
+    words = pd.read_csv(out / "words.tsv", sep="\t", keep_default_na=False)
+    assert lg["all words n"].sum() == len(words)
+    two = words[words["word"].str.len() == 2]
+    assert lg["2-character words n"].tolist() == analysis.bin_counts(
+        two["difficulty"].to_numpy()).tolist()
+    assert lg["OOV words n"].sum() == words["oov"].sum()
+
+
+def test_split_half_pools_table2_members_and_systems(toy):
+    _, out = toy
+    sh = pd.read_csv(out / "report/fig6-split-half.csv")
+    assert sorted(sh["kind"].value_counts().items()) == [("member", 3), ("system", 2),
+                                                         ("table2", 2)]
+    r = pd.read_csv(out / "report/fig6-split-half-pearson.csv")
+    assert len(r) == 20
+    assert r["pearson_fb"].iloc[0] == pytest.approx(
+        analysis.pearson(sh["fb_half_a"], sh["fb_half_b"]))
+
+
+def test_word_weights_shows_the_chosen_sentences(toy):
+    _, out = toy
+    ww = pd.read_csv(out / "report/fig7-word-weights.csv", keep_default_na=False)
+    assert sorted(set(ww["sentence"])) == [0, 3]
+    words = pd.read_csv(out / "words.tsv", sep="\t", keep_default_na=False)
+    first = words[words["sentence"] == 0]
+    assert ww[ww["sentence"] == 0]["d"].tolist() == first["difficulty"].tolist()
+
+
+def test_report_command_reuses_the_table2_models_and_takes_human_judgements(toy, tmp_path,
+                                                                           capsys):
+    d, out = toy
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "report/table2").iterdir()}
+    human = tmp_path / "human.tsv"
+    human.write_text("# system score\nF2 50%\t2\nF2 100%\t3\ngold-copy\t4\nchars\t1\n",
+                     encoding="utf-8")
+    code = cli.main(["report", str(out), "--human", str(human), "--quiet",
+                     "--only", "table2,ranking"])
+    assert code == 0, capsys.readouterr().err
+    after = {p.name: p.stat().st_mtime_ns for p in (out / "report/table2").iterdir()}
+    assert after == before  # read back, not retrained
+    corr = pd.read_csv(out / "report/fig3-human-correlation.csv").set_index("metric")["pearson"]
+    systems = pd.read_csv(out / "report/systems.csv")
+    assert corr["f1"] == pytest.approx(analysis.pearson(systems["f1"], [2, 3, 4, 1]))
+    assert "Pearson correlation with the human judgements" in (out / "report.md").read_text(
+        encoding="utf-8")
+
+
+def test_report_refusals(toy, tmp_path, capsys):
+    _, out = toy
+    human = tmp_path / "human.tsv"
+    human.write_text("nosuch 1\n", encoding="utf-8")
+    assert cli.main(["report", str(out), "--human", str(human), "--only", "ranking",
+                     "--quiet"]) == 3
+    assert "unknown system 'nosuch'" in capsys.readouterr().err
+    assert cli.main(["report", str(tmp_path), "--quiet"]) == 3
+    assert "manifest.json: no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["report", str(out), "--skip", "tabel2"])
+
+
+def test_a_run_dir_with_a_report_can_be_resumed(toy):
+    d, out = toy
+    # report files belong to the run: rerunning the same config is not refused
+    pipeline.run(load_config(d / "toy.yaml", ["experiments.table2=false",
+                                              "experiments.split_half=false"]), progress=False)
+    assert (out / "report.md").is_file()
