@@ -14,3 +14,18 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     "$root/.venv/bin/python" -m pip install --quiet -e "$root[$extras]"
     touch "$stamp"
 fi
+# A font with Chinese glyphs for the figures of `committee report`: Debian's
+# fonts-wqy-microhei (5 MB) when the system has none and apt-get may be used.
+# Without one the figures still draw (Chinese as boxes) and the report says so;
+# `pip install 'committee[cjk-font]'` is the PyPI alternative.
+has_cjk_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null)" ]; }
+if ! has_cjk_font && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 \
+        || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1; } \
+        || true
+fi
+if ! has_cjk_font; then
+    echo "bootstrap: no font with Chinese glyphs; report figures will show Chinese as boxes" \
+         "(apt-get install fonts-wqy-microhei, or pip install 'committee[cjk-font]')" >&2
+fi
