@@ -621,8 +621,8 @@ def _warn_weak_members(committee, records, gap: float = WEAK_MEMBER_GAP) -> None
             if not (isinstance(v, (int, float)) and math.isfinite(v)) or v < median - gap]
     if not weak:
         return
-    shown = ", ".join(f"{k} (f1 {v:.3f})" if isinstance(v, (int, float)) else f"{k} (f1 undefined)"
-                      for k, v in weak[:5]) + (f" and {len(weak) - 5} more" if len(weak) > 5 else "")
+    shown = ", ".join(f"{k} (f1 {v:.3f})" if isinstance(v, (int, float)) and math.isfinite(v)
+                      else f"{k} (f1 undefined)" for k, v in weak[:5]) + (f" and {len(weak) - 5} more" if len(weak) > 5 else "")
     message = (f"member{'s' if len(weak) > 1 else ''} {shown} of {len(committee)} score more than "
                f"{gap} f1 below the committee median {median:.3f}: check committee.ratios and "
                "crf.params (a weak member makes every word look harder)")
