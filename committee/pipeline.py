@@ -491,6 +491,11 @@ def _setup_log(out: Path) -> logging.Handler:
 def run(cfg, restart: bool = False, progress: bool = True) -> Path:
     """Run (or resume) the committee of ``cfg``; return the output directory."""
     inputs = load_inputs(cfg)
+    experiments = getattr(cfg, "experiments", None)
+    if experiments is not None and experiments.enabled():
+        from committee import report as report_mod
+
+        report_mod.check_experiments(cfg)  # missing files or segmenters: before any training
     out = Path(cfg.output.dir)
     fingerprint = run_fingerprint(cfg, inputs)
     claim_output_dir(out, fingerprint, cfg.name, restart)
