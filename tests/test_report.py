@@ -184,3 +184,17 @@ def test_a_run_dir_with_a_report_can_be_resumed(toy):
     pipeline.run(load_config(d / "toy.yaml", ["experiments.table2=false",
                                               "experiments.split_half=false"]), progress=False)
     assert (out / "report.md").is_file()
+
+
+def test_missing_experiment_inputs_are_refused_before_training(toy, tmp_path):
+    from committee.errors import ConfigError
+
+    d, _ = toy
+    out = tmp_path / "never"
+    cfg = load_config(d / "toy.yaml", [f"output.dir={out}", "experiments.systems=[absent.txt]",
+                                       "experiments.human=absent.tsv"])
+    with pytest.raises(ConfigError) as info:
+        pipeline.run(cfg, progress=False)
+    assert info.value.problems == [f"experiments.systems[0]: no such file: {d / 'absent.txt'}",
+                                   f"experiments.human: no such file: {d / 'absent.tsv'}"]
+    assert not out.exists()
