@@ -312,7 +312,7 @@ def _peak_rss_mb() -> float:
 _WORKER_DIED = "its worker process died while it ran"
 
 
-def _results(tasks, parallel_cfg):
+def _results(tasks, parallel_cfg, crash_log=None):
     """Yield, as members finish, a :class:`~committee.members.MemberResult` or a
     :class:`MemberFailure` for every task, on the configured backend.
 
@@ -329,7 +329,7 @@ def _results(tasks, parallel_cfg):
             yield _member_task(*args)
         return
     if backend == "loky":
-        yield from _loky_results(iter(tasks), n_jobs)
+        yield from _loky_results(iter(tasks), n_jobs, crash_log)
         return
     # dask: joblib's dask backend on a distributed.Client
     from joblib import Parallel, delayed, parallel_config
@@ -381,7 +381,26 @@ def _results(tasks, parallel_cfg):
             cluster.close()
 
 
-def _loky_results(tasks, n_jobs):
+_CRASH_LOG = None  # in a loky worker: the open run.log its crash reports go to
+
+
+def _init_worker(crash_log):
+    """Loky worker initializer: a crash in C code (a segfault) dumps the
+    worker's Python stack into ``run.log`` instead of onto the user's terminal
+    (loky keeps a faulthandler an initializer enabled)."""
+    import faulthandler
+
+    global _CRASH_LOG
+    if crash_log is None:
+        return
+    try:
+        _CRASH_LOG = open(crash_log, "a", encoding="utf-8")
+    except OSError:
+        return
+    faulthandler.enable(file=_CRASH_LOG)
+
+
+def _loky_results(tasks, n_jobs, crash_log=None):
     """:func:`_results` on loky processes, at most ``n_jobs`` members in flight."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -405,7 +424,9 @@ def _loky_results(tasks, n_jobs):
             warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
             while True:
                 if executor is None:  # a fresh pool (the reusable one, unless it broke)
-                    executor = get_reusable_executor(max_workers=workers, env=env)
+                    executor = get_reusable_executor(
+                        max_workers=workers, env=env, initializer=_init_worker,
+                        initargs=(None if crash_log is None else str(crash_log),))
                 broken = None
                 while len(running) < workers:
                     args = pending.pop() if pending else next(tasks, None)
@@ -480,8 +501,19 @@ def _versions() -> dict:
     return out
 
 
+class _RunLogHandler(logging.FileHandler):
+    """``run.log``: a record that cannot be written (a full disk) is dropped
+    quietly; the error that matters reaches the user through the run itself."""
+
+    def handleError(self, record):
+        pass
+
+
 def _setup_log(out: Path) -> logging.Handler:
-    handler = logging.FileHandler(out / "run.log", encoding="utf-8")
+    try:
+        handler = _RunLogHandler(out / "run.log", encoding="utf-8")
+    except OSError as exc:
+        raise OutputError.from_os_error(exc, out / "run.log") from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
@@ -553,7 +585,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     started = time.monotonic()
     failures: list[MemberFailure] = []
     try:
-        for result in _results(tasks(), cfg.parallel):
+        for result in _results(tasks(), cfg.parallel, crash_log=out / "run.log"):
             if isinstance(result, MemberFailure):
                 failures.append(result)
                 log.error("member %d failed: %s\n%s", result.index, result.error,
@@ -602,7 +634,10 @@ def _failed(failures: list[MemberFailure], out: Path, size: int, n_saved: int):
     if any(f.error == _WORKER_DIED for f in failures):
         what += ("; a worker dies when killed from outside, out of memory or by a crash in C "
                  "code, and every member running in the pool then fails with it")
-    if all(f.errno in _DISK_ERRNOS for f in failures):
+    # a full disk also kills workers: crfsuite can crash on a model it could
+    # not write whole before the check sees it
+    if (any(f.errno in _DISK_ERRNOS for f in failures)
+            and all(f.errno in _DISK_ERRNOS or f.error == _WORKER_DIED for f in failures)):
         return OutputError(out, what, "free some space or fix the permissions, then rerun the "
                                       "same command: only the missing members are trained")
     return RunError(f"{what}; rerun the same command to train only the missing members")

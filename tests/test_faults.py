@@ -382,3 +382,35 @@ def test_sigkill_at_random_moments_then_resume(reference, toy_corpus, tmp_path):
     # and with some but not all members saved
     assert any(k[3] in (None, 0) for k in kills), report
     assert any(k[3] is not None and 0 < k[3] < SIZE for k in kills), report
+
+
+# --------------------------------------------------------------------------
+# crfsuite does not check its writes: an incomplete model must not be used
+
+
+def test_incomplete_crfsuite_models_are_refused(tmp_path):
+    """On a full disk crfsuite leaves a truncated model, or one whose later
+    part moved up over a lost buffer (seen on a full tmpfs: the tagger then
+    segfaults).  ``check_model_file`` refuses both before the tagger runs."""
+    from committee import features
+
+    sentences = [["约翰", "喜欢", "玛丽"], ["我", "爱", "北京", "天安门"]] * 5
+    model = tmp_path / "m.crfsuite"
+    members_mod.train_model([features.attributes("".join(s), "F2") for s in sentences],
+                            [corpus_mod.to_bmes(s) for s in sentences], "lbfgs",
+                            {"max_iterations": 3}, model)
+    data = model.read_bytes()
+    members_mod.check_model_file(model)  # a whole model passes
+    truncated = tmp_path / "truncated.crfsuite"
+    truncated.write_bytes(data[: len(data) // 2])
+    with pytest.raises(OSError, match=r"incomplete model \(\d+ of \d+ bytes\)"):
+        members_mod.check_model_file(truncated)
+    shifted = tmp_path / "shifted.crfsuite"  # same size as declared, a buffer lost inside
+    cut = len(data) // 3
+    shifted.write_bytes(data[:cut] + data[cut + 64:] + bytes(64))
+    with pytest.raises(OSError, match="its chunks do not match their offsets"):
+        members_mod.check_model_file(shifted)
+    empty = tmp_path / "empty.crfsuite"
+    empty.write_bytes(b"")
+    with pytest.raises(OSError, match="no model header"):
+        members_mod.check_model_file(empty)
