@@ -13,6 +13,18 @@ Steps (METHOD.md §3, §4, §8):
    ``test.txt``, ``test.weight``, ``test.weight_c``, ``words.tsv`` and
    ``manifest.json``.
 
+When things go wrong (``docs/errors.md``): a member that raises, or whose
+worker process dies (killed from outside, out of memory, a crash in C code),
+is reported by index while the other members go on and are saved; the run
+then ends with :class:`~committee.errors.RunError` (exit 5) before writing
+any output, and rerunning the same command trains only the missing members.
+With loky at most ``n_jobs`` members are in flight, so a dead worker fails
+exactly the members that were running (which one killed it cannot be told)
+and the rest go on in a fresh pool.  A full disk or a read-only directory is
+an :class:`~committee.errors.OutputError` (exit 6).  A killed run leaves only
+whole files (every write is atomic); its temporary files are removed when it
+resumes.
+
 Every output file is a function of the config and the corpora only: members
 are assembled in member order and nothing time- or worker-dependent enters
 them, so the files are byte-identical whatever the number of workers or the
@@ -663,7 +675,8 @@ def _warn_weak_members(committee, records, gap: float = WEAK_MEMBER_GAP) -> None
         return
     shown = ", ".join(f"{k} (f1 {v:.3f})" if isinstance(v, (int, float)) and math.isfinite(v)
                       else f"{k} (f1 undefined)" for k, v in weak[:5]) + (f" and {len(weak) - 5} more" if len(weak) > 5 else "")
-    message = (f"member{'s' if len(weak) > 1 else ''} {shown} of {len(committee)} score more than "
+    message = (f"member{'s' if len(weak) > 1 else ''} {shown} of {len(committee)} "
+               f"score{'' if len(weak) > 1 else 's'} more than "
                f"{gap} f1 below the committee median {median:.3f}: check committee.ratios and "
                "crf.params (a weak member makes every word look harder)")
     log.warning(message)

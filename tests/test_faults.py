@@ -290,7 +290,7 @@ def test_weak_member_warns(toy_corpus, tmp_path, monkeypatch, capsys):
     assert cli_run(cfg) == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("committee: warning: member 4 (f1 0.250) of 6 "
-                                                   "score more than 0.1 f1 below the committee "
+                                                   "scores more than 0.1 f1 below the committee "
                                                    "median")
     assert "check committee.ratios and crf.params" in err
 
@@ -302,7 +302,7 @@ def test_weak_member_rule():
         pipeline._warn_weak_members(committee, records)
     (w,) = record
     # median of the defined values 0.88; 0.79 is 0.09 below (kept), nan is undefined
-    assert str(w.message).startswith("member 4 (f1 undefined) of 5 score more than 0.1 f1 "
+    assert str(w.message).startswith("member 4 (f1 undefined) of 5 scores more than 0.1 f1 "
                                      "below the committee median 0.875")
     # two members: nothing to compare with
     pipeline._warn_weak_members(committee[:2], {0: {"f1": 0.9}, 1: {"f1": 0.1}})
