@@ -25,12 +25,8 @@ from committee.fileio import sha256_bytes, sha256_file
 #: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
 OOV_WARN_RATE = 0.5
 
-METRIC_KEYS = (
-    "p", "r", "f1", "pb", "rb", "fb",
-    "p_reward", "p_punishment", "r_reward", "r_punishment",
-    "oov_rate", "oov_recall", "iv_recall", "er", "tnr",
-    "boundary_p", "boundary_r", "boundary_f1",
-)
+#: Every scalar metric of a scored system (one home: :data:`metrics.METRICS`).
+METRIC_KEYS = metrics.METRICS
 
 
 @dataclass(frozen=True)
