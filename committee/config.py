@@ -159,6 +159,16 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _no_duplicates(values: tuple) -> tuple:
+    """A list setting's values, refused with the index of the first repeat."""
+    seen = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            raise _problem(f"duplicate {value!r}", (i,))
+        seen.add(value)
+    return values
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -267,12 +277,7 @@ class CommitteeConfig(_Section):
     @field_validator("templates", "ratios")
     @classmethod
     def _unique(cls, values: tuple) -> tuple:
-        seen = set()
-        for i, value in enumerate(values):
-            if value in seen:
-                raise _problem(f"duplicate {value!r}", (i,))
-            seen.add(value)
-        return values
+        return _no_duplicates(values)
 
 
 # --------------------------------------------------------------------------
@@ -430,12 +435,7 @@ class ExperimentsConfig(_Section):
     @field_validator("table2_fractions")
     @classmethod
     def _unique_fractions(cls, values: tuple) -> tuple:
-        seen = set()
-        for i, value in enumerate(values):
-            if value in seen:
-                raise _problem(f"duplicate {value!r}", (i,))
-            seen.add(value)
-        return values
+        return _no_duplicates(values)
 
     def enabled(self) -> tuple[str, ...]:
         """The experiments switched on, in report order (empty: none)."""
