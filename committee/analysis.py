@@ -293,10 +293,11 @@ def pearson(x, y) -> float | None:
         warnings.warn(UndefinedMetricWarning(
             f"Pearson correlation undefined: {a.size} complete pair(s), need 2"), stacklevel=2)
         return None
+    constant = a.min() == a.max() or b.min() == b.max()  # exact, unlike a rounded mean
     a = a - a.mean()
     b = b - b.mean()
     den = math.sqrt(float(a @ a) * float(b @ b))
-    if den == 0:
+    if constant or den == 0:
         warnings.warn(UndefinedMetricWarning(
             "Pearson correlation undefined: one of the vectors is constant"), stacklevel=2)
         return None

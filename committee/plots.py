@@ -61,8 +61,8 @@ NO_CJK_FONT = ("No font with Chinese glyphs was found, so Chinese words in the f
                "does this when it can) or `pip install mplfonts`.")
 
 # colours: colour-blind-safe (Okabe & Ito)
-_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-           "#000000")
+_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")
 _KIND_STYLE = {"table2": ("#0072B2", "o"), "member": ("#999999", "."),
                "system": ("#D55E00", "s")}
 
