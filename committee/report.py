@@ -892,6 +892,11 @@ def _build(run_dir: Path, cfg, data: RunData, inputs, analyses, systems, segment
         f"{100 * (data.d == 1).mean():.1f}% have d = 1"
         + (f"; OOV rate {100 * data.oov.mean():.2f}%." if data.oov is not None else "."),
         "",
+        "How to read: a word's difficulty d is the share of the committee's members that "
+        "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
+        "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
+        "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike.",
+        "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
         "Scores: `" + _score_signature(run_dir, test) + "` (the same as `committee score "
