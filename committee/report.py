@@ -411,10 +411,13 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     if n_jobs <= 1:
         results = (_train_one(*a) for a in args)
     else:
-        from joblib import Parallel, delayed
+        # loky's reusable pool directly, as the pipeline does (joblib.Parallel cannot
+        # reuse a pool that loky's get_reusable_executor made); results in task order
+        from joblib.externals.loky import get_reusable_executor
 
-        results = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(
-            delayed(_train_one)(*a) for a in args)
+        executor = get_reusable_executor(max_workers=n_jobs)
+        futures = [executor.submit(_train_one, *a) for a in args]
+        results = (f.result() for f in futures)
     systems = []
     bar = tqdm(total=len(tasks), unit="model", desc="table2", disable=not progress,
                dynamic_ncols=True)

@@ -198,3 +198,19 @@ def test_missing_experiment_inputs_are_refused_before_training(toy, tmp_path):
     assert info.value.problems == [f"experiments.systems[0]: no such file: {d / 'absent.txt'}",
                                    f"experiments.human: no such file: {d / 'absent.tsv'}"]
     assert not out.exists()
+
+
+def test_table2_on_loky_workers_after_the_committee(toy, tmp_path):
+    """The committee and the Table 2 models share loky's reusable pool in one
+    process (joblib.Parallel could not reuse the pool the pipeline made)."""
+    d, _ = toy
+    out = tmp_path / "loky"
+    cfg = load_config(d / "toy.yaml", [
+        f"output.dir={out}", "parallel.backend=loky", "parallel.n_jobs=2",
+        "experiments.table2_fractions=[0.2, 0.4]", "experiments.stability=false",
+        "experiments.linguistic=false", "experiments.bins=false", "experiments.ranking=false",
+        "experiments.split_half=false", "experiments.word_weights=false"])
+    pipeline.run(cfg, progress=False)
+    t2 = pd.read_csv(out / "table2.csv")
+    assert t2["n_sentences"].tolist() == [60, 120]
+    assert (t2["f1"] > 0).all()
