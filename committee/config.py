@@ -42,7 +42,8 @@ Schema, with defaults::
       stability: false              # Fig. 1: difficulty as the committee grows (marks prefixes)
       stability_sizes: null         # committee sizes; null = about ten steps up to K
       linguistic: false             # Fig. 2: idioms, 2-character and OOV words over the bins
-      idioms: null                  # idiom word list when the test corpus has no POS 'i'
+      idioms: null                  # idiom word list when the test corpus has no POS 'i';
+                                    # peoples-daily-1998: the words tagged 'i' there
       bins: false                   # Fig. 4: recall of each system by difficulty bin
       ranking: false                # Fig. 3: f1 vs fb ranking of the systems
       systems: []                   # other segmenters' outputs (SIGHAN files) to rank

@@ -199,7 +199,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
     wanted = [(f"experiments.systems[{i}]", p) for i, p in enumerate(e.systems)]
     if e.human is not None and "ranking" in names:
         wanted.append(("experiments.human", e.human))
-    if e.idioms is not None and "linguistic" in names:
+    if e.idioms is not None and e.idioms != corpus_mod.EMBEDDED_NAME and "linguistic" in names:
         wanted.append(("experiments.idioms", e.idioms))
     for where, p in wanted:
         full = cfg.resolve(p)
@@ -721,10 +721,12 @@ def _build(run_dir: Path, cfg, data: RunData, inputs, analyses, systems, segment
         groups: dict[str, np.ndarray] = {}
         idiom_note = ""
         if e.idioms is not None:
-            idioms = corpus_mod.read_word_list(cfg.resolve(e.idioms))
+            idioms = _idiom_list(cfg, e.idioms)
             groups["idioms"] = np.fromiter((w in idioms for w in flat_words), bool,
                                            len(flat_words))
-            idiom_note = f"idioms: the words of `{e.idioms}`"
+            idiom_note = (f"idioms: the {len(idioms):,} words tagged `i` in People's Daily "
+                          "1998-01" if e.idioms == corpus_mod.EMBEDDED_NAME
+                          else f"idioms: the words of `{e.idioms}`")
         elif test.pos is not None:
             pos = [p for s in test.pos for p in s]
             groups["idioms"] = np.array([p == "i" for p in pos], dtype=bool)
@@ -920,6 +922,14 @@ def _build(run_dir: Path, cfg, data: RunData, inputs, analyses, systems, segment
     atomic_write_text(run_dir / "report.md", text)
     log.info("report: %s (%d figures)", run_dir / "report.md", len(figures))
     return run_dir / "report.md"
+
+
+def _idiom_list(cfg, idioms: str) -> set[str]:
+    """A word list file, or the words tagged ``i`` in the embedded corpus."""
+    if idioms == corpus_mod.EMBEDDED_NAME:
+        pd98 = corpus_mod.read_embedded()
+        return {w for ws, ps in zip(pd98.words, pd98.pos) for w, p in zip(ws, ps) if p == "i"}
+    return corpus_mod.read_word_list(cfg.resolve(idioms))
 
 
 def _score_signature(run_dir: Path, test) -> str:

@@ -214,3 +214,12 @@ def test_table2_on_loky_workers_after_the_committee(toy, tmp_path):
     t2 = pd.read_csv(out / "table2.csv")
     assert t2["n_sentences"].tolist() == [60, 120]
     assert (t2["f1"] > 0).all()
+
+
+def test_builtin_idiom_list_is_people_daily_pos_i():
+    from committee import report
+
+    idioms = report._idiom_list(None, "peoples-daily-1998")
+    assert len(idioms) == 2042  # distinct words tagged i in People's Daily 1998-01
+    assert {"一丝不苟", "一举两得"} <= idioms
+    assert all(len(w) >= 2 for w in idioms)
