@@ -86,8 +86,14 @@ def _thulac() -> Segmenter:
 
     import thulac
 
-    with contextlib.redirect_stdout(io.StringIO()):  # it prints "Model loaded succeed"
+    import gc
+    import warnings
+
+    # it prints "Model loaded succeed" and leaves model files open (ResourceWarning)
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
         model = thulac.thulac(seg_only=True)
+        gc.collect()
 
     def cut(text: str) -> list[str]:
         return [w for w, _ in model.cut(text, text=False)]
