@@ -408,6 +408,9 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     args = [(e.table2_template, sents, test_chars, cfg.crf.algorithm, params, workdir,
              e.seed + 1) for _, sents in tasks]
     started = time.monotonic()
+    if progress:
+        tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
+                   "they are kept and reused (--skip table2 leaves them out)")
     if n_jobs <= 1:
         results = (_train_one(*a) for a in args)
     else:
