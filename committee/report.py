@@ -205,6 +205,11 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
         full = cfg.resolve(p)
         if not full.is_file():
             problems.append(f"{where}: no such file: {full}")
+    if e.stability_sizes and "stability" in names:
+        too_big = [k for k in e.stability_sizes if k > cfg.committee.size]
+        if too_big:
+            problems.append(f"experiments.stability_sizes: {too_big} exceed committee.size "
+                            f"({cfg.committee.size})")
     for i, name in enumerate(e.segmenters):
         module = seg_mod.SEGMENTERS[name][0]
         import importlib.util

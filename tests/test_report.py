@@ -223,3 +223,15 @@ def test_builtin_idiom_list_is_people_daily_pos_i():
     assert len(idioms) == 2042  # distinct words tagged i in People's Daily 1998-01
     assert {"一丝不苟", "一举两得"} <= idioms
     assert all(len(w) >= 2 for w in idioms)
+
+
+def test_stability_sizes_beyond_the_committee_are_refused_before_training(toy, tmp_path):
+    from committee.errors import ConfigError
+
+    d, _ = toy
+    out = tmp_path / "never"
+    cfg = load_config(d / "toy.yaml", [f"output.dir={out}", "experiments.stability_sizes=[2, 5]"])
+    with pytest.raises(ConfigError, match=r"experiments.stability_sizes: \[5\] exceed "
+                                          r"committee.size \(3\)"):
+        pipeline.run(cfg, progress=False)
+    assert not out.exists()
