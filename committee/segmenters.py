@@ -117,6 +117,13 @@ SEGMENTERS: dict[str, tuple[str, str, Callable[[], Segmenter]]] = {
 }
 
 
+#: Segmenters asked for but not offered, and why.
+NOT_OFFERED = {
+    "pkuseg": "pkuseg does not build from PyPI here and spacy-pkuseg downloads its model "
+              "on first use (no network)",
+}
+
+
 def load(name: str) -> Segmenter:
     """Import and initialise segmenter ``name``.
 
@@ -133,6 +140,9 @@ def load(name: str) -> Segmenter:
     ...
     committee.segmenters.SegmenterUnavailable: nosuch: unknown segmenter; available: jieba, thulac, snownlp
     """
+    if name in NOT_OFFERED:
+        raise SegmenterUnavailable(f"{name}: not offered: {NOT_OFFERED[name]}; available: "
+                                   f"{', '.join(SEGMENTERS)}")
     if name not in SEGMENTERS:
         raise SegmenterUnavailable(f"{name}: unknown segmenter; available: "
                                    f"{', '.join(SEGMENTERS)}")
