@@ -14,3 +14,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def toy_corpus(tmp_path_factory):
+    """300 training and 40 test sentences of People's Daily (tests/toyrun.py)."""
+    from toyrun import make_toy_corpus
+
+    return make_toy_corpus(tmp_path_factory.mktemp("toy"))

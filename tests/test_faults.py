@@ -30,40 +30,15 @@ from committee import members as members_mod
 from committee import pipeline
 from committee.config import load_config
 from committee.errors import PlausibilityWarning
+import toyrun
+from toyrun import outputs
 
 REPO = Path(__file__).resolve().parents[1]
-OUTPUTS = ("test.txt", "test.weight", "test.weight_c", "words.tsv", "marks.npz",
-           "train-words.txt", "manifest.json")
 SIZE = 6
 
 
-@pytest.fixture(scope="module")
-def toy_corpus(tmp_path_factory):
-    d = tmp_path_factory.mktemp("toy")
-    full = corpus_mod.read_embedded()
-    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
-    corpus_mod.write_sighan(d / "test.txt", full.words[1000:1040])
-    return d
-
-
-def write_config(path: Path, corpus_dir: Path, out: Path, n_jobs=1, iterations=5,
-                 backend="loky") -> Path:
-    path.write_text(f"""
-name: toy
-corpus:
-  root: {corpus_dir}
-  train: {{path: train.txt, format: sighan}}
-  test: {{path: test.txt, format: sighan}}
-committee: {{size: {SIZE}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}
-parallel: {{backend: {backend}, n_jobs: {n_jobs}}}
-output: {{dir: {out}}}
-""", encoding="utf-8")
-    return path
-
-
-def outputs(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in OUTPUTS}
+def write_config(path: Path, corpus_dir: Path, out: Path, **kw) -> Path:
+    return toyrun.write_config(path, corpus_dir, out, size=SIZE, **kw)
 
 
 def saved(out: Path) -> list[int]:

@@ -20,46 +20,19 @@ from committee import corpus as corpus_mod
 from committee import features, pipeline
 from committee.config import load_config
 from committee.errors import RunError
+import toyrun
+from toyrun import OUTPUTS, outputs
 
 REPO = Path(__file__).resolve().parents[1]
-OUTPUTS = ("test.txt", "test.weight", "test.weight_c", "words.tsv", "marks.npz",
-           "train-words.txt", "manifest.json")
 
 
-@pytest.fixture(scope="module")
-def toy_corpus(tmp_path_factory):
-    """300 training and 40 test sentences of People's Daily, as SIGHAN files."""
-    d = tmp_path_factory.mktemp("toy")
-    full = corpus_mod.read_embedded()
-    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
-    corpus_mod.write_sighan(d / "test.txt", full.words[1000:1040])
-    return d
-
-
-def write_config(tmp_path, corpus_dir, out, size=3, n_jobs=1, backend="loky",
-                 iterations=5, keep_models=False, name="toy"):
-    cfg = tmp_path / f"{name}-{size}-{n_jobs}-{backend}.yaml"
-    cfg.write_text(f"""
-name: {name}
-corpus:
-  root: {corpus_dir}
-  train: {{path: train.txt, format: sighan}}
-  test: {{path: test.txt, format: sighan}}
-committee: {{size: {size}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}
-parallel: {{backend: {backend}, n_jobs: {n_jobs}}}
-output: {{dir: {out}, keep_models: {str(keep_models).lower()}}}
-""", encoding="utf-8")
-    return cfg
+def write_config(tmp_path, corpus_dir, out, **kw):
+    return toyrun.write_config(tmp_path / f"{out.name}.yaml", corpus_dir, out, **kw)
 
 
 def run(cfg_path, *overrides, restart=False):
     cfg = load_config(cfg_path, overrides=list(overrides))
     return pipeline.run(cfg, restart=restart, progress=False)
-
-
-def outputs(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in OUTPUTS}
 
 
 @pytest.fixture(scope="module")
@@ -216,5 +189,5 @@ def test_resume_after_kill_equals_uninterrupted(reference_run, toy_corpus, tmp_p
     run(cfg)
     assert f"{saved} members saved, {6 - saved} to train" in (out / "run.log").read_text()
     full = tmp_path / "full"
-    run(write_config(tmp_path, toy_corpus, full, size=6, iterations=5, name="toy"))
+    run(write_config(tmp_path, toy_corpus, full, size=6, iterations=5))
     assert outputs(out) == outputs(full)

@@ -1,0 +1,42 @@
+"""The toy committee run shared by the pipeline and fault-injection tests:
+300 training and 40 test sentences of People's Daily, as SIGHAN files, and a
+config with a few quick members."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from committee import corpus as corpus_mod
+from committee import pipeline
+
+OUTPUTS = pipeline.OUTPUT_FILES
+
+
+def make_toy_corpus(d: Path) -> Path:
+    """Write ``train.txt`` and ``test.txt`` into ``d``."""
+    full = corpus_mod.read_embedded()
+    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
+    corpus_mod.write_sighan(d / "test.txt", full.words[1000:1040])
+    return d
+
+
+def write_config(path: Path, corpus_dir: Path, out: Path, *, size=3, n_jobs=1,
+                 backend="loky", iterations=5, keep_models=False, name="toy") -> Path:
+    """A run config for the toy corpus, written to ``path``."""
+    path.write_text(f"""
+name: {name}
+corpus:
+  root: {corpus_dir}
+  train: {{path: train.txt, format: sighan}}
+  test: {{path: test.txt, format: sighan}}
+committee: {{size: {size}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
+crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}
+parallel: {{backend: {backend}, n_jobs: {n_jobs}}}
+output: {{dir: {out}, keep_models: {str(keep_models).lower()}}}
+""", encoding="utf-8")
+    return path
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    """The bytes of every output file of a run."""
+    return {name: (out / name).read_bytes() for name in OUTPUTS}
