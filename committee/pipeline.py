@@ -536,6 +536,7 @@ def run(cfg, restart: bool = False, progress: bool = True) -> Path:
     """Run (or resume) the committee of ``cfg``; return the output directory."""
     inputs = load_inputs(cfg)
     experiments = getattr(cfg, "experiments", None)
+    report_mod = None
     if experiments is not None and experiments.enabled():
         from committee import report as report_mod
 
@@ -546,10 +547,7 @@ def run(cfg, restart: bool = False, progress: bool = True) -> Path:
     handler = _setup_log(out)
     try:
         out = _run(cfg, inputs, out, fingerprint, progress)
-        experiments = getattr(cfg, "experiments", None)
-        if experiments is not None and experiments.enabled():
-            from committee import report as report_mod
-
+        if report_mod is not None:
             report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
         return out
     finally:
