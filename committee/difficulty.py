@@ -93,16 +93,7 @@ def write_weight(path, gold: Corpus, d) -> None:
     >>> p.read_bytes().decode()
     '0.0 0.6666666666666666 1.0\\n\\n'
     """
-    d = np.asarray(d, dtype=np.float64)
-    _check_length(gold, d, per_char=False)
-    values = d.tolist()
-    lines, k = [], 0
-    for sentence in gold.words:
-        n = len(sentence)
-        lines.append(" ".join(map(repr, values[k:k + n])) + "\n")
-        k += n
-    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.writelines(lines)
+    _write_values(path, gold, d, per_char=False)
 
 
 def write_weight_c(path, gold: Corpus, d) -> None:
@@ -115,16 +106,22 @@ def write_weight_c(path, gold: Corpus, d) -> None:
     >>> p.read_bytes().decode()
     '0.0 0.0 0.5 1.0 1.0\\n'
     """
+    _write_values(path, gold, d, per_char=True)
+
+
+def _write_values(path, gold: Corpus, d, per_char: bool) -> None:
+    """One line per sentence: each gold word's value, repeated per character
+    when ``per_char``; shortest round-trip ``repr``, single spaces."""
     d = np.asarray(d, dtype=np.float64)
     _check_length(gold, d, per_char=False)
-    values = d.tolist()
+    texts = list(map(repr, d.tolist()))
     lines, k = [], 0
     for sentence in gold.words:
-        parts = []
-        for w in sentence:
-            parts.extend([repr(values[k])] * len(w))
-            k += 1
-        lines.append(" ".join(parts) + "\n")
+        words = texts[k:k + len(sentence)]
+        if per_char:
+            words = [" ".join([t] * len(w)) for t, w in zip(words, sentence)]
+        lines.append(" ".join(words) + "\n")
+        k += len(sentence)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.writelines(lines)
 
