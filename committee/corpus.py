@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from committee.errors import InputError
-from committee.fileio import atomic_open, sha256_bytes
+from committee.fileio import atomic_open, read_input, sha256_bytes
 
 __all__ = [
     "Corpus",
@@ -221,20 +221,9 @@ def _normalize_words(path: str, line: int, words: list[str], mode: str) -> list[
 
 
 def _read_bytes(path: str | os.PathLike) -> bytes:
-    p = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise InputError(p, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(p, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(p, None, "permission denied (cannot read the file)") from None
-    except OSError as e:
-        raise InputError(p, None, f"cannot read the file: {e.strerror or e}") from None
+    data = read_input(path)
     if not data:
-        raise InputError(p, None, "file is empty (0 bytes)")
+        raise InputError(str(path), None, "file is empty (0 bytes)")
     return data
 
 

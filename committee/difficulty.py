@@ -23,7 +23,7 @@ import numpy as np
 
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import atomic_open
+from committee.fileio import atomic_open, read_input
 
 WORDS_TSV_COLUMNS = ("sentence", "word_index", "start", "end", "word", "difficulty",
                      "n_correct", "oov", "pos")
@@ -128,17 +128,7 @@ def _write_values(path, gold: Corpus, d, per_char: bool) -> None:
 
 def _read_lines(path) -> list[str]:
     """Lines of a UTF-8 file; a BOM and CRLF line ends are accepted."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, expected a file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied (cannot read the file)") from None
-    except OSError as e:
-        raise InputError(path, None, f"cannot read the file: {e.strerror or e}") from None
+    data = read_input(path)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

@@ -120,3 +120,29 @@ def write_npz(path: str | os.PathLike, **arrays) -> None:
             np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
             zf.writestr(info, member.getvalue())
     atomic_write_bytes(path, buf.getvalue())
+
+
+def read_input(path: str | os.PathLike) -> bytes:
+    """The bytes of an input file; a file that cannot be read is an
+    :class:`~committee.errors.InputError` naming it and saying why.
+
+    >>> read_input("/no/such/file")
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: /no/such/file: no such file
+    """
+    from committee.errors import InputError
+
+    p = os.fspath(path)
+    try:
+        with open(p, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError(p, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(p, None, "is a directory, expected a file") from None
+    except PermissionError:
+        raise InputError(p, None, "permission denied (cannot read the file)") from None
+    except OSError as e:
+        raise InputError(p, None, f"cannot read the file: {e.strerror or e}") from None
+

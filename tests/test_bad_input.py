@@ -27,6 +27,7 @@ import pytest
 from committee import cli
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
+from committee import fileio as fileio_mod
 from committee.corpus import Corpus, read_corpus, read_word_list
 from committee.errors import InputError
 
@@ -118,14 +119,14 @@ def _score(**kw):
 
 def _unreadable_output(d, mp):
     argv = score_files(d)
-    mp.setattr(corpus_mod, "open", raising_open("out.txt", PermissionError(13, "Permission denied")),
+    mp.setattr(fileio_mod, "open", raising_open("out.txt", PermissionError(13, "Permission denied")),
                raising=False)
     return argv
 
 
 def _unreadable_weight(d, mp):
     argv = score_files(d, weight=WEIGHT)
-    mp.setattr(difficulty_mod, "open", raising_open("gold.weight", PermissionError(13, "Permission denied")),
+    mp.setattr(fileio_mod, "open", raising_open("gold.weight", PermissionError(13, "Permission denied")),
                raising=False)
     return argv
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import committee.corpus as corpus_mod
+import committee.fileio as fileio_mod
 from committee.corpus import (
     EMBEDDED_NAME,
     FORMATS,
@@ -171,7 +172,7 @@ def test_permission_denied(tmp_path, monkeypatch):
     def deny(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(corpus_mod, "open", deny, raising=False)
+    monkeypatch.setattr(fileio_mod, "open", deny, raising=False)  # the one reader of input files
     with pytest.raises(InputError, match="permission denied"):
         read_corpus(f)
 
