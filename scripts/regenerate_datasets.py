@@ -2,15 +2,19 @@
 """Regenerate the difficulty datasets from their corpora, reproducibly.
 
 Each dataset is one config of ``configs/``, run with ``committee run`` into
-``OUT/NAME/``.  A dataset whose corpus is not at hand is skipped, with the
-reason in the listing.  Rerunning resumes unfinished runs and leaves
-finished ones untouched.  At the end ``OUT/README.md`` lists every dataset
-with its signature, size and file checksums.
+``OUT/NAME/``.  The public corpora are read from ``CORPORA/FOLDER`` (by
+default the repository's ``data/``, laid out as ``data/README.md`` says); the
+embedded People's Daily corpus needs nothing.  A dataset whose corpus is not
+at hand is skipped, with the reason in the listing.  Rerunning resumes
+unfinished runs and leaves finished ones untouched.  At the end
+``OUT/README.md`` lists every dataset with its signature, size and file
+checksums.
 
     python3 scripts/regenerate_datasets.py                      # every dataset
     python3 scripts/regenerate_datasets.py nlpcc2016-weibo      # some of them
+    python3 scripts/regenerate_datasets.py --corpora /srv/corpora  # another corpora folder
     python3 scripts/regenerate_datasets.py sighan2005-pku \\
-        --root sighan2005-pku=/data/icwb2-data                  # where a corpus is
+        --root sighan2005-pku=/srv/icwb2-data                   # where one corpus is
     python3 scripts/regenerate_datasets.py --set committee.size=10 --out runs/small
 """
 
@@ -28,15 +32,29 @@ from committee import pipeline  # noqa: E402
 from committee.config import load_config  # noqa: E402
 from committee.errors import CommitteeError  # noqa: E402
 
-DATASETS = (
-    "peoples-daily-1998",
-    "sighan2005-pku",
-    "sighan2005-msr",
-    "sighan2005-as",
-    "sighan2005-cityu",
-    "nlpcc2016-weibo",
-    "ud-chinese-gsdsimp",
-)
+#: Dataset name -> its corpus folder under the corpora root (None: embedded).
+FOLDERS = {
+    "peoples-daily-1998": None,
+    "sighan2005-pku": "icwb2-data",
+    "sighan2005-msr": "icwb2-data",
+    "sighan2005-as": "icwb2-data",
+    "sighan2005-cityu": "icwb2-data",
+    "nlpcc2016-weibo": "nlpcc2016-weibo",
+    "ud-chinese-gsdsimp": "ud-chinese-gsdsimp",
+}
+DATASETS = tuple(FOLDERS)
+
+
+def corpus_roots(corpora: Path, roots: dict[str, str]) -> dict[str, str]:
+    """``corpus.root`` of every dataset with a corpus folder: ``corpora/FOLDER``,
+    unless ``roots`` names another directory for it.
+
+    >>> r = corpus_roots(Path("/srv/c"), {"sighan2005-msr": "/x"})
+    >>> r["sighan2005-pku"], r["sighan2005-msr"], "peoples-daily-1998" in r
+    ('/srv/c/icwb2-data', '/x', False)
+    """
+    found = {name: str(corpora / folder) for name, folder in FOLDERS.items() if folder}
+    return found | roots
 
 
 def build(name: str, out_root: Path, overrides: list[str], roots: dict[str, str],
@@ -58,7 +76,7 @@ def build(name: str, out_root: Path, overrides: list[str], roots: dict[str, str]
 def readme(rows: list[dict]) -> str:
     lines = ["# Difficulty datasets", "",
              "Made by `scripts/regenerate_datasets.py`; each folder is one "
-             "`committee run` output (METHOD.md §8): `test.txt`, `test.weight`, "
+             "`committee run` output (docs/method.md §8): `test.txt`, `test.weight`, "
              "`test.weight_c`, `words.tsv`, `marks.npz`, `train-words.txt`, "
              "`manifest.json`.", ""]
     lines += ["| dataset | K | test sentences | test words | mean d | OOV rate | signature |",
@@ -86,8 +104,11 @@ def main(argv=None) -> int:
     ap.add_argument("names", nargs="*", metavar="NAME",
                     help=f"datasets to build (default: all): {', '.join(DATASETS)}")
     ap.add_argument("--out", default="runs/datasets", help="where datasets go (default: %(default)s)")
+    ap.add_argument("--corpora", type=Path, default=ROOT / "data", metavar="DIR",
+                    help="folder holding the public corpora as data/README.md lays them out "
+                         "(default: the repository's data/)")
     ap.add_argument("--root", action="append", default=[], metavar="NAME=DIR",
-                    help="corpus.root of one dataset (repeatable)")
+                    help="corpus.root of one dataset, overriding --corpora (repeatable)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="config override applied to every dataset (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -101,6 +122,7 @@ def main(argv=None) -> int:
         if not sep or name not in DATASETS:
             ap.error(f"--root wants NAME=DIR with a known NAME, got {item!r}")
         roots[name] = path
+    roots = corpus_roots(args.corpora, roots)
     out_root = Path(args.out)
     rows = []
     for name in args.names or DATASETS:

@@ -1,6 +1,10 @@
-"""Integration on the real corpora beside the repository (../shared/corpora).
+"""Integration on the real corpora, and where the configs look for them.
 
-Skipped, with the reason, when that folder is absent (a fresh clone)."""
+A corpus is read from the repository's ``data/`` (laid out as
+``data/README.md`` says) or, failing that, from ``../shared/corpora`` beside
+the repository; configs get its location as a ``--set corpus.root=``
+override.  A test whose corpus is in neither place is skipped, with the
+reason (a fresh clone has none)."""
 
 from __future__ import annotations
 
@@ -13,19 +17,76 @@ import pytest
 
 from committee import corpus as corpus_mod
 from committee.cli import main
+from committee.config import load_config
+from committee.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
-WEIBO = CORPORA / "nlpcc2016-weibo"
-UD = CORPORA / "ud-chinese-gsdsimp"
-
-pytestmark = [
-    pytest.mark.corpora,
-    pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is absent (corpora are not "
-                                                    "part of the repository)"),
-]
+PLACES = (REPO / "data", REPO.parent / "shared" / "corpora")
+REGENERATE = REPO / "scripts" / "regenerate_datasets.py"
 
 
+def _find(folder: str) -> Path:
+    """``PLACE/folder`` for the first place that has it (the first place if none does)."""
+    return next((p / folder for p in PLACES if (p / folder).is_dir()), PLACES[0] / folder)
+
+
+def _needs(corpus: Path) -> pytest.MarkDecorator:
+    where = " or ".join(str(p / corpus.name) for p in PLACES)
+    return pytest.mark.skipif(not corpus.is_dir(), reason=f"no corpus at {where} (corpora are "
+                                                          "not part of the repository; see "
+                                                          "data/README.md)")
+
+
+WEIBO = _find("nlpcc2016-weibo")
+UD = _find("ud-chinese-gsdsimp")
+PUBLIC_CONFIGS = ("nlpcc2016-weibo", "nlpcc2016-weibo-analyses", "ud-chinese-gsdsimp",
+                  "sighan2005-pku", "sighan2005-msr", "sighan2005-as", "sighan2005-cityu")
+
+
+@pytest.mark.parametrize("name", PUBLIC_CONFIGS)
+def test_public_corpus_configs_default_to_data(name, tmp_path, monkeypatch):
+    """From the repository root a public-corpus config reads ``data/FOLDER``;
+    from another directory it looks there, and says so when it is missing."""
+    monkeypatch.chdir(REPO)
+    cfg = load_config(REPO / "configs" / f"{name}.yaml", check_paths=False)
+    folder = Path(cfg.corpus.root)
+    assert not folder.is_absolute() and folder.parts[0] == "data" and len(folder.parts) == 2
+    assert cfg.base_dir() == REPO / folder
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as err:
+        load_config(REPO / "configs" / f"{name}.yaml")
+    assert err.value.problems == [f"corpus.root: no such directory: {tmp_path / folder}"]
+
+
+def test_regenerate_datasets_names_the_missing_corpus_folder(tmp_path):
+    """``--corpora DIR`` is where the script looks; a corpus absent there is
+    listed as not built, with the folder it looked for."""
+    empty = tmp_path / "corpora"
+    empty.mkdir()
+    p = subprocess.run([sys.executable, str(REGENERATE), "ud-chinese-gsdsimp", "--quiet",
+                        "--corpora", str(empty), "--out", str(tmp_path / "out")],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 1
+    assert f"corpus.root: no such directory: {empty / 'ud-chinese-gsdsimp'}" in p.stderr
+    assert "| ud-chinese-gsdsimp | – |" in (tmp_path / "out" / "README.md").read_text("utf-8")
+
+
+@pytest.mark.corpora
+@_needs(UD)
+def test_regenerate_datasets_builds_from_the_corpora_folder(tmp_path):
+    p = subprocess.run([sys.executable, str(REGENERATE), "ud-chinese-gsdsimp", "--quiet",
+                        "--corpora", str(UD.parent), "--out", str(tmp_path / "out"),
+                        "--set", "committee.size=2", "--set", "crf.params.max_iterations=5"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    manifest = json.loads((tmp_path / "out" / "ud-chinese-gsdsimp" / "manifest.json").read_text())
+    dev = corpus_mod.read_corpus(UD / "dev.conllu", format="conllu")
+    assert manifest["corpus"]["train"]["sha256"] == dev.sha256
+    assert manifest["committee"]["size"] == 2
+
+
+@pytest.mark.corpora
+@_needs(WEIBO)
 def test_weibo_reads_as_documented():
     train = corpus_mod.read_corpus(WEIBO / "train.dat")
     dev = corpus_mod.read_corpus(WEIBO / "dev.dat")
@@ -33,6 +94,8 @@ def test_weibo_reads_as_documented():
     assert 420_000 < train.n_words() < 423_000 and 43_000 < dev.n_words() < 45_000
 
 
+@pytest.mark.corpora
+@_needs(UD)
 def test_unseen_conllu_corpus_runs_by_config_alone(tmp_path):
     """UD GSDSimp (CoNLL-U) through `committee run` with only config overrides."""
     out = tmp_path / "ud"
