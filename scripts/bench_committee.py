@@ -41,7 +41,7 @@ from committee import pipeline  # noqa: E402
 from committee.config import parse_config  # noqa: E402
 from committee.spans import marks as span_marks  # noqa: E402
 
-OFFSETS = {  # the templates of METHOD.md §2, written out the way a user would
+OFFSETS = {  # the templates of docs/method.md §2, written out the way a user would
     "F1": ((-1, 0, 1), (-1, 0), ()),
     "F2": ((-2, -1, 0, 1, 2), (-2, -1, 0, 1), ()),
     "F3": ((-2, -1, 0, 1, 2), (-2, -1, 0, 1), (-2, -1, 0)),
