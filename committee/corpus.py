@@ -859,7 +859,9 @@ def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",
             odd += 1
             first = first or (k, entry)
             if normalization is not None:
-                entry = normalize(entry, normalization)
+                entry = _EDGE_SPACE.sub("", normalize(entry, normalization))
+                if not entry:
+                    continue
         elif normalization is not None:
             entry = _normalize_words(p, k, [entry], normalization)[0]
         out.add(entry)
