@@ -316,6 +316,20 @@ def _check_plausible(path: str, data: bytes, text: str, encoding: str, fix) -> N
     )
 
 
+def _best(ranked: list) -> list[str]:
+    """The encodings to name from :func:`committee.encoding.rank_encodings`:
+    the best and those as plausible (within 0.5% unusual characters), at
+    most three, only Chinese ones when the best is."""
+    plausible = [d for d in ranked if d.plausible]
+    if not plausible:
+        return []
+    best = plausible[0]
+    close = [d.encoding for d in plausible if d.unusual <= best.unusual + 0.005]
+    if best.encoding in encoding_mod.CHINESE_ENCODINGS:
+        close = [e for e in close if e in encoding_mod.CHINESE_ENCODINGS]
+    return close[:3]
+
+
 def _suggest(data: bytes, codec: str, line: int) -> tuple[list[str], str]:
     """Encodings to suggest for ``data`` (best first), and a note.
 
@@ -326,14 +340,14 @@ def _suggest(data: bytes, codec: str, line: int) -> tuple[list[str], str]:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return ["utf-16"], "the file starts with a UTF-16 byte-order mark"
     ranked = encoding_mod.rank_encodings(data, exclude=codec)
-    good = [d.encoding for d in ranked if d.plausible]
+    good = _best(ranked)
     if good:
         bad = [e for d in ranked if not d.plausible for e in d.encodings if e in encoding_mod.CHINESE_ENCODINGS]
         note = f"{' and '.join(bad)} also decode{'s' if len(bad) == 1 else ''} it, into unusual characters" if bad else ""
         return good, note
     if line > 1:
         start = len(b"\n".join(data.split(b"\n", line - 1)[:-1])) + 1
-        part = [d.encoding for d in encoding_mod.rank_encodings(data[start:], exclude=codec) if d.plausible]
+        part = _best(encoding_mod.rank_encodings(data[start:], exclude=codec))
         if part:
             return part, f"from line {line} on; the lines before decode as {codec}: does the file mix encodings?"
     return [], ", ".join(ENCODINGS)
@@ -609,9 +623,10 @@ LOOKS = {
 def _line_shape(s: str) -> str | None:
     """What one non-blank line looks like: a format name, ``"single"`` or None.
 
-    ``"char-slash"`` needs every token to be ``字/T``; ``"pku"`` (lines that
-    are not char-slash) half the tokens ``word/POS``, so that a line with one
-    malformed token still counts, and the parser names the token.
+    ``"pku"`` and ``"char-slash"`` need half the tokens to be ``word/TAG``,
+    so that a line with one malformed token still counts (and the parser
+    names the token); char-slash lines have one-character words and
+    one-letter tags, one of them upper case.
     """
     cols = s.split("\t")
     if len(cols) == 10 and _CONLLU_ID.fullmatch(cols[0].strip()):
@@ -619,10 +634,15 @@ def _line_shape(s: str) -> str | None:
     if len(cols) == 2 and len(cols[0]) == 1 and cols[1].strip().upper() in _CHAR_TAGS:
         return "char-tsv"
     toks = s.split()
-    if all(_CHAR_SLASH_TOKEN.fullmatch(t) for t in toks):
-        return "char-slash"
-    if 2 * sum(1 for t in toks if _PKU_TOKEN.fullmatch(t)) >= len(toks):
-        return "pku"
+    tagged = [t.rpartition("/") for t in toks if _PKU_TOKEN.fullmatch(t)]
+    if 2 * len(tagged) >= len(toks):
+        if any(len(w.lstrip("[")) > 1 or len(p.partition("]")[0]) > 1 for w, _, p in tagged):
+            return "pku"
+        # one-character words with one-letter tags: char-slash if a tag is
+        # upper case (PKU's one-letter tags are lower case), else either
+        if any(p.isupper() for _, _, p in tagged):
+            return "char-slash"
+        return None
     if "\t" in s.strip():
         return None
     return "single" if len(toks) == 1 else "sighan"
@@ -651,20 +671,7 @@ def sniff_format(lines: Sequence[str]) -> tuple[str, int] | None:
     >>> sniff_format(["迈向"]) is None
     True
     """
-    shapes, first, n, first_line = {}, {}, 0, None
-    for k, s in enumerate(lines, 1):
-        if not s.strip():
-            continue
-        if s.startswith("#"):
-            first_line = first_line or k
-            continue
-        n += 1
-        shape = _line_shape(s)
-        if shape is not None:
-            shapes[shape] = shapes.get(shape, 0) + 1
-            first.setdefault(shape, k)
-        if n >= _SNIFF_LINES:
-            break
+    shapes, first, n, first_line = _shapes(lines)
     if not n:
         return None
     pku, slash = shapes.get("pku", 0), shapes.get("char-slash", 0)
@@ -689,12 +696,43 @@ def sniff_format(lines: Sequence[str]) -> tuple[str, int] | None:
     return None
 
 
+def _shapes(lines: Sequence[str]) -> tuple[dict, dict, int, int | None]:
+    """Line shapes of the first non-blank, non-comment lines: counts, first
+    line of each, lines looked at, first comment line."""
+    shapes, first, n, first_line = {}, {}, 0, None
+    for k, s in enumerate(lines, 1):
+        if not s.strip():
+            continue
+        if s.startswith("#"):
+            first_line = first_line or k
+            continue
+        n += 1
+        shape = _line_shape(s)
+        if shape is not None:
+            shapes[shape] = shapes.get(shape, 0) + 1
+            first.setdefault(shape, k)
+        if n >= _SNIFF_LINES:
+            break
+    return shapes, first, n, first_line
+
+
+# The line shape of each format, where its name is not the shape's.
+_SHAPE = {"word-list": "single"}
+
+
 def _check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
-    """Refuse a file that looks like another known format than ``given``."""
+    """Refuse a file that looks like another known format than ``given``.
+
+    A file where as many lines have the shape of ``given`` as of the other
+    format is read, so that the parser names a malformed line itself.
+    """
     found = sniff_format(lines)
     if found is None or found[0] == given:
         return
     detected, line = found
+    shapes = _shapes(lines)[0]
+    if shapes.get(_SHAPE.get(given, given), 0) >= shapes.get(_SHAPE.get(detected, detected), 0):
+        return
     raise FormatMismatchError(path, line, given, detected, LOOKS[detected], _spell(fix))
 
 

@@ -4,7 +4,7 @@ The Chinese encodings overlap: most Big5 byte pairs are also valid GB18030
 (and the reverse), so "decodes without error" does not tell them apart.
 What does is the text they give.  Real Chinese text is made almost only of
 common characters (ASCII, CJK punctuation, full-width forms, and the
-Han characters of GB2312 and of Big5); a wrong
+frequent Han characters of GB2312 and of Big5); a wrong
 decoding gives an unusual share of rare Han characters, private-use code
 points, kana, Cyrillic, Latin-1 letters and the like (:func:`unusual_share`).
 
@@ -71,23 +71,26 @@ _USUAL_RANGES = (
 
 @lru_cache(maxsize=1)
 def _common_han() -> frozenset[str]:
-    """The Han characters of GB2312 (6,763) and of Big5 with CP950's
-    extensions (13,060 + 7): the characters of everyday Chinese text."""
+    """The frequent Han characters: GB2312 level 1 (3,755), Big5 level 1
+    (5,401) and the Han characters of HKSCS (Cantonese 嘅 喺 啲 ...).
+
+    The rare levels (GB2312 level 2, Big5 level 2) stay out: a wrong
+    decoding between GB and Big5 lands on them about half the time, real
+    text seldom (1–3%).
+    """
     out = set()
-    for hi in range(0xB0, 0xF8):
+    for hi in range(0xB0, 0xD8):
         for lo in range(0xA1, 0xFF):
             try:
                 out.add(bytes((hi, lo)).decode("gb2312"))
             except UnicodeDecodeError:
                 pass
-    # Big5 level 1 is A440-C67E, level 2 C940-F9D5 (C6A1-C8FE holds kana and
-    # Cyrillic, not Han); F9D6-F9DC are CP950's ETEN additions.
-    for hi in [*range(0xA4, 0xC7), *range(0xC9, 0xFA)]:
+    for hi in range(0xA4, 0xC7):
         for lo in [*range(0x40, 0x7F), *range(0xA1, 0xFF)]:
-            if (hi == 0xC6 and lo > 0x7E) or (hi == 0xF9 and lo > 0xDC):
+            if hi == 0xC6 and lo > 0x7E:
                 break
             try:
-                out.add(bytes((hi, lo)).decode("cp950"))
+                out.add(bytes((hi, lo)).decode("big5"))
             except UnicodeDecodeError:
                 pass
     # HKSCS: the Han characters Big5-HKSCS adds (Cantonese 嘅 喺 啲 ...).
@@ -127,7 +130,7 @@ def unusual_share(text: str) -> float:
     >>> unusual_share("臺灣 大學 的 學生")
     0.0
     >>> unusual_share("臺灣 大學".encode("big5").decode("gb18030"))  # mojibake
-    0.5
+    0.75
     >>> unusual_share("abc")
     0.0
     """
