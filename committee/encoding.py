@@ -221,7 +221,7 @@ def rank_encodings(data: bytes, exclude: str | None = None) -> list[Decoding]:
     (('big5', 'cp950', 'big5hkscs'), True)
     >>> rank_encodings("圖書館 裏 的 學生\\n".encode("cp950"))[0].encodings
     ('cp950', 'big5hkscs')
-    >>> rank_encodings("佢 喺 度\\n".encode("big5hkscs"))[0].encoding
+    >>> rank_encodings("佢哋 話 香港 城市 大學 嘅 學生 喺 度 溫書\\n".encode("big5hkscs"))[0].encoding
     'big5hkscs'
     >>> rank_encodings("迈向 充满 希望\\n".encode("gb18030"))[0].encoding
     'gb18030'
