@@ -1,4 +1,4 @@
-"""Reading and writing segmented corpora (METHOD.md §1, §9).
+"""Reading and writing segmented corpora (docs/method.md §1, §9).
 
 A corpus is a list of sentences; a sentence is a list of words (non-empty
 strings).  Line ``k`` of a SIGHAN-style file is sentence ``k`` (blank lines
@@ -31,7 +31,10 @@ Formats (:data:`FORMATS`)
     line is the first line of its block (its first comment, if any).
 
 Every reader decodes the whole file at once with the given codec (any
-Python codec name; the documented set is :data:`ENCODINGS`), tolerates a
+Python codec name; the documented set is :data:`ENCODINGS`; a file that
+does not decode, or decodes into implausible text, gets the encodings that
+read as Chinese named, see :mod:`committee.encoding`), refuses a file that
+looks like another format (:func:`sniff_format`), tolerates a
 leading byte-order mark and CRLF line ends, splits lines on ``\\n`` only,
 and rejects control characters (``binary data?``), a carriage return inside
 a line (old Mac line ends), missing, unreadable, directory and empty files.
@@ -105,7 +108,7 @@ __all__ = [
 FORMATS = ("sighan", "pku", "char-slash", "char-tsv", "conllu")
 
 #: Encodings documented and tested; any Python codec name is accepted.
-ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "big5hkscs")
+ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "cp950", "big5hkscs")
 
 #: Normalisation modes: ``None`` (off), ``"nfkc"``, ``"fullwidth"``.
 NORMALIZATIONS = (None, "nfkc", "fullwidth")
@@ -342,7 +345,7 @@ def _suggest(data: bytes, codec: str, line: int) -> tuple[list[str], str]:
     ranked = encoding_mod.rank_encodings(data, exclude=codec)
     good = _best(ranked)
     if good:
-        bad = [e for d in ranked if not d.plausible for e in d.encodings if e in encoding_mod.CHINESE_ENCODINGS]
+        bad = [d.encoding for d in ranked if not d.plausible and d.encoding in encoding_mod.CHINESE_ENCODINGS]
         note = f"{' and '.join(bad)} also decode{'s' if len(bad) == 1 else ''} it, into unusual characters" if bad else ""
         return good, note
     if line > 1:
