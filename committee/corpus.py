@@ -1,4 +1,4 @@
-"""Reading and writing segmented corpora (METHOD.md §1, §9).
+"""Reading and writing segmented corpora (docs/method.md §1, §9).
 
 A corpus is a list of sentences; a sentence is a list of words (non-empty
 strings).  Line ``k`` of a SIGHAN-style file is sentence ``k`` (blank lines
@@ -31,7 +31,10 @@ Formats (:data:`FORMATS`)
     line is the first line of its block (its first comment, if any).
 
 Every reader decodes the whole file at once with the given codec (any
-Python codec name; the documented set is :data:`ENCODINGS`), tolerates a
+Python codec name; the documented set is :data:`ENCODINGS`; a file that
+does not decode, or decodes into implausible text, gets the encodings that
+read as Chinese named, see :mod:`committee.encoding`), refuses a file that
+looks like another format (:func:`sniff_format`), tolerates a
 leading byte-order mark and CRLF line ends, splits lines on ``\\n`` only,
 and rejects control characters (``binary data?``), a carriage return inside
 a line (old Mac line ends), missing, unreadable, directory and empty files.
@@ -69,12 +72,14 @@ import math
 import os
 import re
 import unicodedata
+import warnings
 from dataclasses import dataclass, replace
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from committee.errors import InputError
+from committee import encoding as encoding_mod
+from committee.errors import DecodeError, FormatMismatchError, InputError, PlausibilityWarning
 from committee.fileio import atomic_open, read_input, sha256_bytes
 
 __all__ = [
@@ -85,6 +90,9 @@ __all__ = [
     "EMBEDDED_NAME",
     "read_corpus",
     "read_word_list",
+    "sniff_format",
+    "content_sha256",
+    "word_list_sha256",
     "training_words",
     "format_sighan",
     "write_sighan",
@@ -100,7 +108,7 @@ __all__ = [
 FORMATS = ("sighan", "pku", "char-slash", "char-tsv", "conllu")
 
 #: Encodings documented and tested; any Python codec name is accepted.
-ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "big5hkscs")
+ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "cp950", "big5hkscs")
 
 #: Normalisation modes: ``None`` (off), ``"nfkc"``, ``"fullwidth"``.
 NORMALIZATIONS = (None, "nfkc", "fullwidth")
@@ -113,13 +121,16 @@ EMBEDDED_TEST_FRACTION = 0.1
 
 _EMBEDDED_LABEL = f"<embedded:{EMBEDDED_NAME}>"
 
-# Encodings suggested when a file does not decode, in this order.
-_SUGGEST = ("utf-8", "gb18030", "big5hkscs")
-
 # C0 controls except TAB, LF, CR; DEL; C1 controls (U+0085 is one, and
 # str.split would silently treat it as a separator); a CR not followed by LF
 # or the end of the text.
 _BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n|\\Z)")
+# Whitespace around a word-list entry (not the control characters that
+# str.strip would also take).
+_EDGE_SPACE = re.compile("^[ \t\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+                         "|[ \t\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$")
+# What a word list refuses: NUL (binary data) and a CR inside a line.
+_NUL_OR_CR = re.compile("\x00|\r(?!\n|\\Z)")
 
 _FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
 
@@ -147,6 +158,11 @@ class Corpus:
     encoding : str
     normalization : str or None
         ``None``, ``"nfkc"`` or ``"fullwidth"``.
+    format : str
+        The format it was read as.
+    content_sha256 : str
+        Checksum of the words (:func:`content_sha256`): the same for the
+        same words in any encoding or format.
     """
 
     path: str
@@ -156,6 +172,8 @@ class Corpus:
     sha256: str = ""
     encoding: str = "utf-8"
     normalization: str | None = None
+    format: str = "sighan"
+    content_sha256: str = ""
 
     def __len__(self) -> int:
         return len(self.words)
@@ -236,8 +254,22 @@ def _check_encoding(encoding: str) -> str:
         ) from None
 
 
-def _decode(path: str, data: bytes, encoding: str) -> str:
-    """Decode ``data`` and check it is text; return it without a BOM."""
+def _spell(fix) -> Callable[[str, str], str]:
+    """``fix`` as a function ``(key, value) -> text`` (see :func:`read_corpus`)."""
+    if fix is None:
+        return lambda key, value: f"--{key} {value}"
+    if isinstance(fix, str):
+        return lambda key, value: fix.format(key=key, value=value)
+    return fix
+
+
+def _decode(path: str, data: bytes, encoding: str, fix=None, controls: bool = False) -> str:
+    """Decode ``data`` and check it is text; return it without a BOM.
+
+    ``controls=True`` lets control characters other than NUL through (word
+    lists keep them, with a warning).  A non-UTF encoding that decodes into
+    implausible text draws a :class:`PlausibilityWarning` naming a better one.
+    """
     codec = _check_encoding(encoding)
     try:
         text = data.decode(encoding)
@@ -245,13 +277,11 @@ def _decode(path: str, data: bytes, encoding: str) -> str:
         line = data[: e.start].count(b"\n") + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         bad = data[e.start:max(e.end, e.start + 1)][:4]
-        raise InputError(
-            path, line,
-            f"cannot decode as {encoding} at byte {col} (0x{bad.hex()}): {_suggest(data, codec)}",
-        ) from None
+        candidates, note = _suggest(data, codec, line)
+        raise DecodeError(path, line, encoding, col, bad, candidates, note, _spell(fix)) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    m = _BAD_CHAR.search(text)
+    m = (_NUL_OR_CR if controls else _BAD_CHAR).search(text)
     if m:
         i = m.start()
         line = text.count("\n", 0, i) + 1
@@ -262,28 +292,68 @@ def _decode(path: str, data: bytes, encoding: str) -> str:
         else:
             msg = f"binary data? control character U+{ord(ch):04X} at column {col}"
             if ch == "\x00" and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                msg += ": try --encoding utf-16"
+                msg += ": try " + _spell(fix)("encoding", "utf-16")
         raise InputError(path, line, msg)
     if not text.strip():
         raise InputError(path, None, "file is empty (no non-blank line)")
+    if not encoding_mod.is_unicode(codec):
+        _check_plausible(path, data, text, encoding, fix)
     return text
 
 
-def _suggest(data: bytes, codec: str) -> str:
+def _check_plausible(path: str, data: bytes, text: str, encoding: str, fix) -> None:
+    """Warn when ``text`` (``data`` decoded as ``encoding``) looks like mojibake."""
+    unusual, total = encoding_mod.unusual_counts(text)
+    share = unusual / total if total else 0.0
+    if share <= encoding_mod.PLAUSIBLE_MAX_SHARE or unusual < encoding_mod.MOJIBAKE_MIN_COUNT:
+        return
+    better = [d for d in encoding_mod.rank_encodings(data, exclude=encoding) if d.plausible]
+    if better:
+        advice = f"it reads as Chinese text with {_spell(fix)('encoding', better[0].encoding)}"
+    else:
+        advice = f"is {encoding} the file's encoding?"
+    warnings.warn(
+        f"{path}: decoded as {encoding}, {share:.0%} of its non-ASCII characters are rare, "
+        f"private-use or not Chinese (mojibake?); {advice}",
+        PlausibilityWarning, stacklevel=4,
+    )
+
+
+def _best(ranked: list) -> list[str]:
+    """The encodings to name from :func:`committee.encoding.rank_encodings`:
+    the best and those as plausible (within 0.5% unusual characters), at
+    most three, only Chinese ones when the best is."""
+    plausible = [d for d in ranked if d.plausible]
+    if not plausible:
+        return []
+    best = plausible[0]
+    close = [d.encoding for d in plausible if d.unusual <= best.unusual + 0.005]
+    if best.encoding in encoding_mod.CHINESE_ENCODINGS:
+        close = [e for e in close if e in encoding_mod.CHINESE_ENCODINGS]
+    return close[:3]
+
+
+def _suggest(data: bytes, codec: str, line: int) -> tuple[list[str], str]:
+    """Encodings to suggest for ``data`` (best first), and a note.
+
+    With no plausible decoding of the whole file, the part from ``line`` on
+    is tried (a file that mixes encodings); with none either, the note
+    lists the documented encodings.
+    """
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "try --encoding utf-16 (the file starts with a UTF-16 byte-order mark)"
-    fits = []
-    for enc in _SUGGEST:
-        if codecs.lookup(enc).name == codec:
-            continue
-        try:
-            data.decode(enc)
-        except UnicodeDecodeError:
-            continue
-        fits.append(enc)
-    if fits:
-        return "try " + " or ".join(f"--encoding {e}" for e in fits)
-    return "try --encoding with the file's encoding (" + ", ".join(ENCODINGS) + ")"
+        return ["utf-16"], "the file starts with a UTF-16 byte-order mark"
+    ranked = encoding_mod.rank_encodings(data, exclude=codec)
+    good = _best(ranked)
+    if good:
+        bad = [d.encoding for d in ranked if not d.plausible and d.encoding in encoding_mod.CHINESE_ENCODINGS]
+        note = f"{' and '.join(bad)} also decode{'s' if len(bad) == 1 else ''} it, into unusual characters" if bad else ""
+        return good, note
+    if line > 1:
+        start = len(b"\n".join(data.split(b"\n", line - 1)[:-1])) + 1
+        part = _best(encoding_mod.rank_encodings(data[start:], exclude=codec))
+        if part:
+            return part, f"from line {line} on; the lines before decode as {codec}: does the file mix encodings?"
+    return [], ", ".join(ENCODINGS)
 
 
 def _split_lines(text: str) -> list[str]:
@@ -533,6 +603,142 @@ def _parse_conllu(path, lines, norm):
     return words, starts, pos
 
 
+# --------------------------------------------------------------------------
+# what a file looks like
+
+# Lines looked at to tell the format, from the start of the file.
+_SNIFF_LINES = 500
+_CONLLU_ID = re.compile(r"\d+(?:-\d+|\.\d+)?")
+_CHAR_SLASH_TOKEN = re.compile(r"\S/[BMESIbmesi]")
+_PKU_TOKEN = re.compile(r"\[?[^/\s]+/[A-Za-z][A-Za-z0-9]*(?:\][A-Za-z0-9]+)?")
+
+#: What each format (and a word list) looks like, as said in messages.
+LOOKS = {
+    "sighan": "sighan (several words a line, separated by spaces)",
+    "pku": "pku (word/POS tokens)",
+    "char-slash": "char-slash (字/B tokens, one character each)",
+    "char-tsv": "char-tsv (a character, a tab and a B/M/E/S tag a line)",
+    "conllu": "CoNLL-U (10 tab-separated columns)",
+    "word-list": "a word list (one short word a line)",
+}
+
+
+def _line_shape(s: str) -> str | None:
+    """What one non-blank line looks like: a format name, ``"single"`` or None.
+
+    ``"pku"`` and ``"char-slash"`` need half the tokens to be ``word/TAG``,
+    so that a line with one malformed token still counts (and the parser
+    names the token); char-slash lines have one-character words and
+    one-letter tags, one of them upper case.
+    """
+    cols = s.split("\t")
+    if len(cols) == 10 and _CONLLU_ID.fullmatch(cols[0].strip()):
+        return "conllu"
+    if len(cols) == 2 and len(cols[0]) == 1 and cols[1].strip().upper() in _CHAR_TAGS:
+        return "char-tsv"
+    toks = s.split()
+    tagged = [t.rpartition("/") for t in toks if _PKU_TOKEN.fullmatch(t)]
+    if 2 * len(tagged) >= len(toks):
+        if any(len(w.lstrip("[")) > 1 or len(p.partition("]")[0]) > 1 for w, _, p in tagged):
+            return "pku"
+        # one-character words with one-letter tags: char-slash if a tag is
+        # upper case (PKU's one-letter tags are lower case), else either
+        if any(p.isupper() for _, _, p in tagged):
+            return "char-slash"
+        return None
+    if "\t" in s.strip():
+        return None
+    return "single" if len(toks) == 1 else "sighan"
+
+
+def sniff_format(lines: Sequence[str]) -> tuple[str, int] | None:
+    """The format that the first lines of a file look like, and the line
+    (1-based) that shows it; None when they look like none in particular.
+
+    A format is named when at least half of the first 500 non-blank,
+    non-comment lines have its shape (``"sighan"``: more than half;
+    ``"char-slash"``: also at most a tenth of lines with longer
+    ``word/POS`` tokens, else it is ``"pku"``).  ``"word-list"`` needs 20 such lines,
+    95% of them one token of at most 8 characters in the median.
+
+    Examples
+    --------
+    >>> sniff_format(["# sent_id = 1", "1\\t我\\t我\\tPRON\\t_\\t_\\t0\\troot\\t_\\t_", ""])
+    ('conllu', 1)
+    >>> sniff_format(["迈向/v 充满/v 希望/n"])
+    ('pku', 1)
+    >>> sniff_format(["迈/B 向/E", "", "希/B 望/E"])
+    ('char-slash', 1)
+    >>> sniff_format(["迈向 充满 希望", "新 世纪"])
+    ('sighan', 1)
+    >>> sniff_format(["迈向"]) is None
+    True
+    """
+    shapes, first, n, first_line = _shapes(lines)
+    if not n:
+        return None
+    pku, slash = shapes.get("pku", 0), shapes.get("char-slash", 0)
+    if slash and 10 * pku <= n:  # a char-slash line is also valid pku
+        shapes["pku"] = 0
+    else:
+        shapes["pku"] = pku + slash
+        shapes["char-slash"] = 0
+        if slash:
+            first["pku"] = min(first.get("pku", first["char-slash"]), first["char-slash"])
+    for fmt in ("conllu", "char-tsv", "char-slash", "pku", "sighan"):
+        # sighan needs more than half: a word list may hold a few two-word entries
+        if shapes.get(fmt, 0) * 2 > n - (fmt != "sighan"):
+            line = min(first[fmt], first_line) if fmt == "conllu" and first_line else first[fmt]
+            return fmt, line
+    single = shapes.get("single", 0)
+    if n >= 20 and single >= 0.95 * n:
+        sample = [s.strip() for s in lines[:_SNIFF_LINES * 2] if s.strip()]
+        lengths = sorted(len(s) for s in sample)
+        if lengths[len(lengths) // 2] <= 8:
+            return "word-list", first["single"]
+    return None
+
+
+def _shapes(lines: Sequence[str]) -> tuple[dict, dict, int, int | None]:
+    """Line shapes of the first non-blank, non-comment lines: counts, first
+    line of each, lines looked at, first comment line."""
+    shapes, first, n, first_line = {}, {}, 0, None
+    for k, s in enumerate(lines, 1):
+        if not s.strip():
+            continue
+        if s.startswith("#"):
+            first_line = first_line or k
+            continue
+        n += 1
+        shape = _line_shape(s)
+        if shape is not None:
+            shapes[shape] = shapes.get(shape, 0) + 1
+            first.setdefault(shape, k)
+        if n >= _SNIFF_LINES:
+            break
+    return shapes, first, n, first_line
+
+
+# The line shape of each format, where its name is not the shape's.
+_SHAPE = {"word-list": "single"}
+
+
+def _check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
+    """Refuse a file that looks like another known format than ``given``.
+
+    A file where as many lines have the shape of ``given`` as of the other
+    format is read, so that the parser names a malformed line itself.
+    """
+    found = sniff_format(lines)
+    if found is None or found[0] == given:
+        return
+    detected, line = found
+    shapes = _shapes(lines)[0]
+    if shapes.get(_SHAPE.get(given, given), 0) >= shapes.get(_SHAPE.get(detected, detected), 0):
+        return
+    raise FormatMismatchError(path, line, given, detected, LOOKS[detected], _spell(fix))
+
+
 _PARSERS = {
     "sighan": _parse_sighan,
     "pku": _parse_pku,
@@ -551,17 +757,47 @@ def _check_args(format: str, normalization: str | None) -> None:
         )
 
 
-def _parse(path: str, data: bytes, format: str, encoding: str, normalization: str | None) -> Corpus:
-    text = _decode(path, data, encoding)
-    words, starts, pos = _PARSERS[format](path, _split_lines(text), normalization)
+def _parse(path: str, data: bytes, format: str, encoding: str, normalization: str | None,
+           fix=None) -> Corpus:
+    text = _decode(path, data, encoding, fix)
+    lines = _split_lines(text)
+    _check_format(path, lines, format, fix)
+    words, starts, pos = _PARSERS[format](path, lines, normalization)
     return Corpus(
         path=path, words=words, lines=starts, pos=pos, sha256=sha256_bytes(data),
-        encoding=encoding, normalization=normalization,
+        encoding=encoding, normalization=normalization, format=format,
+        content_sha256=content_sha256(words),
     )
 
 
+def content_sha256(words: Iterable[Sequence[str]]) -> str:
+    """Checksum of a segmentation's content: SHA-256 of its words written as
+    SIGHAN UTF-8 (:func:`format_sighan`).
+
+    The same words in another encoding, line-end convention or file format
+    give the same checksum; other words (a file read with the wrong format
+    or normalisation) give another.
+
+    >>> content_sha256([["计算机", "总是"], []]) == sha256_bytes("计算机 总是\\n\\n".encode("utf-8"))
+    True
+    """
+    # format_sighan's output for words that are words, without its checks
+    return sha256_bytes("".join(" ".join(s) + "\n" for s in words).encode("utf-8"))
+
+
+def word_list_sha256(words: Iterable[str]) -> str:
+    """Checksum of a set of words (a training vocabulary): SHA-256 of the
+    sorted words, one a line, in UTF-8; the file's order, encoding and
+    blank lines do not matter.
+
+    >>> word_list_sha256({"问题", "计算机"}) == word_list_sha256(["计算机", "问题", "问题"])
+    True
+    """
+    return sha256_bytes("".join(w + "\n" for w in sorted(set(words))).encode("utf-8"))
+
+
 def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str = "utf-8",
-                normalization: str | None = None) -> Corpus:
+                normalization: str | None = None, fix=None) -> Corpus:
     """Read a segmented corpus.
 
     Parameters
@@ -573,17 +809,28 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
         Any Python codec name (documented: :data:`ENCODINGS`).
     normalization : {None, "nfkc", "fullwidth"}
         Applied to every word after splitting (see :func:`normalize`).
+    fix : callable or str, optional
+        How messages spell setting an option where the reader was called
+        from: ``fix(key, value)`` for ``key`` ``"format"`` or
+        ``"encoding"``, or a template such as ``"corpus.train.{key}:
+        {value}"``.  Default ``--{key} {value}``.
 
     Returns
     -------
     Corpus
-        ``sha256`` is the checksum of the file's bytes.
+        ``sha256`` is the checksum of the file's bytes, ``content_sha256``
+        that of its words.
 
     Raises
     ------
+    FormatMismatchError
+        The file looks like another known format (``.detected``).
+    DecodeError
+        The bytes do not decode (``.candidates``: encodings that give
+        plausible Chinese text, best first).
     InputError
-        The file is missing, unreadable, empty, does not decode, holds
-        control characters or malformed lines (the message names the line).
+        The file is missing, unreadable, empty, holds control characters
+        or malformed lines (the message names the line).
     ValueError
         Unknown format, encoding or normalization name.
 
@@ -606,20 +853,28 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     Traceback (most recent call last):
     ...
     committee.errors.InputError: .../bad.txt:2: token '充满' has no '/' (expected word/POS)
+    >>> read_corpus(d / "pd.txt", fix="corpus.train.{key}: {value}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    committee.errors.FormatMismatchError: .../pd.txt:1: looks like pku (word/POS tokens), read as sighan: set corpus.train.format: pku
     """
     _check_args(format, normalization)
     _check_encoding(encoding)
     p = str(path)
-    return _parse(p, _read_bytes(path), format, encoding, normalization)
+    return _parse(p, _read_bytes(path), format, encoding, normalization, fix)
 
 
 def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",
-                   normalization: str | None = None) -> set[str]:
-    """Read a training word list: one word per line (SIGHAN ``*_training_words``).
+                   normalization: str | None = None, fix=None) -> set[str]:
+    """Read a training word list: one entry per line (SIGHAN ``*_training_words``).
 
-    Surrounding whitespace is stripped and blank lines are skipped; a line
-    holding two words is an error.  ``normalization`` as in
-    :func:`read_corpus` (use the corpora's setting).
+    Surrounding whitespace is stripped and blank lines are skipped.  An
+    entry with inner whitespace (``Phang\u3000Nga``) or a control character
+    is kept whole, as one entry, and one :class:`PlausibilityWarning` counts
+    such entries and names the first.  A file that looks like a segmented
+    corpus is refused (:class:`FormatMismatchError`), as are NUL bytes.
+    ``normalization`` as in :func:`read_corpus` (use the corpora's
+    setting); ``fix`` as there.
 
     Examples
     --------
@@ -632,17 +887,31 @@ def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",
     if normalization not in NORMALIZATIONS:
         raise ValueError(f"unknown normalization {normalization!r}")
     p = str(path)
-    text = _decode(p, _read_bytes(path), encoding)
+    text = _decode(p, _read_bytes(path), encoding, fix, controls=True)
+    lines = _split_lines(text)
+    _check_format(p, lines, "word-list", fix)
     out = set()
-    for k, s in enumerate(_split_lines(text), 1):
-        ws = s.split()
-        if not ws:
+    odd, first = 0, None
+    for k, s in enumerate(lines, 1):
+        entry = _EDGE_SPACE.sub("", s)
+        if not entry:
             continue
-        if len(ws) > 1:
-            raise InputError(p, k, f"expected one word per line, found {len(ws)}: {s.strip()!r}")
-        if normalization is not None:
-            ws = _normalize_words(p, k, ws, normalization)
-        out.add(ws[0])
+        if entry.split() != [entry] or _BAD_CHAR.search(entry):
+            odd += 1
+            first = first or (k, entry)
+            if normalization is not None:
+                entry = _EDGE_SPACE.sub("", normalize(entry, normalization))
+                if not entry:
+                    continue
+        elif normalization is not None:
+            entry = _normalize_words(p, k, [entry], normalization)[0]
+        out.add(entry)
+    if odd:
+        warnings.warn(
+            f"{p}: {odd} entr{'y holds' if odd == 1 else 'ies hold'} inner whitespace or a control "
+            f"character, kept whole as one word each (first: line {first[0]}, {first[1]!r})",
+            PlausibilityWarning, stacklevel=2,
+        )
     return out
 
 
@@ -760,6 +1029,7 @@ def split_tail(corpus: Corpus, test_fraction: float, data: bytes | None = None) 
             lines=corpus.lines[lo:hi],
             pos=None if corpus.pos is None else corpus.pos[lo:hi],
             sha256=sha256_bytes(blob),
+            content_sha256=content_sha256(corpus.words[lo:hi]),
         )
 
     return part(0, k, data[:cut]), part(k, n, data[cut:])

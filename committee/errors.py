@@ -114,3 +114,107 @@ class UndefinedMetricWarning(UserWarning):
 
 class PlausibilityWarning(UserWarning):
     """The input is valid but looks like a mistake (e.g. an OOV rate above 50%)."""
+
+
+def _setting(key: str, value: str) -> str:
+    """How the command line spells setting ``key`` to ``value``."""
+    return f"--{key} {value}"
+
+
+class FormatMismatchError(InputError):
+    """A file read as one format looks like another known format.
+
+    Parameters
+    ----------
+    path, line
+        As for :class:`InputError`.
+    given : str
+        The format the file was read as.
+    detected : str
+        The format it looks like (a name of ``committee.corpus.FORMATS``,
+        or ``"word-list"``).
+    evidence : str
+        What it looks like, e.g. ``"CoNLL-U (10 tab-separated columns)"``.
+    setting : callable, optional
+        ``setting(key, value)`` spells how to set ``key`` (``"format"``) to
+        ``value`` where the reader was called from: ``--format conllu`` (the
+        default) or ``corpus.train.format: conllu``.  See :meth:`rephrase`.
+
+    Examples
+    --------
+    >>> e = FormatMismatchError("train.conllu", 1, "sighan", "conllu", "CoNLL-U (10 tab-separated columns)")
+    >>> str(e)
+    'train.conllu:1: looks like CoNLL-U (10 tab-separated columns), read as sighan: set --format conllu'
+    >>> str(e.rephrase(lambda k, v: f"corpus.train.{k}: {v}"))
+    'train.conllu:1: looks like CoNLL-U (10 tab-separated columns), read as sighan: set corpus.train.format: conllu'
+    """
+
+    def __init__(self, path: str, line: int | None, given: str, detected: str, evidence: str,
+                 setting=None):
+        self.given = given
+        self.detected = detected
+        self.evidence = evidence
+        spell = setting or _setting
+        if detected == "word-list":
+            fix = "give it as the word list, not as a corpus"
+        elif given == "word-list":
+            fix = "give it as a corpus, not as the word list"
+        else:
+            fix = "set " + spell("format", detected)
+        super().__init__(path, line, f"looks like {evidence}, read as {given}: {fix}")
+
+    def rephrase(self, setting) -> "FormatMismatchError":
+        """The same error with the fix spelled by ``setting(key, value)``."""
+        return type(self)(self.path, self.line, self.given, self.detected, self.evidence, setting)
+
+
+class DecodeError(InputError):
+    """A file does not decode with the given encoding.
+
+    Parameters
+    ----------
+    path, line
+        As for :class:`InputError`.
+    encoding : str
+        The encoding that failed.
+    column : int
+        1-based byte offset within the line.
+    bad : bytes
+        The bytes that failed.
+    candidates : list of str
+        Encodings that decode the file into plausible text, best first.
+    note : str, optional
+        Said after the candidates (e.g. which encodings give mojibake); or,
+        with no candidates, the encodings to choose from.
+    setting : callable, optional
+        ``setting(key, value)``, as for :class:`FormatMismatchError`.
+
+    Examples
+    --------
+    >>> e = DecodeError("as.txt", 3, "utf-8", 5, b"\\xa5", ["big5", "cp950"])
+    >>> str(e)
+    'as.txt:3: cannot decode as utf-8 at byte 5 (0xa5): try --encoding big5 or --encoding cp950'
+    >>> str(e.rephrase(lambda k, v: f"corpus.test.{k}: {v}"))
+    'as.txt:3: cannot decode as utf-8 at byte 5 (0xa5): try corpus.test.encoding: big5 or corpus.test.encoding: cp950'
+    """
+
+    def __init__(self, path: str, line: int | None, encoding: str, column: int, bad: bytes,
+                 candidates, note: str = "", setting=None):
+        self.encoding = encoding
+        self.column = column
+        self.bad = bad
+        self.candidates = list(candidates)
+        self.note = note
+        spell = setting or _setting
+        if self.candidates:
+            hint = "try " + " or ".join(spell("encoding", c) for c in self.candidates)
+            if note:
+                hint += f" ({note})"
+        else:
+            hint = f"try {spell('encoding', '').rstrip()} with the file's encoding ({note})"
+        super().__init__(path, line, f"cannot decode as {encoding} at byte {column} (0x{bad.hex()}): {hint}")
+
+    def rephrase(self, setting) -> "DecodeError":
+        """The same error with the fix spelled by ``setting(key, value)``."""
+        return type(self)(self.path, self.line, self.encoding, self.column, self.bad,
+                          self.candidates, self.note, setting)

@@ -1,0 +1,206 @@
+"""Every reader checks that a file looks like its format (docs/corpora.md).
+
+The format matrix: each reader, given a file of every other known format,
+refuses it with one line naming the format the file looks like.  Also: the
+field's distributions as shipped (SIGHAN 2005 word lists, UD CoNLL-U with
+multiword tokens, NLPCC 2016 ``.dat``), rebuilt as small synthetic files.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from committee.corpus import FORMATS, LOOKS, read_corpus, read_word_list, sniff_format
+from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
+
+SENTENCES = [["迈向", "充满", "希望", "的", "新", "世纪"], ["中共中央", "总书记", "、", "国家", "主席"],
+             ["我", "爱", "北京", "天安门"], ["计算机", "总是", "有", "问题"]]
+POS = [["v", "v", "n", "u", "a", "n"], ["nt", "n", "w", "n", "n"], ["r", "v", "ns", "ns"], ["n", "d", "v", "n"]]
+WORDS = ["计算机", "总是", "问题", "北京", "天安门", "希望", "世纪", "主席", "国家", "充满",
+         "迈向", "中共中央", "总书记", "我", "爱", "有", "的", "新", "人民", "广播", "电台", "一心一意"]
+
+
+def _bmes(w):
+    return "S" if len(w) == 1 else "B" + "M" * (len(w) - 2) + "E"
+
+
+def sample(fmt: str) -> str:
+    """A small file of ``fmt`` (or ``"word-list"``) holding SENTENCES."""
+    if fmt == "sighan":
+        return "".join(" ".join(s) + "\n" for s in SENTENCES)
+    if fmt == "pku":
+        return "".join("  ".join(f"{w}/{p}" for w, p in zip(s, ps)) + "\n" for s, ps in zip(SENTENCES, POS))
+    if fmt == "char-slash":
+        return "".join(" ".join(f"{c}/{t}" for w in s for c, t in zip(w, _bmes(w))) + "\n" for s in SENTENCES)
+    if fmt == "char-tsv":
+        return "\n".join("".join(f"{c}\t{t}\n" for w in s for c, t in zip(w, _bmes(w))) for s in SENTENCES)
+    if fmt == "conllu":
+        blocks = []
+        for k, (s, ps) in enumerate(zip(SENTENCES, POS), 1):
+            rows = [f"# sent_id = {k}", f"# text = {''.join(s)}"]
+            rows += [f"{i}\t{w}\t{w}\t{p.upper()}\t_\t_\t0\tdep\t_\t_" for i, (w, p) in enumerate(zip(s, ps), 1)]
+            blocks.append("\n".join(rows) + "\n")
+        return "\n".join(blocks)
+    assert fmt == "word-list"
+    return "".join(w + "\n" for w in WORDS)
+
+
+KINDS = [*FORMATS, "word-list"]
+
+
+def _read(path: Path, kind: str):
+    if kind == "word-list":
+        return read_word_list(path)
+    return read_corpus(path, format=kind)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_sample_reads_as_its_own_format(tmp_path, kind):
+    f = tmp_path / "f.txt"
+    f.write_text(sample(kind), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = _read(f, kind)
+    if kind == "word-list":
+        assert got == set(WORDS)
+    else:
+        assert got.words == SENTENCES
+    assert sniff_format(sample(kind).split("\n"))[0] == kind
+
+
+@pytest.mark.parametrize("reader", KINDS)
+@pytest.mark.parametrize("actual", KINDS)
+def test_format_matrix(tmp_path, reader, actual):
+    if reader == actual:
+        return
+    f = tmp_path / "f.txt"
+    f.write_text(sample(actual), encoding="utf-8")
+    with pytest.raises(FormatMismatchError) as e:
+        _read(f, reader)
+    err = e.value
+    assert (err.detected, err.given) == (actual, reader)
+    assert f"looks like {LOOKS[actual]}, read as {reader}: " in str(err)
+    assert "\n" not in str(err) and str(err).startswith(f"{f}:")
+    if "word-list" not in (reader, actual):
+        assert str(err).endswith(f": set --format {actual}")
+
+
+def test_conllu_read_as_sighan_the_reported_quirk(tmp_path):
+    # a UD training file given with format: sighan used to give one
+    # "sentence" per token line and a committee at f1 0.06
+    f = tmp_path / "train.conllu"
+    f.write_text(sample("conllu"), encoding="utf-8")
+    with pytest.raises(FormatMismatchError) as e:
+        read_corpus(f, format="sighan", fix="corpus.train.{key}: {value}")
+    assert str(e.value) == (f"{f}:1: looks like CoNLL-U (10 tab-separated columns), read as sighan: "
+                            "set corpus.train.format: conllu")
+    assert e.value.detected == "conllu" and e.value.line == 1
+    cli = e.value.rephrase(lambda key, value: f"--gold-{key} {value}")
+    assert str(cli).endswith("read as sighan: set --gold-format conllu")
+    assert isinstance(cli, InputError) and cli.exit_code == 3
+
+
+def test_word_list_given_as_training_corpus(tmp_path):
+    f = tmp_path / "pku_training_words.utf8"
+    f.write_text(sample("word-list"), encoding="utf-8")
+    with pytest.raises(FormatMismatchError, match=r"looks like a word list \(one short word a line\), "
+                                                   r"read as sighan: give it as the word list, not as a corpus"):
+        read_corpus(f)
+
+
+def test_raw_text_is_not_a_word_list(tmp_path):
+    # unsegmented sentences, one a line: a (bad) output, not a word list
+    f = tmp_path / "raw.txt"
+    f.write_text("".join("".join(s) + "\n" for s in SENTENCES * 6), encoding="utf-8")
+    assert read_corpus(f).words == [["".join(s)] for s in SENTENCES * 6]
+
+
+def test_malformed_pku_line_still_gets_the_token_error(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text("约翰/nr 喜欢/v\n约翰/nr 喜欢\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"c\.txt:2: token '喜欢' has no '/'") as e:
+        read_corpus(f, format="pku")
+    assert not isinstance(e.value, FormatMismatchError)
+
+
+def test_single_char_pku_tokens_are_not_char_slash(tmp_path):
+    # PKU POS tags m, b, e, s look like BMES tags on one-character words
+    f = tmp_path / "c.txt"
+    f.write_text("一/m 二/m\n三/m 个/q 人民/n\n", encoding="utf-8")
+    assert read_corpus(f, format="pku").words == [["一", "二"], ["三", "个", "人民"]]
+
+
+# ----------------------------------------------------------- word lists as shipped
+
+
+def test_as_word_list_with_a_control_character(tmp_path):
+    # as_training_words.utf8:3461 holds U+0080 at column 4; it used to be refused
+    words = [f"词{i}" for i in range(3460)]
+    odd = "ＩＢＭ\x80"
+    f = tmp_path / "as_training_words.utf8"
+    f.write_text("\n".join([*words, odd, "好"]) + "\n", encoding="utf-8")
+    with pytest.warns(PlausibilityWarning) as w:
+        got = read_word_list(f)
+    assert odd in got and len(got) == 3462
+    assert [str(x.message) for x in w] == [
+        f"{f}: 1 entry holds inner whitespace or a control character, kept whole as one word each "
+        f"(first: line 3461, 'ＩＢＭ\\x80')"]
+
+
+def test_cityu_word_list_with_inner_whitespace(tmp_path):
+    # cityu_training_words.utf8:20423 is 'Phang\u3000Nga'; it used to be refused
+    words = [f"詞{i}" for i in range(20422)]
+    f = tmp_path / "cityu_training_words.utf8"
+    f.write_text("\n".join([*words, "Phang\u3000Nga", "布吉 島", "香港"]) + "\n", encoding="utf-8")
+    with pytest.warns(PlausibilityWarning) as w:
+        got = read_word_list(f)
+    assert {"Phang\u3000Nga", "布吉 島", "香港"} <= got and len(got) == 20425
+    assert len(w) == 1
+    assert str(w[0].message) == (f"{f}: 2 entries hold inner whitespace or a control character, kept whole "
+                                 "as one word each (first: line 20423, 'Phang\\u3000Nga')")
+
+
+def test_word_list_still_refuses_nul_and_old_mac_line_ends(tmp_path):
+    f = tmp_path / "w.txt"
+    f.write_bytes("计算机\n问\x00题\n".encode("utf-8"))
+    with pytest.raises(InputError, match=r"w\.txt:2: binary data\? control character U\+0000 at column 2"):
+        read_word_list(f)
+    f.write_bytes("计算机\r问题\r有\r".encode("utf-8"))
+    with pytest.raises(InputError, match=r"w\.txt:1: carriage return inside a line"):
+        read_word_list(f)
+
+
+# ----------------------------------------------------------- UD and NLPCC as shipped
+
+
+def test_conllu_multiword_tokens_and_empty_nodes(tmp_path):
+    f = tmp_path / "zh.conllu"
+    f.write_text("# newdoc id = d1\n# sent_id = 1\n# text = 他们的书\n"
+                 "1-2\t他们的\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                 "1\t他们\t他们\tPRON\t_\t_\t3\tdet\t_\tTranslit=tāmen\n"
+                 "2\t的\t的\tPART\t_\t_\t1\tcase\t_\t_\n"
+                 "2.1\t有\t有\tVERB\t_\t_\t_\t_\t0:root\t_\n"
+                 "3\t书\t书\tNOUN\t_\t_\t0\troot\t_\tSpaceAfter=No\n\n", encoding="utf-8")
+    c = read_corpus(f, format="conllu")
+    assert c.words == [["他们", "的", "书"]] and c.pos == [["PRON", "PART", "NOUN"]] and c.lines == [1]
+
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+
+@pytest.mark.corpora
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora is absent")
+def test_real_corpora_read_as_their_format_and_refused_as_another():
+    dat = SHARED / "nlpcc2016-weibo" / "dev.dat"
+    ud = SHARED / "ud-chinese-gsdsimp" / "dev.conllu"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(read_corpus(dat)) == 2052
+        assert len(read_corpus(ud, format="conllu")) == 500
+    with pytest.raises(FormatMismatchError, match=r"dev\.conllu:1: looks like CoNLL-U"):
+        read_corpus(ud)
+    with pytest.raises(FormatMismatchError, match=r"dev\.dat:1: looks like sighan .* read as conllu"):
+        read_corpus(dat, format="conllu")
