@@ -35,6 +35,7 @@ import base64
 import html
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -305,12 +306,21 @@ def _asset(name: str) -> str:
 
 
 def _script_safe(text: str) -> str:
-    """Text that cannot close the ``<script>`` element it is put in.
+    r"""Script text that cannot end the ``<script>`` element it is put in.
 
-    >>> _script_safe('{"a": "</script>"}')
-    '{"a": "<\\\\/script>"}'
+    >>> print(_script_safe('x = "</SCRIPT>"'))
+    x = "<\/SCRIPT>"
     """
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return re.sub(r"</(script)", r"<\\/\1", text, flags=re.IGNORECASE)
+
+
+def _json_safe(text: str) -> str:
+    r"""JSON text with every ``<`` escaped, so that it is inert inside ``<script>``.
+
+    >>> print(_json_safe('{"a": "</script>"}'))
+    {"a": "\u003c/script>"}
+    """
+    return text.replace("<", "\\u003c")
 
 
 def _plotly_js() -> str:
@@ -331,7 +341,7 @@ def render(data: ReportData) -> str:
             .replace("{{title}}", html.escape(f"Report: {data.name}"))
             .replace("{{style}}", _asset("report.css"))
             .replace("{{plotly}}", _script_safe(_plotly_js()))
-            .replace("{{data}}", _script_safe(page))
+            .replace("{{data}}", _json_safe(page))
             .replace("{{script}}", _script_safe(_asset("report.js"))))
 
 
