@@ -373,6 +373,7 @@
     $("f-system").addEventListener("change", (e) => { ex.sys = +e.target.value; applyFilters(); });
     $("f-outcome").addEventListener("change", (e) => { ex.outcome = e.target.value; applyFilters(); });
     $("f-reset").addEventListener("click", () => {
+      clearTimeout(timer);
       Object.assign(ex, { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any", sort: "order", dir: 1 });
       $("filters").reset(); drawHead(); applyFilters();
     });
