@@ -50,7 +50,7 @@ from committee.fileio import atomic_write_text
 from committee.spans import OUTCOMES, outcomes, spans
 
 __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "from_run",
-           "write_html"]
+           "render", "run_analyses", "write_html"]
 
 #: Chart kinds an :class:`Analysis` can ask for.
 CHART_KINDS = ("line", "bar", "scatter", "table")

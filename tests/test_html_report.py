@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import base64
 import json
-import math
 import random
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -364,3 +362,20 @@ def test_row_click_shows_each_systems_segmentation(page, toy):
     assert segs[1:] == [s.words[0] for s in run.systems]
     page.locator("#detail").scroll_into_view_if_needed()
     _shot(page, "detail")
+
+
+def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_path):
+    # the toy run's report kept no segmentation (no Table 2, no segmenter run)
+    data = htmlreport.from_run(toy["run"])
+    assert data.systems == [] and data.name == "toy"
+    page = htmlreport.encode(data)
+    assert page["systems"] == [] and page["n_words"] == len([w for s in data.gold for w in s])
+    kept = toy["run"] / "report" / "systems"
+    kept.mkdir(parents=True)
+    shutil.copy(toy["files"][1], kept / "noisy.txt")
+    try:
+        data = htmlreport.from_run(toy["run"])
+    finally:
+        shutil.rmtree(kept)
+    assert [s.name for s in data.systems] == ["noisy"]
+    assert data.systems[0].scores["counts"] == toy["json"]["systems"][1]["counts"]
