@@ -850,3 +850,32 @@ def reference_scores(gold_words: list[list[str]], pred_words: list[list[str]],
     out["boundary_f1"] = h(out["boundary_p"], out["boundary_r"])
     out["counts"] = {"n_gold": N, "n_pred": Np, "n_correct": c}
     return {key: out[key] for key in (*METRICS, "recall_by_bin", "counts")}
+
+
+# --------------------------------------------------------------------------
+# Error types
+# --------------------------------------------------------------------------
+
+def error_types(gold: Corpus, pred: Corpus, check: bool = True) -> dict[str, int]:
+    """How many gold words ``pred`` gets right, splits, merges or crosses.
+
+    Each gold word falls in exactly one of :data:`committee.spans.OUTCOMES`
+    (defined in :func:`committee.spans.outcomes` and ``docs/metrics.md``), so
+    the counts add up to ``n_gold`` and ``correct`` equals ``n_correct`` of
+    :func:`compute`.  ``pred`` is checked to align with ``gold`` unless
+    ``check=False``.
+
+    Examples
+    --------
+    >>> g = Corpus("gold.txt", [["约翰", "喜欢", "玛丽", "和", "猫"]], [1])
+    >>> p = Corpus("out.txt", [["约翰", "喜", "欢", "玛", "丽和", "猫"]], [1])
+    >>> error_types(g, p)
+    {'correct': 2, 'split': 1, 'merged': 1, 'crossed': 1}
+    """
+    from committee.spans import OUTCOMES, outcomes
+
+    if check:
+        check_aligned(gold, pred)
+    codes = outcomes(spans(gold.words), spans(pred.words))
+    counts = np.bincount(codes, minlength=len(OUTCOMES))
+    return {name: int(n) for name, n in zip(OUTCOMES, counts)}

@@ -112,3 +112,63 @@ def marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarra
     [False, True]
     """
     return match(spans(gold_words), spans(pred_words))[0]
+
+
+#: Outcome codes of :func:`outcomes`, in code order (``OUTCOMES[code]`` is the name).
+OUTCOMES = ("correct", "split", "merged", "crossed")
+CORRECT, SPLIT, MERGED, CROSSED = range(len(OUTCOMES))
+
+
+def outcomes(gold: Spans, pred: Spans) -> np.ndarray:
+    """How a predicted segmentation treats each gold word (``docs/metrics.md``).
+
+    Let ``B`` be the predicted boundaries: the offsets where a predicted word
+    starts, plus the end of the text.  Gold word ``[s, e)`` is
+
+    * ``correct`` (0): ``s`` and ``e`` in ``B``, no offset of ``B`` in ``(s, e)``
+      (the word is predicted exactly);
+    * ``split`` (1): ``s`` and ``e`` in ``B`` and some offset of ``B`` in ``(s, e)``
+      (several predicted words, all inside the gold word, cover it);
+    * ``merged`` (2): ``s`` or ``e`` not in ``B`` and no offset of ``B`` in ``(s, e)``
+      (one predicted word strictly contains the gold word: it runs on into a
+      neighbour);
+    * ``crossed`` (3): ``s`` or ``e`` not in ``B`` and some offset of ``B`` in
+      ``(s, e)`` (a predicted word overlaps the gold word and its neighbour
+      without containing the gold word).
+
+    Two yes/no questions (are both ends boundaries? is there a boundary
+    inside?) give the four cases, so they are exhaustive and exclusive, and
+    ``correct`` is exactly :func:`match`'s ``gold_correct``.  Both sides must
+    tile the same character axis, as for :func:`match`.
+
+    Returns
+    -------
+    ndarray of int8, shape (N_gold,)
+        Codes into :data:`OUTCOMES`.
+
+    Examples
+    --------
+    >>> g = spans([["约翰", "喜欢", "玛丽", "和", "猫"]])
+    >>> p = spans([["约翰", "喜", "欢", "玛", "丽和", "猫"]])
+    >>> [OUTCOMES[c] for c in outcomes(g, p)]
+    ['correct', 'split', 'crossed', 'merged', 'correct']
+    """
+    boundary = np.zeros(pred.n_chars + 1, dtype=bool)
+    boundary[pred.starts] = True
+    boundary[pred.n_chars] = True
+    inside = np.cumsum(boundary, dtype=np.int64)
+    s, e = gold.starts, gold.ends
+    # boundaries strictly inside (s, e), as in _found_in
+    has_inner = inside[e - 1] != inside[s]
+    aligned = boundary[s] & boundary[e]
+    return np.where(aligned, np.where(has_inner, SPLIT, CORRECT),
+                    np.where(has_inner, CROSSED, MERGED)).astype(np.int8)
+
+
+def outcome_names(gold_words: list[list[str]], pred_words: list[list[str]]) -> list[str]:
+    """:func:`outcomes` of word lists, as names (corpus order).
+
+    >>> outcome_names([["计算机", "总是"]], [["计算", "机总", "是"]])
+    ['crossed', 'crossed']
+    """
+    return [OUTCOMES[c] for c in outcomes(spans(gold_words), spans(pred_words))]

@@ -29,3 +29,18 @@ if ! has_cjk_font; then
     echo "bootstrap: no font with Chinese glyphs; report figures will show Chinese as boxes" \
          "(apt-get install fonts-wqy-microhei, or pip install 'committee[cjk-font]')" >&2
 fi
+# Debian's chromium for the browser tests of report.html (tests/test_html_report.py),
+# driven by the playwright package; playwright's own browser download is never used.
+# Only for the test extra, only as root with apt-get; otherwise those tests skip.
+if [ "$extras" = test ] && ! command -v chromium >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get install -y -qq chromium >/dev/null 2>&1 \
+            || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; } \
+            || true
+    fi
+    if ! command -v chromium >/dev/null 2>&1; then
+        echo "bootstrap: no chromium (needs root and apt-get: apt-get install chromium);" \
+             "the browser tests of report.html will skip" >&2
+    fi
+fi

@@ -1,0 +1,448 @@
+// The report page: decodes the embedded data, draws the charts and runs the
+// item explorer.  Everything is computed here from the columnar arrays of
+// committee.htmlreport.encode; nothing is fetched.
+"use strict";
+(function () {
+  const DATA = JSON.parse(document.getElementById("report-data").textContent);
+  const PAGE = 50;
+  const COLORS = ["#2f6fba", "#d17b0f", "#2e8540", "#c0392b", "#7a4fb5", "#8c564b",
+                  "#e377c2", "#5f6b7a", "#bcbd22", "#17becf"];
+  const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
+  const PLOT_CONFIG = { displaylogo: false, responsive: true,
+                        modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
+
+  // ---------------------------------------------------------------- decoding
+  const TYPES = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array,
+                  int64: BigInt64Array, float32: Float32Array, float64: Float64Array };
+  function decode(a) {
+    if (!a) return null;
+    const bin = atob(a.b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new TYPES[a.dtype](bytes.buffer);
+  }
+  const N = DATA.n_words, S = DATA.n_sentences;
+  const vocab = DATA.vocab;
+  const wordId = decode(DATA.word_ids);
+  const dCodes = decode(DATA.d_codes);
+  const d = new Float64Array(N);
+  for (let i = 0; i < N; i++) d[i] = DATA.d_values[dCodes[i]];
+  const bins = decode(DATA.bins);
+  const oov = decode(DATA.oov);
+  const irtA = decode(DATA.irt_a), irtB = decode(DATA.irt_b);
+  const perSentence = decode(DATA.sentence_words);
+  const sentStart = new Uint32Array(S + 1);  // first word of each sentence
+  const sentOf = new Uint32Array(N);
+  for (let s = 0; s < S; s++) {
+    sentStart[s + 1] = sentStart[s] + perSentence[s];
+    for (let i = sentStart[s]; i < sentStart[s + 1]; i++) sentOf[i] = s;
+  }
+  const charStart = new Uint32Array(N + 1);  // global character offset of each word
+  for (let i = 0; i < N; i++) charStart[i + 1] = charStart[i] + vocab[wordId[i]].length;
+  const systems = DATA.systems.map((s) => ({ ...s, out: decode(s.outcome), endBits: decode(s.ends) }));
+  const OUT = DATA.outcomes;
+
+  // ---------------------------------------------------------------- helpers
+  const $ = (id) => document.getElementById(id);
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) if (c != null) e.append(c);
+    return e;
+  }
+  const pct = (x, k = 2) => (x == null ? "–" : (100 * x).toFixed(k));
+  const fmt = (x, k = 3) => (x == null || Number.isNaN(x) ? "–" : Number(x).toFixed(k));
+  const int = (n) => Number(n).toLocaleString("en-US");
+  // Charts wait for the charting library, which runs after the explorer is drawn
+  // (compiling it takes longer than everything else on the page).
+  const pending = [];
+  function plot(id, traces, layout) {
+    const base = { margin: { l: 55, r: 20, t: 40, b: 90 }, font: { size: 12 },
+                   legend: { orientation: "h", y: -0.32 }, hovermode: "closest" };
+    const draw = () => Plotly.react($(id), traces, Object.assign(base, layout), PLOT_CONFIG);
+    if (window.Plotly) draw(); else pending.push(draw);
+  }
+  function loadCharts() {
+    const src = $("plotly-src");
+    const s = document.createElement("script");
+    s.textContent = src.textContent;
+    src.remove();
+    document.head.append(s);
+    while (pending.length) pending.shift()();
+    document.body.setAttribute("data-charts-ms", performance.now().toFixed(0));
+    document.body.setAttribute("data-ready", "1");
+  }
+  function context(i, width) {
+    const s = sentOf[i];
+    let left = "", right = "";
+    for (let j = i - 1; j >= sentStart[s] && left.length < width; j--) left = vocab[wordId[j]] + left;
+    for (let j = i + 1; j < sentStart[s + 1] && right.length < width; j++) right += vocab[wordId[j]];
+    if (left.length > width) left = "…" + left.slice(left.length - width);
+    if (right.length > width) right = right.slice(0, width) + "…";
+    const span = el("span", { class: "ctx" }, left, el("b", { text: vocab[wordId[i]] }), right);
+    return span;
+  }
+
+  // ---------------------------------------------------------------- overview
+  function overview() {
+    $("title").textContent = "Report: " + DATA.name;
+    document.title = "Report: " + DATA.name;
+    let meanD = 0, d0 = 0, d1 = 0, nOov = 0;
+    for (let i = 0; i < N; i++) { meanD += d[i]; d0 += d[i] === 0; d1 += d[i] === 1; if (oov) nOov += oov[i]; }
+    const p = el("p");
+    p.append(`${int(S)} sentences, `, el("strong", { "data-testid": "n-words", text: int(N) }),
+             ` gold words, ${int(DATA.n_chars)} characters; ${systems.length} systems. ` +
+             `Mean difficulty ${(N ? meanD / N : 0).toFixed(3)}; ${pct(N ? d0 / N : null, 1)}% of the words have d = 0 and ` +
+             `${pct(N ? d1 / N : null, 1)}% have d = 1` + (oov ? `; OOV rate ${pct(N ? nOov / N : null)}%.` : "."));
+    const how = el("p", { class: "help", text: "A word's difficulty d is the share of the committee's members " +
+      "that segment it wrongly. pb, rb, fb reward getting hard words right and punish errors on easy ones; " +
+      "p, r, f1 count every word alike. A wrong gold word is split (several output words inside it), " +
+      "merged (inside one longer output word) or crossed (an output word straddles its boundary)." });
+    $("overview-text").append(p, how, el("p", { class: "sig", text: "Scores: " + DATA.signature }));
+    const hist = new Array(10).fill(0);
+    for (let i = 0; i < N; i++) hist[bins[i]]++;
+    plot("chart-hist", [{ type: "bar", x: DATA.bin_labels, y: hist, marker: { color: "#5f6b7a" },
+                          hovertemplate: "%{x}: %{y} words<extra></extra>" }],
+         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } } });
+    if (!systems.length) return;
+    plot("chart-recall", systems.map((s, k) => ({
+      type: "scatter", mode: "lines+markers", name: s.name, x: DATA.bin_labels, connectgaps: true,
+      y: (s.scores.recall_by_bin || []).map((v) => (v == null ? null : 100 * v)),
+      line: { color: COLORS[k % COLORS.length] },
+      hovertemplate: s.name + " %{x}: %{y:.2f}%<extra></extra>" })),
+      { title: { text: "Recall by difficulty bin (%) — click a legend entry to toggle" },
+        xaxis: { title: { text: "difficulty d" } } });
+    plot("chart-errors", OUT.slice(1).map((o) => ({
+      type: "bar", name: o, x: systems.map((s) => s.name), y: systems.map((s) => s.error_types[o]),
+      marker: { color: OUT_COLORS[o] }, hovertemplate: "%{x}: %{y} " + o + "<extra></extra>" })),
+      { title: { text: "Wrong gold words by error type" }, barmode: "stack" });
+    plot("chart-ranking", ["f1", "fb", "pb", "rb"].map((m, k) => ({
+      type: "bar", name: m, x: systems.map((s) => s.name),
+      y: systems.map((s) => (s.scores[m] == null ? null : 100 * s.scores[m])),
+      marker: { color: COLORS[k] }, hovertemplate: "%{x} " + m + ": %{y:.2f}%<extra></extra>" })),
+      { title: { text: "f1 against the balanced metrics (%)" }, barmode: "group" });
+  }
+
+  // ---------------------------------------------------------------- systems table
+  function systemsTable() {
+    const metrics = ["p", "r", "f1", "pb", "rb", "fb", "oov_recall", "iv_recall", "er", "tnr",
+                     "boundary_f1"];
+    const hasTheta = systems.some((s) => s.scores.theta != null);
+    const cols = [{ key: "name", label: "system", l: true, get: (s) => s.name }]
+      .concat(metrics.map((m) => ({ key: m, label: m, get: (s) => s.scores[m], pct: true })))
+      .concat(hasTheta ? [{ key: "theta", label: "θ", get: (s) => s.scores.theta, dec: 3 }] : [])
+      .concat(OUT.map((o) => ({ key: "n_" + o, label: o, get: (s) => s.error_types[o], n: true })))
+      .concat([{ key: "rank_f1", label: "#f1", get: (s) => s.scores.rank_f1, n: true },
+               { key: "rank_fb", label: "#fb", get: (s) => s.scores.rank_fb, n: true }]);
+    const state = { col: null, dir: 1 };
+    const table = $("systems-table");
+    function draw() {
+      const rows = systems.slice();
+      if (state.col) {
+        const c = state.col;
+        rows.sort((a, b) => {
+          const x = c.get(a), y = c.get(b);
+          if (x == null) return 1; if (y == null) return -1;
+          return (typeof x === "string" ? x.localeCompare(y) : x - y) * state.dir;
+        });
+      }
+      table.replaceChildren();
+      const head = el("tr");
+      for (const c of cols) {
+        const th = el("th", { class: (c.l ? "l " : "") + (state.col === c ? (state.dir > 0 ? "sorted-asc" : "sorted-desc") : ""),
+                              "data-key": c.key, text: c.label });
+        th.addEventListener("click", () => {
+          state.dir = state.col === c ? -state.dir : (c.l ? 1 : -1);
+          state.col = c; draw();
+        });
+        head.append(th);
+      }
+      table.append(el("thead", {}, head));
+      const body = el("tbody");
+      for (const s of rows) {
+        const tr = el("tr", { "data-system": s.name });
+        for (const c of cols) {
+          const v = c.get(s);
+          const td = el("td", { class: c.l ? "l" : "", "data-key": c.key });
+          if (c.pct) {
+            td.append(pct(v));
+            const ci = s.scores.ci && s.scores.ci[c.key];
+            if (ci && ci[0] != null) td.append(el("span", { class: "ci", text: `${pct(ci[0])}–${pct(ci[1])}` }));
+          } else td.textContent = c.n ? (v == null ? "–" : int(v)) : c.dec ? fmt(v, c.dec) : v;
+          tr.append(td);
+        }
+        body.append(tr);
+      }
+      table.append(body);
+    }
+    draw();
+  }
+
+  // ---------------------------------------------------------------- analyses
+  function analyses() {
+    const box = $("analyses-body");
+    if (!DATA.analyses.length) { box.append(el("p", { class: "help", text: "No analysis in this report." })); return; }
+    DATA.analyses.forEach((a, k) => {
+      const id = "chart-analysis-" + k;
+      const sec = el("div", { class: "analysis", "data-testid": "analysis" }, el("h3", { text: a.title }),
+                     a.text ? el("p", { class: "help", text: a.text }) : null);
+      if (a.chart !== "table") sec.append(el("div", { class: "chart", id }));
+      const details = el("details", {}, el("summary", { text: "Table" }));
+      const t = el("table"), names = Object.keys(a.columns);
+      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: n })))));
+      const tb = el("tbody"), rows = names.length ? a.columns[names[0]].length : 0;
+      for (let r = 0; r < rows; r++)
+        tb.append(el("tr", {}, ...names.map((n) => {
+          const v = a.columns[n][r];
+          return el("td", { class: typeof v === "string" ? "l" : "", text: typeof v === "number" ? +v.toFixed(4) : v == null ? "–" : v });
+        })));
+      t.append(tb); details.append(el("div", { class: "scroll" }, t));
+      if (a.chart === "table") details.open = true;
+      sec.append(details); box.append(sec);
+      if (a.chart === "table") return;
+      const x = a.columns[a.x];
+      let traces;
+      if (a.chart === "scatter") {
+        traces = [{ type: "scatter", mode: "markers", x, y: a.columns[a.y[0]],
+                    text: a.label ? a.columns[a.label] : undefined, name: a.y[0],
+                    hovertemplate: (a.label ? "%{text}<br>" : "") + a.x + " %{x:.4f}<br>" + a.y[0] + " %{y:.4f}<extra></extra>" }];
+      } else {
+        traces = a.y.map((c, j) => ({ type: a.chart === "bar" ? "bar" : "scatter",
+                                      mode: "lines+markers", name: c, x, y: a.columns[c], connectgaps: true,
+                                      marker: { color: COLORS[j % COLORS.length] },
+                                      line: { color: COLORS[j % COLORS.length] } }));
+      }
+      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x } },
+                         yaxis: { title: { text: a.chart === "scatter" ? a.y[0] : "" } },
+                         barmode: "group", hovermode: a.chart === "scatter" ? "closest" : "x unified" });
+    });
+  }
+
+  // ---------------------------------------------------------------- explorer
+  const ex = { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any",
+               sort: "order", dir: 1, page: 0, rows: new Uint32Array(0), selected: -1 };
+  let vocabRank = null;
+  function sortKeyFn(key) {
+    if (key === "word") {
+      if (!vocabRank) {
+        const order = vocab.map((_, i) => i).sort((a, b) => (vocab[a] < vocab[b] ? -1 : vocab[a] > vocab[b] ? 1 : 0));
+        vocabRank = new Uint32Array(vocab.length); order.forEach((v, r) => { vocabRank[v] = r; });
+      }
+      return (i) => vocabRank[wordId[i]];
+    }
+    if (key === "d") return (i) => d[i];
+    if (key === "len") return (i) => charStart[i + 1] - charStart[i];
+    if (key === "oov") return (i) => oov[i];
+    if (key === "a") return (i) => irtA[i];
+    if (key === "b") return (i) => irtB[i];
+    if (key.startsWith("sys")) { const o = systems[+key.slice(3)].out; return (i) => o[i]; }
+    return (i) => i;
+  }
+  function matchingWords() {
+    if (!ex.q) return null;
+    const ok = new Uint8Array(vocab.length);
+    for (let v = 0; v < vocab.length; v++) ok[v] = ex.exact ? vocab[v] === ex.q : vocab[v].includes(ex.q);
+    return ok;
+  }
+  function outcomeTest() {
+    const o = ex.outcome;
+    if (o === "any") return null;
+    if (o === "wrong") return (c) => c !== 0;
+    const code = OUT.indexOf(o);
+    return (c) => c === code;
+  }
+  function applyFilters() {
+    const ok = matchingWords(), test = outcomeTest();
+    const sysList = ex.sys < 0 ? systems : [systems[ex.sys]];
+    const keep = new Uint32Array(N); let n = 0;
+    for (let i = 0; i < N; i++) {
+      if (d[i] < ex.dmin || d[i] > ex.dmax) continue;
+      if (oov && ex.oov !== "all" && (oov[i] === 1) !== (ex.oov === "oov")) continue;
+      if (ok && !ok[wordId[i]]) continue;
+      if (test) { let hit = false; for (const s of sysList) if (test(s.out[i])) { hit = true; break; } if (!hit) continue; }
+      keep[n++] = i;
+    }
+    let rows = keep.slice(0, n);
+    if (ex.sort !== "order") {
+      const f = sortKeyFn(ex.sort), dir = ex.dir;
+      rows = Uint32Array.from(Array.from(rows).sort((a, b) => (f(a) - f(b)) * dir || a - b));
+    } else if (ex.dir < 0) rows.reverse();
+    ex.rows = rows; ex.page = 0;
+    $("item-count").textContent = int(n);
+    $("item-count-of").textContent = `of ${int(N)} gold words kept by the filters`;
+    drawRows();
+  }
+  function columns() {
+    const cols = [{ key: "order", label: "#" }, { key: "word", label: "word", l: true },
+                  { key: "context", label: "context", l: true, nosort: true }, { key: "d", label: "d" }];
+    if (irtA) cols.push({ key: "a", label: "IRT a" });
+    if (irtB) cols.push({ key: "b", label: "IRT b" });
+    if (oov) cols.push({ key: "oov", label: "OOV" });
+    cols.push({ key: "len", label: "length" });
+    systems.forEach((s, k) => cols.push({ key: "sys" + k, label: s.name, l: true }));
+    return cols;
+  }
+  function drawHead() {
+    const tr = el("tr");
+    for (const c of columns()) {
+      const th = el("th", { class: (c.l ? "l " : "") + (ex.sort === c.key ? (ex.dir > 0 ? "sorted-asc" : "sorted-desc") : ""),
+                            "data-key": c.key, text: c.label });
+      if (!c.nosort) th.addEventListener("click", () => {
+        ex.dir = ex.sort === c.key ? -ex.dir : (c.key === "d" || c.key === "len" ? -1 : 1);
+        ex.sort = c.key; drawHead(); applyFilters();
+      });
+      tr.append(th);
+    }
+    $("items").tHead.replaceChildren(tr);
+  }
+  function drawRows() {
+    const pages = Math.max(1, Math.ceil(ex.rows.length / PAGE));
+    ex.page = Math.min(Math.max(ex.page, 0), pages - 1);
+    const body = $("items").tBodies[0];
+    const frag = document.createDocumentFragment();
+    const end = Math.min(ex.rows.length, (ex.page + 1) * PAGE);
+    for (let r = ex.page * PAGE; r < end; r++) {
+      const i = ex.rows[r];
+      const tr = el("tr", { "data-word": i, class: i === ex.selected ? "selected" : "" },
+        el("td", { text: String(i + 1) }), el("td", { class: "l", "data-key": "word", text: vocab[wordId[i]] }),
+        el("td", { class: "l" }, context(i, 10)), el("td", { "data-key": "d", text: fmt(d[i]) }));
+      if (irtA) tr.append(el("td", { text: fmt(irtA[i], 2) }));
+      if (irtB) tr.append(el("td", { text: fmt(irtB[i], 2) }));
+      if (oov) tr.append(el("td", { text: oov[i] ? "OOV" : "" }));
+      tr.append(el("td", { "data-key": "len", text: String(charStart[i + 1] - charStart[i]) }));
+      for (const s of systems) {
+        const o = OUT[s.out[i]];
+        tr.append(el("td", { class: "l o-" + o, text: o === "correct" ? "✓ correct" : "✗ " + o }));
+      }
+      tr.addEventListener("click", () => { ex.selected = i; detail(i); drawRows(); });
+      frag.append(tr);
+    }
+    body.replaceChildren(frag);
+    $("page-info").textContent = `page ${ex.page + 1} of ${pages}`;
+    $("page-prev").disabled = ex.page === 0;
+    $("page-next").disabled = ex.page >= pages - 1;
+  }
+  function segmentation(s, bitsOf, i) {
+    // words of sentence s as segmented by a system: split the text at its word ends
+    const text = []; for (let j = sentStart[s]; j < sentStart[s + 1]; j++) text.push(vocab[wordId[j]]);
+    const chars = Array.from(text.join("")), c0 = charStart[sentStart[s]];
+    const div = el("div", { class: "seg" }); let cur = "", from = 0;
+    chars.forEach((ch, k) => {
+      cur += ch;
+      if (bitsOf(c0 + k) || k === chars.length - 1) {
+        const a = c0 + from, b = c0 + k + 1;
+        div.append(el("span", { class: "w" + (a < charStart[i + 1] && b > charStart[i] ? " hit" : ""), text: cur }));
+        cur = ""; from = k + 1;
+      }
+    });
+    return div;
+  }
+  function detail(i) {
+    const s = sentOf[i], box = $("detail");
+    const ends = new Set(); for (let j = sentStart[s]; j < sentStart[s + 1]; j++) ends.add(charStart[j + 1] - 1);
+    box.replaceChildren(el("h3", { text: `“${vocab[wordId[i]]}”, word ${i + 1}, sentence ${s + 1} (line ${DATA.lines[s]}), d = ${fmt(d[i])}` }));
+    const t = el("table");
+    t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l" }, segmentation(s, (c) => ends.has(c), i))));
+    for (const sys of systems) {
+      const bits = sys.endBits, o = OUT[sys.out[i]];
+      t.append(el("tr", {}, el("th", { class: "l", text: sys.name }),
+                  el("td", { class: "l" }, segmentation(s, (c) => (bits[c >> 3] >> (c & 7)) & 1, i)),
+                  el("td", { class: "l o-" + o, text: o })));
+    }
+    box.append(t);
+  }
+  function explorer() {
+    const sysSel = $("f-system");
+    sysSel.append(el("option", { value: "-1", text: "any system" }));
+    systems.forEach((s, k) => sysSel.append(el("option", { value: String(k), text: s.name })));
+    const outSel = $("f-outcome");
+    for (const o of ["any", "wrong", ...OUT]) outSel.append(el("option", { value: o, text: o === "any" ? "any outcome" : o }));
+    if (!oov) $("f-oov").disabled = true;
+    let timer = null;
+    $("f-search").addEventListener("input", (e) => {
+      clearTimeout(timer); timer = setTimeout(() => { ex.q = e.target.value.trim(); applyFilters(); }, 120);
+    });
+    $("f-exact").addEventListener("change", (e) => { ex.exact = e.target.checked; applyFilters(); });
+    const num = (id, key, dflt) => $(id).addEventListener("input", (e) => {
+      const v = parseFloat(e.target.value); ex[key] = Number.isFinite(v) ? v : dflt; applyFilters(); });
+    num("f-dmin", "dmin", 0); num("f-dmax", "dmax", 1);
+    $("f-oov").addEventListener("change", (e) => { ex.oov = e.target.value; applyFilters(); });
+    $("f-system").addEventListener("change", (e) => { ex.sys = +e.target.value; applyFilters(); });
+    $("f-outcome").addEventListener("change", (e) => { ex.outcome = e.target.value; applyFilters(); });
+    $("f-reset").addEventListener("click", () => {
+      clearTimeout(timer);
+      Object.assign(ex, { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any", sort: "order", dir: 1 });
+      $("filters").reset(); drawHead(); applyFilters();
+    });
+    $("page-prev").addEventListener("click", () => { ex.page--; drawRows(); });
+    $("page-next").addEventListener("click", () => { ex.page++; drawRows(); });
+    drawHead(); applyFilters();
+  }
+
+  // ---------------------------------------------------------------- A versus B
+  function versus() {
+    const A = $("vs-a"), B = $("vs-b"), BIN = $("vs-bin");
+    if (systems.length < 2) { $("versus").append(el("p", { class: "help", text: "Needs two systems." })); return; }
+    systems.forEach((s, k) => { A.append(el("option", { value: k, text: s.name })); B.append(el("option", { value: k, text: s.name })); });
+    const byFb = systems.map((s, k) => k).sort((a, b) => (systems[b].scores.fb ?? -1) - (systems[a].scores.fb ?? -1));
+    A.value = byFb[0]; B.value = byFb[1];
+    BIN.append(el("option", { value: "-1", text: "all bins" }));
+    DATA.bin_labels.forEach((l, b) => BIN.append(el("option", { value: b, text: l })));
+    function draw() {
+      const a = systems[+A.value], b = systems[+B.value];
+      const onlyA = new Array(10).fill(0), onlyB = new Array(10).fill(0), both = new Array(10).fill(0), none = new Array(10).fill(0);
+      for (let i = 0; i < N; i++) {
+        const ra = a.out[i] === 0, rb = b.out[i] === 0, k = bins[i];
+        if (ra && !rb) onlyA[k]++; else if (rb && !ra) onlyB[k]++; else if (ra) both[k]++; else none[k]++;
+      }
+      plot("chart-vs", [
+        { type: "bar", name: `${a.name} right, ${b.name} wrong`, x: DATA.bin_labels, y: onlyA, marker: { color: COLORS[0] } },
+        { type: "bar", name: `${b.name} right, ${a.name} wrong`, x: DATA.bin_labels, y: onlyB, marker: { color: COLORS[1] } }],
+        { title: { text: `Words one system gets right and the other wrong, by difficulty` }, barmode: "group",
+          xaxis: { title: { text: "difficulty d" } }, hovermode: "x unified" });
+      const t = $("vs-table"); t.replaceChildren();
+      t.append(el("thead", {}, el("tr", {}, el("th", { class: "l", text: "" }), ...DATA.bin_labels.map((l) => el("th", { text: l })), el("th", { text: "all" }))));
+      const sum = (v) => v.reduce((x, y) => x + y, 0);
+      const tb = el("tbody");
+      for (const [label, v, key] of [[`${a.name} right, ${b.name} wrong`, onlyA, "a"], [`${b.name} right, ${a.name} wrong`, onlyB, "b"],
+                                     ["both right", both, "both"], ["both wrong", none, "none"]])
+        tb.append(el("tr", { "data-row": key }, el("th", { class: "l", text: label }), ...v.map((x) => el("td", { text: int(x) })), el("td", { "data-key": "all", text: int(sum(v)) })));
+      t.append(tb);
+      examples(a, b);
+    }
+    function examples(a, b) {
+      const bin = +BIN.value, lists = [[], []];
+      for (let i = 0; i < N && (lists[0].length < 25 || lists[1].length < 25); i++) {
+        if (bin >= 0 && bins[i] !== bin) continue;
+        const ra = a.out[i] === 0, rb = b.out[i] === 0;
+        if (ra && !rb && lists[0].length < 25) lists[0].push(i);
+        if (rb && !ra && lists[1].length < 25) lists[1].push(i);
+      }
+      $("vs-ex-a-title").textContent = `${a.name} right, ${b.name} wrong (first ${lists[0].length})`;
+      $("vs-ex-b-title").textContent = `${b.name} right, ${a.name} wrong (first ${lists[1].length})`;
+      [["vs-ex-a", lists[0], b], ["vs-ex-b", lists[1], a]].forEach(([id, list, loser]) => {
+        $(id).replaceChildren(...list.map((i) => el("li", {}, context(i, 8), ` d = ${fmt(d[i], 2)}, `,
+                                                       el("span", { class: "o-" + OUT[loser.out[i]], text: loser.name + ": " + OUT[loser.out[i]] }))));
+      });
+    }
+    A.addEventListener("change", draw); B.addEventListener("change", draw);
+    BIN.addEventListener("change", () => examples(systems[+A.value], systems[+B.value]));
+    draw();
+  }
+
+  function notes() {
+    if (DATA.notes.length) $("notes").append(el("h2", { text: "Notes" }), el("ul", { class: "notes" }, ...DATA.notes.map((n) => el("li", { text: n }))));
+    $("footer").textContent = `committee ${DATA.version}`;
+  }
+
+  // the explorer first: it is what the page is opened for; charts after
+  explorer();
+  // milliseconds from navigation start to the explorer's first rows (scripts/bench_html.py)
+  document.body.setAttribute("data-explorer-ms", performance.now().toFixed(0));
+  document.body.setAttribute("data-explorer-ready", "1");
+  overview(); systemsTable(); analyses(); versus(); notes();
+  setTimeout(loadCharts, 0);
+})();

@@ -1,0 +1,473 @@
+"""The run report as one self-contained HTML page with an item explorer.
+
+:func:`write_html` turns a :class:`ReportData` into ``report.html``: one file
+with its script, styles and data inlined, which opens from disk with no
+network and no server and can be mailed.  The page has
+
+* an overview (the run, difficulty histogram, recall by difficulty bin,
+  error types and f1/fb per system) and every analysis of ``report.md`` as
+  an interactive chart (values on hover, systems toggled from the legend)
+  with its table;
+* the systems table, sortable by any column, with bootstrap intervals and
+  IRT ability θ when given;
+* the item explorer: every gold word with its sentence context, difficulty
+  (and IRT a, b), OOV flag, length and each system's outcome
+  (``committee.spans.OUTCOMES``), filtered by difficulty range, OOV,
+  outcome, system and a text search, sorted by any column, shown a page at
+  a time;
+* A versus B: the words one system gets right and another wrong, per
+  difficulty bin, with examples.
+
+Charts use Plotly: the ``plotly`` Python package ships ``plotly.min.js``,
+which is inlined, so the page needs nothing from the network; hover values
+and legend toggles are built in.  The per-word data is columnar and compact:
+words dictionary-encoded, difficulties as codes into their distinct values,
+outcomes one byte per word and system, predicted segmentations as one bit
+per character, each array base64-encoded little-endian.
+
+:func:`from_run` assembles a :class:`ReportData` from a finished run
+directory and system output files.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from committee import __version__
+from committee import metrics
+from committee.corpus import Corpus
+from committee.fileio import atomic_write_text
+from committee.spans import OUTCOMES, outcomes, spans
+
+__all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "from_run",
+           "render", "run_analyses", "write_html"]
+
+#: Chart kinds an :class:`Analysis` can ask for.
+CHART_KINDS = ("line", "bar", "scatter", "table")
+
+
+@dataclass(frozen=True)
+class SystemData:
+    """One system: its segmentation of the gold sentences and its scores.
+
+    Attributes
+    ----------
+    name : str
+    words : list of list of str
+        The system's words per gold sentence (same characters as gold).
+    scores : dict
+        A system entry of ``committee score --json``: the keys of
+        :data:`committee.metrics.METRICS` (fractions, ``None`` when
+        undefined), ``counts``, ``recall_by_bin``, ``rank_f1``/``rank_fb``;
+        optionally ``ci`` (``{metric: [lo, hi]}``) and ``theta`` (IRT
+        ability).
+    """
+
+    name: str
+    words: list[list[str]]
+    scores: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One analysis of the report: a table and how to chart it.
+
+    Attributes
+    ----------
+    title : str
+    table : pandas.DataFrame or mapping of column name to sequence
+    chart : str
+        One of :data:`CHART_KINDS`.  ``line``/``bar``: ``x`` against every
+        column of ``y`` (one trace each); ``scatter``: ``y[0]`` against ``x``,
+        points labelled by ``label``; ``table``: no chart.
+    x : str, optional
+        Column on the x axis (default: the first column).
+    y : sequence of str, optional
+        Columns to draw (default: every numeric column but ``x``).
+    label : str, optional
+        Column naming each point of a scatter chart.
+    text : str
+        A sentence saying what the chart shows.
+    """
+
+    title: str
+    table: object
+    chart: str = "table"
+    x: str | None = None
+    y: Sequence[str] | None = None
+    label: str | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything :func:`write_html` shows.
+
+    Attributes
+    ----------
+    name : str
+        Run name.
+    signature : str
+        Scoring signature (``committee score``'s) of the systems' scores.
+    gold : list of list of str
+        Gold sentences as word lists; N words in all.
+    d : array of float, shape (N,)
+        Difficulty of each gold word, corpus order.
+    oov : array of bool, shape (N,), optional
+    irt_a, irt_b : array of float, shape (N,), optional
+        IRT discrimination and difficulty of each gold word.
+    systems : list of SystemData
+    analyses : list of Analysis
+    lines : list of int, optional
+        Source line of each gold sentence (default 1, 2, …).
+    notes : list of str
+    """
+
+    name: str
+    signature: str
+    gold: list[list[str]]
+    d: np.ndarray
+    systems: Sequence[SystemData] = ()
+    oov: np.ndarray | None = None
+    irt_a: np.ndarray | None = None
+    irt_b: np.ndarray | None = None
+    analyses: Sequence[Analysis] = ()
+    lines: Sequence[int] | None = None
+    notes: Sequence[str] = ()
+
+
+# --------------------------------------------------------------------------
+# encoding
+
+
+def _b64(a: np.ndarray) -> str:
+    """Base64 of an array's little-endian bytes."""
+    a = np.ascontiguousarray(a)
+    if a.dtype.byteorder == ">" or (a.dtype.byteorder == "=" and np.little_endian is False):
+        a = a.astype(a.dtype.newbyteorder("<"))
+    return base64.b64encode(a.tobytes()).decode("ascii")
+
+
+def _array(a: np.ndarray) -> dict:
+    """A typed array for the page: dtype name and base64 data.
+
+    >>> _array(np.array([1, 2], dtype=np.uint16))
+    {'dtype': 'uint16', 'b64': 'AQACAA=='}
+    """
+    return {"dtype": a.dtype.name, "b64": _b64(a)}
+
+
+def _codes(n_values: int) -> type:
+    return np.uint8 if n_values <= 1 << 8 else np.uint16 if n_values <= 1 << 16 else np.uint32
+
+
+def _dictionary(values) -> tuple[list, np.ndarray]:
+    """Distinct values (first-seen order) and each value's code, as small ints.
+
+    >>> vals, codes = _dictionary(["的", "人", "的"])
+    >>> vals, codes.tolist(), codes.dtype.name
+    (['的', '人'], [0, 1, 0], 'uint8')
+    """
+    import pandas as pd
+
+    codes, uniques = pd.factorize(pd.Series(values), sort=False)
+    return list(uniques), codes.astype(_codes(len(uniques)))
+
+
+def _json_number(x):
+    if x is None:
+        return None
+    if isinstance(x, (np.integer, int)) and not isinstance(x, bool):
+        return int(x)
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return x
+    return None if math.isnan(f) or math.isinf(f) else f
+
+
+def _columns(table) -> dict[str, list]:
+    """A DataFrame or a mapping as ``{column: list}`` with JSON-safe values."""
+    if hasattr(table, "to_dict") and hasattr(table, "columns"):
+        table = {str(c): table[c].tolist() for c in table.columns}
+    out = {}
+    for name, col in dict(table).items():
+        col = col.tolist() if hasattr(col, "tolist") else list(col)
+        out[str(name)] = [_json_number(v) if not isinstance(v, str) else v for v in col]
+    return out
+
+
+def _analysis(a: Analysis) -> dict:
+    if a.chart not in CHART_KINDS:
+        raise ValueError(f"analysis {a.title!r}: chart {a.chart!r} is not one of "
+                         f"{', '.join(CHART_KINDS)}")
+    cols = _columns(a.table)
+    names = list(cols)
+    for c in [a.x, a.label, *(a.y or ())]:
+        if c is not None and c not in cols:
+            raise ValueError(f"analysis {a.title!r}: no column {c!r} (has {', '.join(names)})")
+    x = a.x if a.x is not None else (names[0] if names else None)
+    y = list(a.y) if a.y is not None else [
+        c for c in names if c != x and c != a.label
+        and all(v is None or isinstance(v, (int, float)) for v in cols[c])]
+    return {"title": a.title, "chart": a.chart, "x": x, "y": y, "label": a.label,
+            "text": a.text, "columns": cols}
+
+
+def _check_vector(name: str, v, n: int, dtype) -> np.ndarray | None:
+    if v is None:
+        return None
+    v = np.asarray(v, dtype=dtype)
+    if v.shape != (n,):
+        raise ValueError(f"{name} has shape {v.shape}, gold has {n} words")
+    return v
+
+
+def encode(data: ReportData) -> dict:
+    """The page's data: the JSON object that :func:`write_html` embeds.
+
+    Raises :class:`ValueError` on vectors of the wrong length and
+    :class:`~committee.errors.InputError` on a system whose characters
+    differ from gold.
+
+    Examples
+    --------
+    >>> data = ReportData("demo", "sig", [["约翰", "喜欢", "玛丽"]], [0.0, 0.5, 1.0],
+    ...                   [SystemData("s", [["约翰", "喜", "欢", "玛丽"]])])
+    >>> page = encode(data)
+    >>> page["n_words"], page["vocab"], page["d_values"]
+    (3, ['约翰', '喜欢', '玛丽'], [0.0, 0.5, 1.0])
+    >>> page["systems"][0]["error_types"]
+    {'correct': 2, 'split': 1, 'merged': 0, 'crossed': 0}
+    """
+    gold = Corpus("gold", data.gold, list(data.lines or range(1, len(data.gold) + 1)))
+    g = spans(gold.words)
+    n = len(g.starts)
+    d = _check_vector("d", data.d, n, np.float64)
+    oov = _check_vector("oov", data.oov, n, bool)
+    irt_a = _check_vector("irt_a", data.irt_a, n, np.float64)
+    irt_b = _check_vector("irt_b", data.irt_b, n, np.float64)
+    vocab, word_ids = _dictionary([w for s in gold.words for w in s])
+    d_values, d_codes = _dictionary(d.tolist())
+    per_sentence = np.array([len(s) for s in gold.words], dtype=np.int64)
+    systems = []
+    for s in data.systems:
+        pred = Corpus(s.name, s.words, gold.lines)
+        metrics.check_aligned(gold, pred)
+        p = spans(pred.words)
+        codes = outcomes(g, p).astype(np.uint8)
+        ends = np.zeros(g.n_chars, dtype=bool)
+        ends[p.ends - 1] = True
+        counts = np.bincount(codes, minlength=len(OUTCOMES))
+        scores = {k: (v if isinstance(v, (dict, list, str)) else _json_number(v))
+                  for k, v in s.scores.items()}
+        systems.append({
+            "name": s.name, "scores": json.loads(json.dumps(scores, default=_json_number)),
+            "error_types": {k: int(c) for k, c in zip(OUTCOMES, counts)},
+            "outcome": _array(codes),
+            "ends": _array(np.packbits(ends, bitorder="little")),
+        })
+    return {
+        "name": data.name, "signature": data.signature, "version": __version__,
+        "n_sentences": len(gold.words), "n_words": n, "n_chars": g.n_chars,
+        "outcomes": list(OUTCOMES),
+        "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
+                       for b in range(metrics.N_BINS)],
+        "vocab": vocab, "word_ids": _array(word_ids),
+        "sentence_words": _array(per_sentence.astype(_codes(int(per_sentence.max(initial=0)) + 1))),
+        "lines": [int(x) for x in gold.lines],
+        "d_values": [float(x) for x in d_values], "d_codes": _array(d_codes),
+        "bins": _array(metrics.difficulty_bins(d).astype(np.uint8)),
+        "oov": None if oov is None else _array(oov.astype(np.uint8)),
+        "irt_a": None if irt_a is None else _array(irt_a.astype(np.float32)),
+        "irt_b": None if irt_b is None else _array(irt_b.astype(np.float32)),
+        "systems": systems,
+        "analyses": [_analysis(a) for a in data.analyses],
+        "notes": list(data.notes),
+    }
+
+
+# --------------------------------------------------------------------------
+# the page
+
+
+def _asset(name: str) -> str:
+    return (resources.files("committee") / "assets" / name).read_text(encoding="utf-8")
+
+
+def _script_safe(text: str) -> str:
+    r"""Script text that cannot end the ``<script>`` element it is put in.
+
+    >>> print(_script_safe('x = "</SCRIPT>"'))
+    x = "<\/SCRIPT>"
+    """
+    return re.sub(r"</(script)", r"<\\/\1", text, flags=re.IGNORECASE)
+
+
+def _json_safe(text: str) -> str:
+    r"""JSON text with every ``<`` escaped, so that it is inert inside ``<script>``.
+
+    >>> print(_json_safe('{"a": "</script>"}'))
+    {"a": "\u003c/script>"}
+    """
+    return text.replace("<", "\\u003c")
+
+
+def _plotly_js() -> str:
+    try:
+        from plotly.offline import get_plotlyjs
+    except ImportError:  # pragma: no cover - the report extra installs plotly
+        from committee.errors import CommitteeError
+
+        raise CommitteeError("report.html needs plotly: pip install 'committee[report]'") from None
+    return get_plotlyjs()
+
+
+def render(data: ReportData) -> str:
+    """The HTML text of the page (see :func:`write_html`)."""
+    page = json.dumps(encode(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    template = _asset("report.html")
+    return (template
+            .replace("{{title}}", html.escape(f"Report: {data.name}"))
+            .replace("{{style}}", _asset("report.css"))
+            .replace("{{plotly}}", _script_safe(_plotly_js()))
+            .replace("{{data}}", _json_safe(page))
+            .replace("{{script}}", _script_safe(_asset("report.js"))))
+
+
+def write_html(path, data: ReportData) -> Path:
+    """Write the self-contained report page to ``path`` (atomically).
+
+    Parameters
+    ----------
+    path : path
+        Where to write, e.g. ``RUN_DIR/report.html``.
+    data : ReportData
+
+    Returns
+    -------
+    Path of the page.
+    """
+    path = Path(path)
+    atomic_write_text(path, render(data))
+    return path
+
+
+# --------------------------------------------------------------------------
+# from a run directory
+
+
+#: Analyses of ``committee report`` read back from its CSVs: (file, title, chart, x, y, label, text).
+_RUN_ANALYSES = (
+    ("table2.csv", "Table 2: segmenters trained on more data", "line", "fraction",
+     ("p", "r", "f1", "pb", "rb", "fb"), None,
+     "Scores of template models trained on growing shares of the training sentences."),
+    ("report/fig1-committee-size.csv", "Fig. 1: is the committee large enough?", "line", "size",
+     ("mean_abs_diff", "max_abs_diff", "pearson"), None,
+     "Difficulties from the first K' members against the full committee's."),
+    ("report/fig2-linguistic.csv", "Fig. 2: which words are hard?", "bar", "bin", None, None,
+     "Share of each word group in each difficulty bin."),
+    ("report/fig4-recall-by-bin.csv", "Fig. 4: accuracy by difficulty", "line", "bin", None,
+     None, "Recall of the gold words in each difficulty bin, per system."),
+    ("report/fig3-human-correlation.csv", "Fig. 3: correlation with human judgements", "bar",
+     "metric", ("pearson",), None, "Pearson r of each metric with the human scores."),
+    ("report/fig6-split-half.csv", "Fig. 6: split-half reliability", "scatter", "fb_half_a",
+     ("fb_half_b",), "model", "fb of each model on the two halves of the first split."),
+    ("report/fig6-split-half-pearson.csv", "Fig. 6: Pearson r per split", "line", "split",
+     ("pearson_fb", "pearson_f1"), None, "Pearson r across halves, for each random split."),
+    ("report/fig7-word-weights.csv", "Fig. 7: word weights", "table", None, None, None,
+     "The words of the chosen sentences with their difficulties."),
+)
+
+
+def run_analyses(run_dir) -> list[Analysis]:
+    """The analyses ``committee report`` wrote as CSV into ``run_dir``, as
+    :class:`Analysis` items (those not written are left out)."""
+    import pandas as pd
+
+    run_dir = Path(run_dir)
+    out = []
+    for name, title, chart, x, y, label, text in _RUN_ANALYSES:
+        path = run_dir / name
+        if not path.is_file():
+            continue
+        df = pd.read_csv(path, keep_default_na=True)
+        if name.endswith("fig2-linguistic.csv"):
+            y = [c for c in df.columns if c.endswith(" share")]
+        if name.endswith("fig4-recall-by-bin.csv"):
+            y = [c for c in df.columns if c not in ("bin", "gold_words")]
+        if y is not None:
+            y = [c for c in y if c in df.columns]
+        out.append(Analysis(title, df, chart, x=x, y=y, label=label, text=text))
+    return out
+
+
+def _run_system_files(run_dir: Path) -> list[Path]:
+    """Segmentations ``committee report`` kept: Table 2 models, then segmenters."""
+    report = run_dir / "report"
+    return sorted((report / "table2").glob("*.txt")) + sorted((report / "systems").glob("*.txt"))
+
+
+def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed: int = 12345,
+             analyses: Sequence[Analysis] | None = None,
+             irt: Mapping[str, np.ndarray] | None = None) -> ReportData:
+    """Assemble a :class:`ReportData` from a finished run and system outputs.
+
+    Parameters
+    ----------
+    run_dir : path
+        Output directory of ``committee run`` (and, for the analyses, of
+        ``committee report``).
+    system_files : sequence of path
+        Segmenter outputs of the run's ``test.txt`` (SIGHAN format).
+        Default: the segmentations ``committee report`` kept under
+        ``report/``.
+    n_bootstrap, seed
+        Bootstrap confidence intervals, as ``committee score --bootstrap``.
+    analyses : list of Analysis, optional
+        Default: :func:`run_analyses` of ``run_dir``.
+    irt : mapping, optional
+        ``{"a": ..., "b": ..., "theta": {system: value}}``, any part optional.
+
+    Scores are those of ``committee score --gold test.txt --difficulty
+    test.weight --train-words train-words.txt``, signature included.
+    """
+    from committee import corpus as corpus_mod
+    from committee import evaluate, report, rundir
+
+    run_dir = Path(run_dir)
+    run = report.load_run(run_dir)
+    p = rundir.paths(run_dir)
+    files = [Path(f) for f in system_files] or _run_system_files(run_dir)
+    inputs = evaluate.load_inputs(p.test, p.weight,
+                                  p.train_words if p.train_words.is_file() else None)
+    scored = evaluate.score_outputs(inputs, [str(f) for f in files], n_bootstrap=n_bootstrap,
+                                    seed=seed) if files else {"systems": [],
+                                                              "signature": ""}
+    irt = dict(irt or {})
+    theta = irt.get("theta") or {}
+    systems = []
+    for f, row in zip(files, scored["systems"]):
+        words = corpus_mod.read_corpus(f).words
+        scores = dict(row)
+        if row["name"] in theta:
+            scores["theta"] = theta[row["name"]]
+        systems.append(SystemData(row["name"], words, scores))
+    return ReportData(
+        name=run.manifest.get("name", run_dir.name),
+        signature=scored["signature"] or metrics.signature(
+            gold_sha256=run.test.sha256, difficulty=run.d),
+        gold=run.test.words, d=run.d, oov=run.oov, systems=systems,
+        irt_a=irt.get("a"), irt_b=irt.get("b"),
+        analyses=run_analyses(run_dir) if analyses is None else analyses,
+        lines=run.test.lines)

@@ -1,0 +1,381 @@
+"""report.html (committee.htmlreport): the encoded data, and the page in a real
+browser (Debian's chromium driven by Playwright; skipped with a reason where
+either is missing).  Screenshots are kept in the test's tmp directory."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from committee import corpus as corpus_mod
+from committee import htmlreport, metrics, pipeline
+from committee.config import load_config
+from committee.corpus import Corpus
+from committee.errors import InputError
+from committee.htmlreport import Analysis, ReportData, SystemData
+from committee.spans import OUTCOMES, outcomes, spans
+
+GOLD = [["约翰", "喜欢", "玛丽", "和", "猫"], ["我", "爱", "北京"]]
+PRED = [["约翰", "喜", "欢", "玛", "丽和", "猫"], ["我爱", "北京"]]
+
+
+def _decode(a: dict) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(a["b64"]), dtype=np.dtype(a["dtype"]).newbyteorder("<"))
+
+
+def test_encode_round_trips_words_difficulties_and_outcomes():
+    d = [0.0, 0.5, 1.0, 0.5, 0.0, 0.25, 0.25, 0.0]
+    oov = [0, 1, 0, 0, 1, 0, 0, 1]
+    page = htmlreport.encode(ReportData("demo", "sig", GOLD, d, [SystemData("s", PRED)], oov=oov))
+    vocab, ids = page["vocab"], _decode(page["word_ids"])
+    assert [vocab[i] for i in ids] == [w for s in GOLD for w in s]
+    assert np.array(page["d_values"])[_decode(page["d_codes"])].tolist() == d
+    assert _decode(page["oov"]).tolist() == oov
+    assert _decode(page["sentence_words"]).tolist() == [5, 3]
+    s = page["systems"][0]
+    # by hand: 约翰 correct, 喜欢 split, 玛丽 crossed, 和 merged, 猫 correct; 我 爱 merged, 北京 correct
+    assert [OUTCOMES[c] for c in _decode(s["outcome"])] == [
+        "correct", "split", "crossed", "merged", "correct", "merged", "merged", "correct"]
+    assert s["error_types"] == {"correct": 3, "split": 1, "merged": 3, "crossed": 1}
+    # one bit per character, set at the last character of each predicted word
+    bits = np.unpackbits(_decode(s["ends"]), bitorder="little")[:page["n_chars"]]
+    assert np.flatnonzero(bits).tolist() == [1, 2, 3, 4, 6, 7, 9, 11]
+
+
+def test_encode_refuses_bad_input():
+    with pytest.raises(ValueError, match="d has shape"):
+        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 3))
+    with pytest.raises(InputError, match="characters differ"):
+        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+                                     [SystemData("bad", [["约翰喜欢玛丽和狗"], ["我爱北京"]])]))
+    with pytest.raises(ValueError, match="chart 'pie'"):
+        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+                                     analyses=[Analysis("t", {"a": [1]}, "pie")]))
+    with pytest.raises(ValueError, match="no column 'b'"):
+        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+                                     analyses=[Analysis("t", {"a": [1]}, "line", x="b")]))
+
+
+def test_page_data_cannot_close_its_script_element(tmp_path):
+    gold = [["</script>", "<b>"]]
+    path = htmlreport.write_html(tmp_path / "r.html",
+                                 ReportData("<i>run</i>", "", gold, [0.0, 1.0],
+                                            [SystemData("</script><b>", gold)]))
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script id="report-data"')
+    body = text[start:text.index("</script>", start)]
+    data = json.loads(body[body.index(">") + 1:])
+    assert data["vocab"] == ["</script>", "<b>"] and data["systems"][0]["name"] == "</script><b>"
+
+
+# --------------------------------------------------------------------------
+# a toy run with three systems, scored by the CLI as well
+
+
+def _perturb(sentences, seed):
+    rng = random.Random(seed)
+    out = []
+    for s in sentences:
+        words = []
+        for w in s:
+            if words and rng.random() < 0.15:
+                words[-1] += w
+            elif len(w) > 1 and rng.random() < 0.2:
+                k = rng.randrange(1, len(w))
+                words += [w[:k], w[k:]]
+            else:
+                words.append(w)
+        out.append(words)
+    return out
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    d = tmp_path_factory.mktemp("toy-html")
+    full = corpus_mod.read_embedded()
+    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
+    test_words = full.words[1000:1040]
+    corpus_mod.write_sighan(d / "test.txt", test_words)
+    corpus_mod.write_sighan(d / "chars.txt", [[c for w in s for c in w] for s in test_words])
+    corpus_mod.write_sighan(d / "noisy.txt", _perturb(test_words, 1))
+    corpus_mod.write_sighan(d / "noisier.txt", _perturb(_perturb(test_words, 2), 3))
+    (d / "toy.yaml").write_text(f"""
+name: toy
+corpus:
+  root: {d}
+  train: {{path: train.txt}}
+  test: {{path: test.txt}}
+committee: {{size: 3, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
+crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: 5}}}}
+parallel: {{backend: sequential, n_jobs: 1}}
+output: {{dir: {d / 'run'}}}
+experiments:
+  stability: true
+  linguistic: true
+  bins: true
+  ranking: true
+  systems: [chars.txt, noisy.txt, noisier.txt]
+  split_half: true
+  split_half_repeats: 10
+  word_weights: true
+  word_weight_sentences: [0, 3]
+""", encoding="utf-8")
+    out = pipeline.run(load_config(d / "toy.yaml"), progress=False)
+    files = [d / "chars.txt", d / "noisy.txt", d / "noisier.txt"]
+    data = htmlreport.from_run(out, files, n_bootstrap=50)
+    page = htmlreport.write_html(out / "report.html", data)
+    cli = subprocess.run(
+        [sys.executable, "-m", "committee", "score", "--gold", str(out / "test.txt"),
+         "--difficulty", str(out / "test.weight"), "--train-words", str(out / "train-words.txt"),
+         "--bootstrap", "50", "--json", *map(str, files)], capture_output=True, text=True, check=True)
+    return {"dir": d, "run": out, "data": data, "page": page, "files": files,
+            "json": json.loads(cli.stdout)}
+
+
+def test_from_run_scores_as_committee_score_does(toy):
+    data, js = toy["data"], toy["json"]
+    assert data.signature == js["signature"]
+    assert [s.name for s in data.systems] == [s["name"] for s in js["systems"]]
+    for s, row in zip(data.systems, js["systems"]):
+        assert s.scores["counts"] == row["counts"]
+        assert s.scores["fb"] == pytest.approx(row["fb"], abs=1e-12)
+    titles = [a.title for a in data.analyses]
+    assert any(t.startswith("Fig. 4") for t in titles) and any(t.startswith("Fig. 1") for t in titles)
+
+
+# --------------------------------------------------------------------------
+# the page in a browser
+
+
+def _chromium() -> str:
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (scripts/bootstrap.sh test)")
+    del sync_api
+    exe = shutil.which("chromium")
+    if exe is None:
+        reason = ("no chromium on PATH: the browser tests of report.html need Debian's chromium "
+                  "(apt-get install chromium, done by scripts/bootstrap.sh test as root)")
+        print(f"SKIP: {reason}")
+        pytest.skip(reason)
+    return exe
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, headless=True,
+                               args=["--no-sandbox", "--disable-background-networking"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def opened(browser, toy, tmp_path_factory):
+    """The toy report opened from disk once; console messages and requests recorded."""
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    pg.messages, pg.requests = [], []
+    pg.on("console", lambda m: pg.messages.append((m.type, m.text)))
+    pg.on("pageerror", lambda e: pg.messages.append(("pageerror", str(e))))
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.goto(toy["page"].as_uri())
+    pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+    pg.shots = tmp_path_factory.mktemp("screenshots")
+    yield pg
+    pg.close()
+
+
+@pytest.fixture()
+def page(opened):
+    """The opened report with the explorer's filters and sort reset."""
+    opened.click("#f-reset")
+    yield opened
+    errors = [m for m in opened.messages if m[0] in ("error", "pageerror", "warning")]
+    assert errors == [], errors
+
+
+def _wait_count(pg, expected: int) -> None:
+    for _ in range(100):  # the search box applies its text after a short pause
+        if _count(pg) == expected:
+            return
+        pg.wait_for_timeout(50)
+    assert _count(pg) == expected
+
+
+def _count(pg) -> int:
+    return int(pg.text_content("[data-testid=item-count]").replace(",", ""))
+
+
+def _flat(toy):
+    run = toy["data"]
+    return [w for s in run.gold for w in s], np.asarray(run.d)
+
+
+def _shot(pg, name: str) -> None:
+    path = pg.shots / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=name == "full")
+    print(f"screenshot: {path}")
+
+
+def test_page_loads_offline_without_console_errors(page, toy):
+    _shot(page, "full")
+    assert [m for m in page.messages if m[0] in ("error", "pageerror", "warning")] == []
+    assert all(u.startswith(("file:", "data:")) for u in page.requests), page.requests
+    # charts drawn (Plotly made an svg per chart) and the overview names the run
+    assert page.locator(".chart .main-svg").count() >= 5
+    assert page.text_content("[data-testid=n-words]") == f"{len(_flat(toy)[0]):,}"
+
+
+def test_explorer_lists_every_gold_word(page, toy):
+    words, _ = _flat(toy)
+    assert _count(page) == len(words)
+    seen = []
+    while True:
+        seen += page.eval_on_selector_all("#items tbody tr",
+                                          "rows => rows.map(r => +r.dataset.word)")
+        if page.is_disabled("[data-testid=page-next]"):
+            break
+        page.click("[data-testid=page-next]")
+    assert seen == list(range(len(words)))
+    texts = page.eval_on_selector_all("#items tbody td[data-key=word]",
+                                      "cells => cells.map(c => c.textContent)")
+    assert texts == words[-len(texts):]
+
+
+def test_search_narrows_to_the_words_occurrences(page, toy):
+    words, _ = _flat(toy)
+    target = next(w for w in words if len(w) == 2 and words.count(w) >= 2)
+    page.check("[data-testid=item-search-exact]")
+    page.fill("[data-testid=item-search]", target)
+    _wait_count(page, words.count(target))
+    shown = page.eval_on_selector_all("#items tbody td[data-key=word]",
+                                      "cells => cells.map(c => c.textContent)")
+    assert shown == [target] * words.count(target)
+    _shot(page, "search")
+    page.uncheck("[data-testid=item-search-exact]")  # substring search: every word containing it
+    char = target[0]
+    expected = sum(char in w for w in words)
+    page.fill("[data-testid=item-search]", char)
+    _wait_count(page, expected)
+
+
+def test_difficulty_filter_keeps_the_right_count(page, toy):
+    _, d = _flat(toy)
+    page.fill("[data-testid=filter-dmin]", "0.3")
+    page.fill("[data-testid=filter-dmax]", "0.7")
+    expected = int(((d >= 0.3) & (d <= 0.7)).sum())
+    assert 0 < expected < len(d)
+    assert _count(page) == expected
+    shown = page.eval_on_selector_all("#items tbody td[data-key=d]",
+                                      "cells => cells.map(c => +c.textContent)")
+    assert shown and all(0.3 <= x <= 0.7 for x in shown)
+    page.select_option("[data-testid=filter-oov]", "oov")
+    oov = np.asarray(toy["data"].oov)
+    assert _count(page) == int(((d >= 0.3) & (d <= 0.7) & oov).sum())
+
+
+def test_outcome_filter_counts_equal_the_scorer(page, toy):
+    run = toy["data"]
+    gold = Corpus("gold", run.gold, list(range(1, len(run.gold) + 1)))
+    for k, s in enumerate(run.systems):
+        counts = metrics.error_types(gold, Corpus(s.name, s.words, gold.lines))
+        page.select_option("[data-testid=filter-system]", str(k))
+        for name in OUTCOMES:
+            page.select_option("[data-testid=filter-outcome]", name)
+            assert _count(page) == counts[name], (s.name, name)
+    # "any system": words that at least one system splits
+    page.select_option("[data-testid=filter-system]", "-1")
+    page.select_option("[data-testid=filter-outcome]", "split")
+    g = spans(run.gold)
+    any_split = np.zeros(len(g.starts), dtype=bool)
+    for s in run.systems:
+        any_split |= outcomes(g, spans(s.words)) == OUTCOMES.index("split")
+    assert _count(page) == int(any_split.sum())
+    _shot(page, "outcome-filter")
+
+
+def test_sorting_orders_rows(page, toy):
+    _, d = _flat(toy)
+    page.click("#items th[data-key=d]")  # first click: hardest first
+    shown = page.eval_on_selector_all("#items tbody td[data-key=d]",
+                                      "cells => cells.map(c => +c.textContent)")
+    assert shown == sorted(shown, reverse=True) and shown[0] == pytest.approx(d.max(), abs=5e-4)
+    page.click("#items th[data-key=len]")
+    page.click("#items th[data-key=len]")  # second click: shortest first
+    lengths = page.eval_on_selector_all("#items tbody td[data-key=len]",
+                                        "cells => cells.map(c => +c.textContent)")
+    assert lengths == sorted(lengths) and lengths[0] == 1
+    _shot(page, "sorted")
+
+
+def test_systems_table_shows_the_json_scores_and_sorts(page, toy):
+    js = {s["name"]: s for s in toy["json"]["systems"]}
+    for name, row in js.items():
+        cells = page.locator(f"#systems-table tr[data-system='{name}']")
+        for key in ("p", "r", "f1", "fb"):
+            text = cells.locator(f"td[data-key={key}]").text_content()
+            assert text.startswith(f"{100 * row[key]:.2f}"), (name, key, text)
+        correct = cells.locator("td[data-key=n_correct]").text_content()
+        assert int(correct.replace(",", "")) == row["counts"]["n_correct"]
+        ci = cells.locator("td[data-key=f1] .ci").text_content()  # bootstrap interval shown
+        lo, hi = (float(x) for x in ci.split("–"))
+        assert lo <= 100 * row["f1"] + 0.01 and 100 * row["f1"] - 0.01 <= hi
+    page.click("#systems-table th[data-key=fb]")
+    order = page.eval_on_selector_all("#systems-table tbody tr",
+                                      "rows => rows.map(r => r.dataset.system)")
+    assert order == sorted(js, key=lambda n: -js[n]["fb"])
+    page.click("#systems-table th[data-key=fb]")
+    assert page.eval_on_selector_all("#systems-table tbody tr",
+                                     "rows => rows.map(r => r.dataset.system)") == order[::-1]
+
+
+def test_a_versus_b_counts(page, toy):
+    run = toy["data"]
+    g = spans(run.gold)
+    right = {s.name: outcomes(g, spans(s.words)) == 0 for s in run.systems}
+    a, b = run.systems[1].name, run.systems[2].name
+    page.select_option("[data-testid=vs-a]", "1")
+    page.select_option("[data-testid=vs-b]", "2")
+    total = page.text_content("[data-testid=vs-table] tr[data-row=a] td[data-key=all]")
+    assert int(total.replace(",", "")) == int((right[a] & ~right[b]).sum())
+    total = page.text_content("[data-testid=vs-table] tr[data-row=b] td[data-key=all]")
+    assert int(total.replace(",", "")) == int((right[b] & ~right[a]).sum())
+    page.locator("#versus").scroll_into_view_if_needed()
+    _shot(page, "versus")
+
+
+def test_row_click_shows_each_systems_segmentation(page, toy):
+    run = toy["data"]
+    page.locator("#items tbody tr").nth(1).click()
+    segs = page.eval_on_selector_all("#detail .seg", "ds => ds.map(d => Array.from("
+                                     "d.querySelectorAll('span.w')).map(s => s.textContent))")
+    assert segs[0] == run.gold[0]
+    assert segs[1:] == [s.words[0] for s in run.systems]
+    page.locator("#detail").scroll_into_view_if_needed()
+    _shot(page, "detail")
+
+
+def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_path):
+    # the toy run's report kept no segmentation (no Table 2, no segmenter run)
+    data = htmlreport.from_run(toy["run"])
+    assert data.systems == [] and data.name == "toy"
+    page = htmlreport.encode(data)
+    assert page["systems"] == [] and page["n_words"] == len([w for s in data.gold for w in s])
+    kept = toy["run"] / "report" / "systems"
+    kept.mkdir(parents=True)
+    shutil.copy(toy["files"][1], kept / "noisy.txt")
+    try:
+        data = htmlreport.from_run(toy["run"])
+    finally:
+        shutil.rmtree(kept)
+    assert [s.name for s in data.systems] == ["noisy"]
+    assert data.systems[0].scores["counts"] == toy["json"]["systems"][1]["counts"]
