@@ -24,7 +24,7 @@ import committee
 from committee import scoring
 from committee.cli import main
 from committee.corpus import Corpus, format_sighan
-from committee.difficulty import load_difficulty, write_weight, write_weight_c
+from committee.difficulty import load_difficulty, write_weight_c
 from committee.errors import UndefinedMetricWarning
 from committee.metrics import METRICS, reference_scores
 
