@@ -86,18 +86,16 @@ def format_table(result: dict) -> str:
 
 
 def cmd_score(args) -> int:
-    from committee import evaluate
+    from committee import scoring
 
-    evaluate.require_files([args.gold, args.difficulty, args.train_words, args.train,
-                            *args.outputs])
-    normalization = None if args.normalize == "none" else args.normalize
-    inputs = evaluate.load_inputs(
-        args.gold, difficulty_path=args.difficulty, train_words_path=args.train_words,
-        train_path=args.train, fmt=args.format, encoding=args.encoding,
-        normalization=normalization, train_format=args.train_format)
-    result = evaluate.score_outputs(inputs, args.outputs, fmt=args.format,
-                                    encoding=args.encoding, normalization=normalization,
-                                    n_bootstrap=args.bootstrap, seed=args.seed)
+    scoring.require_files([args.gold, args.difficulty, args.train_words, args.train,
+                           *args.outputs])
+    scorer = scoring.Scorer(
+        args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
+        format=args.format, encoding=args.encoding,
+        normalization=None if args.normalize == "none" else args.normalize,
+        train_format=args.train_format if args.train else None)
+    result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:

@@ -1087,3 +1087,44 @@ def read_embedded(split: str | None = None, normalization: str | None = None) ->
         return corpus
     train, test = split_tail(corpus, EMBEDDED_TEST_FRACTION, data=data)
     return train if split == "train" else test
+
+
+def load_vocabulary(source, *, encoding: str = "utf-8", normalization: str | None = None,
+                    corpus_format: str | None = None) -> tuple[set[str], str]:
+    """The training vocabulary (for the OOV metrics) and the checksum naming it.
+
+    The one reader of vocabularies, for ``committee run`` and ``committee score``.
+
+    Parameters
+    ----------
+    source : Corpus or path
+        A training :class:`Corpus` (its word types; checksum: its
+        ``sha256``), or a file: a word list, one word per line
+        (:func:`read_word_list`; checksum: the file's bytes), or, with
+        ``corpus_format``, a training corpus in that format.
+    encoding, normalization
+        As in :func:`read_corpus`; use the setting of the corpora scored.
+    corpus_format : str, optional
+        Read ``source`` as a training corpus in this format (:data:`FORMATS`).
+
+    Returns
+    -------
+    (set of str, str)
+        The words, and the SHA-256 of the source that a signature records.
+
+    Examples
+    --------
+    >>> words, sha = load_vocabulary(Corpus("train.txt", [["问题", "有"], ["问题"]], [1, 2], sha256="ab" * 32))
+    >>> sorted(words), sha[:4]
+    (['有', '问题'], 'abab')
+    """
+    if isinstance(source, Corpus):
+        return training_words(source), source.sha256
+    if corpus_format is not None:
+        train = read_corpus(source, format=corpus_format, encoding=encoding,
+                            normalization=normalization)
+        return training_words(train), train.sha256
+    from committee.fileio import sha256_file
+
+    words = read_word_list(source, encoding=encoding, normalization=normalization)
+    return words, sha256_file(source)

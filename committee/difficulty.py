@@ -10,6 +10,8 @@
   NLPCC 2016 evaluation script (``float(x) for x in line.strip().split()``)
   reads the files unchanged.
 * ``words.tsv`` — a tidy per-word table that pandas reads directly.
+* :func:`load_difficulty` — the difficulties of a gold corpus from any of
+  these files, a run directory or in-memory values (``committee.score``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import csv
 import math
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -246,6 +249,143 @@ def read_weight_c(path, gold: Corpus) -> np.ndarray:
             f"Multilingual Plane as two values (UTF-16 code units); each pair was read as "
             f"one value"), stacklevel=2)
     return np.array(out, dtype=np.float64)
+
+
+# --------------------------------------------------------------------------
+# Difficulties for scoring, from any source
+# --------------------------------------------------------------------------
+
+#: How in-memory difficulties are named in error messages.
+IN_MEMORY = "<difficulty>"
+
+
+def difficulty_file(source) -> Path | None:
+    """The file that :func:`load_difficulty` reads for ``source``, or None.
+
+    A run directory (any directory) stands for its ``test.weight``
+    (:func:`committee.rundir.paths`); any other path is the file itself;
+    in-memory difficulties have no file.
+
+    >>> difficulty_file("runs/default/test.weight_c").name
+    'test.weight_c'
+    >>> difficulty_file([0.5, 1.0]) is None
+    True
+    """
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    path = Path(source)
+    if path.is_dir():
+        from committee import rundir
+
+        return rundir.paths(path).weight
+    return path
+
+
+def load_difficulty(source, gold: Corpus) -> np.ndarray:
+    """The difficulty of every gold word (corpus order), from any source.
+
+    Parameters
+    ----------
+    source : path, run directory, sequence of sequences, or 1-d array
+        A ``.weight`` file (one value per gold word), a ``.weight_c`` file
+        (one value per character, equal within each gold word), the output
+        directory of ``committee run`` (its ``test.weight``), one list of
+        values per gold sentence, or a flat sequence with one value per gold
+        word.
+    gold : Corpus
+        The gold standard the difficulties belong to.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (N_gold,)
+
+    Raises
+    ------
+    InputError
+        When the difficulties do not fit ``gold`` (number of sentences,
+        values per sentence) or a value is not a finite number in [0, 1];
+        in-memory values are named ``<difficulty>:SENTENCE``.
+
+    Examples
+    --------
+    >>> gold = Corpus("gold.txt", [["我", "爱", "北京"], ["你好"]], [1, 2])
+    >>> load_difficulty([[0.1, 0.2, 0.9], [0.5]], gold).tolist()
+    [0.1, 0.2, 0.9, 0.5]
+    >>> load_difficulty(np.array([0.1, 0.2, 0.9, 0.5]), gold).tolist()
+    [0.1, 0.2, 0.9, 0.5]
+    >>> load_difficulty([[0.1, 0.2], [0.5]], gold)
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: <difficulty>:1: has 2 values, gold gold.txt:1 has 3 words
+    """
+    path = difficulty_file(source)
+    if path is not None:
+        if path.name.endswith(".weight_c"):
+            return _per_word(path, read_weight_c(path, gold), gold)
+        return read_weight(path, gold)
+    if isinstance(source, np.ndarray) and source.ndim == 2:
+        source = list(source)
+    if isinstance(source, np.ndarray) or not any(
+            isinstance(row, (list, tuple, np.ndarray)) for row in source):
+        return _flat(source, gold)
+    if len(source) != len(gold.words):
+        raise InputError(IN_MEMORY, None,
+                         f"has {len(source)} sentences, gold {gold.path} has "
+                         f"{len(gold.words)}: give one list of values per gold sentence")
+    out: list[float] = []
+    for i, (row, sentence) in enumerate(zip(source, gold.words)):
+        values = _values(row, i + 1)
+        if len(values) != len(sentence):
+            raise InputError(IN_MEMORY, i + 1,
+                             f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
+                             f"has {len(sentence)} words")
+        out.extend(values)
+    return np.array(out, dtype=np.float64)
+
+
+def _values(row, line: int | None) -> list[float]:
+    """Values of one in-memory sentence (or of a flat vector), checked."""
+    if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+        raise InputError(IN_MEMORY, line, f"expected a list of numbers, got {row!r}")
+    try:
+        a = np.asarray(row, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(IN_MEMORY, line, f"values {row!r} are not numbers") from None
+    if a.ndim != 1:
+        raise InputError(IN_MEMORY, line, f"expected a list of numbers, got shape {a.shape}")
+    bad = np.flatnonzero(~(np.isfinite(a) & (a >= 0.0) & (a <= 1.0)))
+    if len(bad):
+        raise InputError(IN_MEMORY, line, f"value {row[bad[0]]!r} (position {bad[0]}) is not a "
+                                          "finite number in [0, 1]")
+    return a.tolist()
+
+
+def _flat(source, gold: Corpus) -> np.ndarray:
+    values = _values(source, None)
+    if len(values) != gold.n_words():
+        raise InputError(IN_MEMORY, None,
+                         f"has {len(values)} values, gold {gold.path} has {gold.n_words()} words "
+                         "(a flat vector needs one value per gold word, in corpus order)")
+    return np.array(values, dtype=np.float64)
+
+
+def _per_word(path, per_char: np.ndarray, gold: Corpus) -> np.ndarray:
+    """Per-word difficulties from ``.weight_c`` values, equal within each gold word."""
+    lengths = np.fromiter((len(w) for s in gold.words for w in s), dtype=np.int64,
+                          count=gold.n_words())
+    starts = np.cumsum(lengths) - lengths
+    word_of_char = np.repeat(np.arange(len(lengths)), lengths)
+    first = per_char[starts] if len(lengths) else per_char[:0]
+    differ = np.flatnonzero(per_char != first[word_of_char])
+    if len(differ):
+        word = int(word_of_char[differ[0]])
+        sizes = np.fromiter((len(s) for s in gold.words), dtype=np.int64, count=len(gold.words))
+        sentence = int(np.searchsorted(np.cumsum(sizes), word, side="right"))
+        raise InputError(path, sentence + 1,
+                         f"characters of one gold word ({gold.path}:{_gold_line(gold, sentence)}, "
+                         f"word {word - int(np.sum(sizes[:sentence])) + 1}) have different values: "
+                         "is it the .weight_c file of this gold?")
+    return first.astype(np.float64)
 
 
 # --------------------------------------------------------------------------

@@ -4,6 +4,11 @@ one-line message and an exit code (see ``docs/errors.md``).
 
 from __future__ import annotations
 
+__all__ = [
+    "CommitteeError", "InputError", "ConfigError", "RunError", "OutputError",
+    "UndefinedMetricWarning", "PlausibilityWarning",
+]
+
 
 class CommitteeError(Exception):
     """Base class of every error the user can act on."""

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee import metrics  # noqa: E402
+from committee import significance  # noqa: E402
 from committee.corpus import Corpus  # noqa: E402
 from committee.errors import UndefinedMetricWarning  # noqa: E402
 
@@ -144,10 +145,10 @@ def main(argv=None) -> int:
     stats_a = scorer.collect(outputs[0])
     stats_b = scorer.collect(outputs[-1])
     t = time.perf_counter()
-    metrics.bootstrap(stats_a, n=1000, seed=12345)
+    significance.bootstrap(stats_a, n=1000, seed=12345)
     boot_s = time.perf_counter() - t
     t = time.perf_counter()
-    paired = metrics.paired_bootstrap(stats_a, stats_b, metric="fb", n=1000, seed=12345)
+    paired = significance.paired_bootstrap(stats_a, stats_b, metric="fb", n=1000, seed=12345)
     paired_s = time.perf_counter() - t
     print()
     print(f"one-shot collect()+compute() with the gold side prepared anew: {oneshot_s:.4f} s")

@@ -449,12 +449,12 @@ def test_internal_error_is_one_line(tmp_path, monkeypatch, capsys):
 def test_os_error_while_writing_is_exit_6(tmp_path, monkeypatch, capsys):
     """An OSError no reader or writer turned into a typed error still gives one line."""
     argv = score_files(tmp_path)
-    from committee import evaluate
+    from committee import scoring
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", "/somewhere/file")
 
-    monkeypatch.setattr(evaluate, "score_outputs", full)
+    monkeypatch.setattr(scoring.Scorer, "score_all", full)
     assert cli.main(argv) == 6
     err = capsys.readouterr().err
     assert err == ("committee: error: /somewhere/file: No space left on device "

@@ -24,7 +24,8 @@ from committee import cli
 from committee.corpus import FORMATS, Corpus, read_corpus, read_word_list
 from committee.difficulty import read_weight, read_weight_c
 from committee.errors import InputError, PlausibilityWarning, UndefinedMetricWarning
-from committee.metrics import METRICS, Scorer, bootstrap, compute
+from committee.metrics import METRICS, Scorer, compute
+from committee.significance import bootstrap
 
 FUZZ = settings(max_examples=300, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -15,9 +15,10 @@ from committee import __version__
 from committee.corpus import Corpus
 from committee.errors import InputError, UndefinedMetricWarning
 from committee.metrics import (
-    METRICS, bootstrap, check_aligned, collect, compute, difficulty_bins, oov_flags,
-    paired_bootstrap, reference_scores, signature,
+    METRICS, check_aligned, collect, compute, difficulty_bins, oov_flags, reference_scores,
+    signature,
 )
+from committee.significance import bootstrap, paired_bootstrap
 
 
 def corpus(sentences, path="out.txt"):

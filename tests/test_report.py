@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from committee import analysis, cli, evaluate, pipeline
+from committee import analysis, cli, pipeline, scoring
 from committee import corpus as corpus_mod
 from committee.config import load_config
 from committee.errors import UndefinedMetricWarning
@@ -84,12 +84,12 @@ def test_table2_csv_holds_fractions_that_committee_score_reproduces(toy):
     assert t2["n_sentences"].tolist() == [150, 300]
     for k in ("p", "r", "f1", "pb", "rb", "fb"):
         assert t2[k].between(0, 1).all(), k
-    inputs = evaluate.load_inputs(out / "test.txt", difficulty_path=out / "test.weight",
-                                  train_words_path=out / "train-words.txt")
+    scorer = scoring.Scorer(out / "test.txt", difficulty=out / "test.weight",
+                            train_words=out / "train-words.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        scored = evaluate.score_outputs(inputs, [out / "report/table2/F2-0500.txt",
-                                                 out / "report/table2/F2-1000.txt"])
+        scored = scorer.score_all([out / "report/table2/F2-0500.txt",
+                                   out / "report/table2/F2-1000.txt"])
     for row, s in zip(t2.itertuples(), scored["systems"]):
         for k in ("p", "r", "f1", "pb", "rb", "fb"):
             assert getattr(row, k) == pytest.approx(s[k], abs=1e-12)

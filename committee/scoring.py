@@ -1,0 +1,562 @@
+"""Score segmenters' outputs against a gold corpus: the Python API and the
+engine behind ``committee score``.
+
+:func:`score` scores one output in one call; :class:`Scorer` reads the gold
+side once (gold, difficulties, training vocabulary) and scores any number of
+outputs; :func:`compare` runs a paired bootstrap on two :class:`Scores`.
+``committee score`` is a thin layer over :meth:`Scorer.score_all`, so a score
+computed in Python equals the command's, signature included.
+
+Every input can be a file or in memory:
+
+* a segmentation (gold or output): a path, a :class:`~committee.corpus.Corpus`,
+  a list of word lists, or a list of space-separated sentences;
+* difficulties: a ``.weight``/``.weight_c`` path, a run directory, one list
+  of values per sentence, or a flat vector (:func:`committee.difficulty.load_difficulty`);
+* a training vocabulary: a word-list path, a training ``Corpus`` (or a
+  corpus path with ``train_format``), or any iterable of words.
+
+Each output is reduced to sufficient statistics (:mod:`committee.metrics`);
+intervals and paired comparisons come from :mod:`committee.significance`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from committee import corpus as corpus_mod
+from committee import difficulty as difficulty_mod
+from committee import metrics, significance
+from committee.corpus import Corpus
+from committee.errors import InputError, PlausibilityWarning
+from committee.fileio import sha256_bytes, sha256_file
+
+__all__ = ["Scorer", "Scores", "compare", "read_segmentation", "score"]
+
+#: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
+OOV_WARN_RATE = 0.5
+
+#: Every scalar metric of a scored system (one home: :data:`metrics.METRICS`).
+METRIC_KEYS = metrics.METRICS
+
+#: Default seed of the bootstrap (the ``--seed`` of ``committee score``).
+SEED = 12345
+
+
+# --------------------------------------------------------------------------
+# Inputs from files or memory
+# --------------------------------------------------------------------------
+
+def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
+                      encoding: str = "utf-8", normalization: str | None = None) -> Corpus:
+    """A segmentation as a :class:`~committee.corpus.Corpus`, from a file or memory.
+
+    Parameters
+    ----------
+    source : path, Corpus, list of word lists, or list of str
+        A file (read with :func:`committee.corpus.read_corpus`), a corpus
+        (returned as is), or sentences: each a list of words or a string of
+        words separated by spaces.
+    label : str
+        How in-memory sentences are named in messages (``<gold>:2: ...``).
+    format, encoding, normalization
+        As in :func:`committee.corpus.read_corpus`; in-memory words are
+        normalised the same way.
+
+    Examples
+    --------
+    >>> c = read_segmentation(["我 爱 北京", ["你好"]], label="<output>")
+    >>> c.path, c.words, c.lines
+    ('<output>', [['我', '爱', '北京'], ['你好']], [1, 2])
+    >>> read_segmentation([["我", ""]])
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: <gold>:1: word '' is empty or contains whitespace
+    """
+    if isinstance(source, Corpus):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return corpus_mod.read_corpus(source, format=format, encoding=encoding,
+                                      normalization=normalization)
+    if normalization not in corpus_mod.NORMALIZATIONS:
+        raise ValueError(f"unknown normalization {normalization!r}")
+    try:
+        sentences = list(source)
+    except TypeError:
+        raise TypeError(f"expected a path, a Corpus or a list of sentences, got "
+                        f"{type(source).__name__}") from None
+    words = []
+    for i, sentence in enumerate(sentences):
+        if isinstance(sentence, str):
+            ws = sentence.split()
+        elif isinstance(sentence, (list, tuple)) and all(isinstance(w, str) for w in sentence):
+            ws = list(sentence)
+        else:
+            raise InputError(label, i + 1, "expected a list of words or a string of words "
+                                           f"separated by spaces, got {sentence!r}")
+        if normalization is not None:
+            ws = [corpus_mod.normalize(w, normalization) for w in ws]
+        bad = next((w for w in ws if not w or w.split() != [w]), None)
+        if bad is not None:
+            raise InputError(label, i + 1, f"word {bad!r} is empty or contains whitespace")
+        words.append(ws)
+    # the checksum of the same words written as a SIGHAN UTF-8 file
+    sha = sha256_bytes(corpus_mod.format_sighan(words).encode("utf-8"))
+    return Corpus(label, words, list(range(1, len(words) + 1)), sha256=sha,
+                  normalization=normalization)
+
+
+def _vocabulary(source, *, encoding, normalization, train_format):
+    """``(words, sha256)`` of a training vocabulary, or ``(None, None)``."""
+    if source is None:
+        return None, None
+    if isinstance(source, (str, os.PathLike, Corpus)):
+        return corpus_mod.load_vocabulary(source, encoding=encoding, normalization=normalization,
+                                          corpus_format=train_format)
+    words = set(source)
+    if normalization:
+        words = {corpus_mod.normalize(w, normalization) for w in words}
+    return words, metrics.words_sha256(words)
+
+
+def check_oov_rate(gold: Corpus, oov: np.ndarray, source) -> float | None:
+    """Warn when more than half of the gold tokens are out of vocabulary.
+
+    ``oov`` holds :func:`committee.metrics.oov_flags` of ``gold``.  Real test
+    sets have OOV rates of 2-20%; above :data:`OOV_WARN_RATE` the vocabulary
+    most likely belongs to another corpus, or was read with another encoding
+    or normalization.  Returns the rate (None for a gold without words).
+    """
+    if len(oov) == 0:
+        return None
+    rate = float(oov.mean())
+    if rate > OOV_WARN_RATE:
+        where = (os.fspath(source) if isinstance(source, (str, os.PathLike))
+                 else getattr(source, "path", None))
+        vocabulary = "the training vocabulary" + (f" {where}" if where else "")
+        warnings.warn(PlausibilityWarning(
+            f"{gold.path}: {100 * rate:.1f}% of the gold words are not in {vocabulary} "
+            f"(OOV rate above {OOV_WARN_RATE:.0%}): is it the "
+            "word list of this corpus, in the same encoding and normalization?"), stacklevel=3)
+    return rate
+
+
+# --------------------------------------------------------------------------
+# Scores of one output
+# --------------------------------------------------------------------------
+
+def _pct(value) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+#: Lines of ``str(Scores)``: a title and ``(label, metric)`` pairs.
+_GROUPS = (
+    ("standard", (("p", "p"), ("r", "r"), ("f1", "f1"))),
+    ("balanced", (("pb", "pb"), ("rb", "rb"), ("fb", "fb"))),
+    ("reward", (("p", "p_reward"), ("r", "r_reward"))),
+    ("punishment", (("p", "p_punishment"), ("r", "r_punishment"))),
+    ("oov", (("rate", "oov_rate"), ("recall", "oov_recall"), ("iv_recall", "iv_recall"))),
+    ("errors", (("er", "er"), ("tnr", "tnr"))),
+    ("boundary", (("p", "boundary_p"), ("r", "boundary_r"), ("f1", "boundary_f1"))),
+)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every metric of one output, with the signature that makes it comparable.
+
+    The metrics are fractions in [0, 1] (``er`` can exceed 1), ``None`` when
+    undefined or when their input (difficulties, vocabulary) was not given;
+    their names are the keys of ``committee score --json``
+    (``docs/metrics.md``).  ``str()`` shows them as percentages.
+
+    Attributes
+    ----------
+    p, r, f1, pb, rb, fb, p_reward, p_punishment, r_reward, r_punishment,
+    oov_rate, oov_recall, iv_recall, er, tnr, boundary_p, boundary_r, boundary_f1 : float or None
+    recall_by_bin : list of 10 float-or-None, or None
+        Recall per difficulty bin ``[0, .1) ... [.9, 1]``.
+    counts : dict
+        ``n_gold``, ``n_pred``, ``n_correct``.
+    signature : str
+        See :func:`committee.metrics.signature`.
+    name, path : str or None
+        The output's short name and its file (None in memory).
+    ci : dict or None
+        With ``bootstrap > 0``: ``(low, high)`` 95% interval of every metric.
+    stats : SufficientStats
+        The per-sentence counts behind the scores (for :func:`compare`).
+    """
+
+    p: float | None
+    r: float | None
+    f1: float | None
+    pb: float | None
+    rb: float | None
+    fb: float | None
+    p_reward: float | None
+    p_punishment: float | None
+    r_reward: float | None
+    r_punishment: float | None
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    er: float | None
+    tnr: float | None
+    boundary_p: float | None
+    boundary_r: float | None
+    boundary_f1: float | None
+    recall_by_bin: list | None
+    counts: dict
+    signature: str
+    name: str | None = None
+    path: str | None = None
+    ci: dict | None = None
+    stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        """The scores as plain data: a system of ``committee score --json``
+        (``name``, ``path``, the metrics, ``recall_by_bin``, ``counts``,
+        ``ci`` with a bootstrap) plus ``signature``."""
+        out = {"name": self.name, "path": self.path}
+        out.update({k: getattr(self, k) for k in METRIC_KEYS})
+        out["recall_by_bin"] = self.recall_by_bin
+        out["counts"] = dict(self.counts)
+        if self.ci is not None:
+            out["ci"] = {k: list(v) for k, v in self.ci.items()}
+        out["signature"] = self.signature
+        return out
+
+    def to_frame(self):
+        """A one-row :class:`pandas.DataFrame` indexed by the output's name:
+        the metrics, then ``<metric>_low``/``<metric>_high`` with a bootstrap.
+        ``pandas.concat`` of several gives a table of systems."""
+        import pandas as pd
+
+        row = {k: getattr(self, k) for k in METRIC_KEYS}
+        for k, (lo, hi) in (self.ci or {}).items():
+            row[f"{k}_low"], row[f"{k}_high"] = lo, hi
+        index = pd.Index([self.name or "output"], name="system")
+        return pd.DataFrame([row], index=index, dtype="float64")
+
+    def __str__(self) -> str:
+        lines = [] if self.name is None else [self.name]
+        for title, items in _GROUPS:
+            cells = "  ".join(f"{label} {_pct(getattr(self, key))}" for label, key in items)
+            lines.append(f"{title:<10}  {cells}")
+        if self.ci is not None:
+            lines.append("95% ci      " + "  ".join(
+                f"{k} [{_pct(self.ci[k][0])}, {_pct(self.ci[k][1])}]" for k in ("f1", "fb")))
+        lines.append(self.signature)
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# The scorer: gold side once, any number of outputs
+# --------------------------------------------------------------------------
+
+class Scorer:
+    """Scores any number of outputs against one gold standard.
+
+    Reads the gold, its difficulties and the training vocabulary once, and
+    prepares their side of the matching (:class:`committee.metrics.Scorer`),
+    like a sacrebleu metric built with its references.
+
+    Parameters
+    ----------
+    gold : path, Corpus, list of word lists, or list of str
+        The gold segmentation (see :func:`read_segmentation`).
+    difficulty : optional
+        A ``.weight``/``.weight_c`` file, a ``committee run`` directory, one
+        list of values per gold sentence, or a flat vector with one value
+        per gold word (:func:`committee.difficulty.load_difficulty`).
+        Without it the balanced metrics are ``None``.
+    train_words : optional
+        A word-list file, a training ``Corpus`` (or, with ``train_format``,
+        a training-corpus file), or an iterable of words.  Without it the
+        OOV metrics are ``None``.
+    format, encoding, normalization : optional
+        How files are read (:func:`committee.corpus.read_corpus`); the same
+        for the gold and every output.
+    train_format : str, optional
+        Read a ``train_words`` path as a training corpus in this format.
+
+    Raises
+    ------
+    InputError
+        A file is missing or malformed, or the difficulties do not fit the gold.
+
+    Examples
+    --------
+    >>> scorer = Scorer([["约翰", "喜欢", "玛丽"]], difficulty=[[0.0, 0.5, 1.0]])
+    >>> scorer.score([["约翰喜欢", "玛丽"]]).r
+    0.3333333333333333
+    >>> scorer.score([["约翰", "喜欢", "玛丽"]]).fb
+    1.0
+    """
+
+    def __init__(self, gold, difficulty=None, train_words=None, *, format: str = "sighan",
+                 encoding: str = "utf-8", normalization: str | None = None,
+                 train_format: str | None = None):
+        self.format, self.encoding, self.normalization = format, encoding, normalization
+        self.gold = read_segmentation(gold, label="<gold>", format=format, encoding=encoding,
+                                      normalization=normalization)
+        self.difficulty = self.difficulty_sha256 = None
+        if difficulty is not None:
+            self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+            path = difficulty_mod.difficulty_file(difficulty)
+            if path is None:
+                self.difficulty_sha256 = metrics.array_sha256(self.difficulty)
+            else:
+                self.difficulty_sha256 = sha256_file(path)
+                check_provenance(path, self.difficulty_sha256, self.gold)
+        self.train_words, self.train_words_sha256 = _vocabulary(
+            train_words, encoding=encoding, normalization=normalization,
+            train_format=train_format)
+        oov = None
+        if self.train_words is not None:
+            oov = metrics.oov_flags(self.gold, self.train_words)
+            check_oov_rate(self.gold, oov, train_words)
+        self._scorer = metrics.Scorer(self.gold, difficulty=self.difficulty, oov=oov)
+
+    def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
+        """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
+        return metrics.signature(normalization=self.normalization,
+                                 gold_sha256=self.gold.sha256,
+                                 difficulty_sha256=self.difficulty_sha256,
+                                 train_words_sha256=self.train_words_sha256,
+                                 n_bootstrap=bootstrap, seed=seed)
+
+    def read(self, output, label: str = "<output>") -> Corpus:
+        """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
+        return read_segmentation(output, label=label, format=self.format,
+                                 encoding=self.encoding, normalization=self.normalization)
+
+    def collect(self, output) -> metrics.SufficientStats:
+        """Per-sentence sufficient statistics of ``output``; raises
+        :class:`InputError` unless it has the gold's sentences and characters."""
+        return self._scorer.collect(self.read(output))
+
+    def score(self, output, *, bootstrap: int = 0, seed: int = SEED,
+              name: str | None = None) -> Scores:
+        """Every metric of ``output`` (a path, Corpus or sentences).
+
+        With ``bootstrap > 0``, ``ci`` holds 95% percentile intervals from
+        that many resamples of the sentences (seeded: ``seed``).  ``name``
+        defaults to the file's stem (``None`` in memory).
+        """
+        if bootstrap < 0:
+            raise ValueError("bootstrap must be >= 0")
+        pred = self.read(output)
+        stats = self._scorer.collect(pred)
+        values = metrics.compute(stats)
+        path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
+        if name is None and path is not None:
+            name = system_name(path, set())
+        ci = None
+        if bootstrap:
+            ci = significance.bootstrap(stats, n=bootstrap, seed=seed)
+        return Scores(**{k: values[k] for k in METRIC_KEYS},
+                      recall_by_bin=values["recall_by_bin"], counts=values["counts"],
+                      signature=self.signature(bootstrap, seed), name=name, path=path,
+                      ci=ci, stats=stats)
+
+    def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED) -> dict:
+        """Score and rank several outputs: what ``committee score --json`` prints.
+
+        Returns ``{"signature": ..., "systems": [...]}``: each system is
+        :meth:`Scores.to_dict` without the signature, plus its ranks by f1
+        and by fb (``rank_f1``, ``rank_fb``, 1 = best) and, with
+        ``bootstrap > 0`` and several outputs, ``paired``: :func:`compare`
+        against the system ranked first by fb, for f1 and fb.
+        """
+        taken: set[str] = set()
+        scores = []
+        for i, output in enumerate(outputs):
+            name = (system_name(os.fspath(output), taken)
+                    if isinstance(output, (str, os.PathLike)) else f"output-{i + 1}")
+            scores.append(self.score(output, bootstrap=bootstrap, seed=seed, name=name))
+        systems = []
+        for s in scores:
+            row = s.to_dict()
+            del row["signature"]
+            systems.append(row)
+        for key in ("f1", "fb"):
+            for row, r in zip(systems, rank([s[key] for s in systems])):
+                row[f"rank_{key}"] = r
+        if bootstrap and len(systems) > 1:
+            best = min(range(len(systems)),
+                       key=lambda i: (systems[i]["rank_fb"] or systems[i]["rank_f1"] or 10**9, i))
+            for i, row in enumerate(systems):
+                if i != best:
+                    row["paired"] = {key: compare(scores[best], scores[i], metric=key,
+                                                  n=bootstrap, seed=seed)
+                                     | {"against": systems[best]["name"]}
+                                     for key in ("f1", "fb")}
+        return {"signature": self.signature(bootstrap, seed), "systems": systems}
+
+
+def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
+          seed: int = SEED, format: str = "sighan", encoding: str = "utf-8",
+          normalization: str | None = None, train_format: str | None = None) -> Scores:
+    """Score one segmentation against gold: standard, balanced, OOV, error,
+    boundary metrics, and the signature.
+
+    Parameters
+    ----------
+    gold, output : path, Corpus, list of word lists, or list of str
+        Same sentences, same characters; otherwise :class:`InputError`.
+    difficulty, train_words, format, encoding, normalization, train_format
+        As for :class:`Scorer`.
+    bootstrap : int
+        Resamples for 95% intervals (``Scores.ci``); 0 for none.
+    seed : int
+        Seed of the resamples.
+
+    Returns
+    -------
+    Scores
+
+    Examples
+    --------
+    >>> s = score([["我", "爱", "北京"]], [["我爱", "北京"]], difficulty=[[0.1, 0.2, 0.9]])
+    >>> s.r, round(s.fb, 4)
+    (0.3333333333333333, 0.1353)
+    >>> score(["我 爱 北京"], ["我 爱 北"])
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: <output>:1: characters differ from <gold>:1 at offset 3: '京' vs end of line
+    """
+    scorer = Scorer(gold, difficulty, train_words, format=format, encoding=encoding,
+                    normalization=normalization, train_format=train_format)
+    return scorer.score(output, bootstrap=bootstrap, seed=seed)
+
+
+def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: int = SEED,
+            level: float = 0.95) -> dict:
+    """Paired bootstrap of two outputs scored against the same gold.
+
+    Both are scored on the same ``n`` resamples of the test sentences
+    (:func:`committee.significance.paired_bootstrap`).  Returns ``metric``,
+    ``n``, ``share_a_better``, ``share_b_better``, ``ties``, ``delta``
+    (A - B on the full corpus) and ``ci`` (interval of the resampled deltas).
+
+    Raises
+    ------
+    ValueError
+        When ``a`` and ``b`` have different signatures (another gold,
+        difficulty, vocabulary or normalisation).
+
+    Examples
+    --------
+    >>> scorer = Scorer(["我 爱 北京", "约翰 喜欢 玛丽"], difficulty=[[0, 0, .5], [.5, 1, 0]])
+    >>> a, b = scorer.score(["我 爱 北京", "约翰 喜欢 玛丽"]), scorer.score(["我爱 北京", "约翰 喜欢 玛丽"])
+    >>> result = compare(a, b, metric="f1", n=200, seed=1)
+    >>> result["share_a_better"] + result["share_b_better"] + result["ties"]
+    1.0
+    >>> round(result["delta"], 4)  # f1 of b: p = 4/5, r = 4/6, f1 = 8/11
+    0.2727
+    """
+    def base(signature: str) -> str:
+        return "|".join(part for part in signature.split("|") if not part.startswith("bootstrap:"))
+
+    if a.stats is None or b.stats is None:
+        raise ValueError("compare needs Scores from committee.score or Scorer.score")
+    if base(a.signature) != base(b.signature):
+        raise ValueError(f"the scores are not comparable: signatures differ ({base(a.signature)} "
+                         f"vs {base(b.signature)})")
+    return significance.paired_bootstrap(a.stats, b.stats, metric=metric, n=n, seed=seed,
+                                         level=level)
+
+
+# --------------------------------------------------------------------------
+# Checks and names
+# --------------------------------------------------------------------------
+
+def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.Corpus) -> None:
+    """Warn when a difficulty file from ``committee run`` does not fit ``gold``.
+
+    The rule: when a ``manifest.json`` sits beside the difficulty file, it is
+    the record of the run that wrote it.  Then (1) if its ``files`` entry for
+    the difficulty file's name holds another checksum, the file was changed
+    after the run; (2) the gold must be that run's test set: its file bytes
+    must have the checksum of the run's ``test.txt`` or of the original test
+    corpus file (``corpus.test.sha256``), or its words, written as SIGHAN
+    UTF-8 (one sentence per line, words joined by one space), must be
+    byte-identical to ``test.txt``.  Either mismatch gives one
+    :class:`PlausibilityWarning`; without a manifest nothing is checked.
+    """
+    path = Path(difficulty_path)
+    manifest_path = path.parent / "manifest.json"
+    if not manifest_path.is_file():
+        return
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        warnings.warn(PlausibilityWarning(
+            f"{manifest_path}: unreadable ({' '.join(str(exc).split())}); cannot check that "
+            f"{path.name} belongs to gold {gold.path}"), stacklevel=3)
+        return
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, dict):
+        return  # not a committee run manifest
+    recorded = files.get(path.name)
+    if isinstance(recorded, str) and recorded != difficulty_sha256:
+        warnings.warn(PlausibilityWarning(
+            f"{path}: changed since committee run wrote it (sha256 {difficulty_sha256[:12]}, "
+            f"{manifest_path.name} records {recorded[:12]}); rerun committee run to get the "
+            "original"), stacklevel=3)
+    test_sha = files.get("test.txt")
+    test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
+    known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
+             if isinstance(s, str)}
+    if not known or gold.sha256 in known:
+        return
+    canonical = sha256_bytes(corpus_mod.format_sighan(gold.words).encode("utf-8"))
+    if canonical == test_sha:
+        return
+    warnings.warn(PlausibilityWarning(
+        f"{path}: made by committee run for another test set ({manifest_path.name}: test.txt "
+        f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
+        f"may belong to other words; score against {path.parent / 'test.txt'}"), stacklevel=3)
+
+
+def system_name(path: str, taken: set[str]) -> str:
+    """A short unique name for an output file (its stem, made unique)."""
+    name = Path(path).name
+    for suffix in (".utf8", ".txt", ".dat", ".seg", ".out"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+            break
+    base, i = name, 2
+    while name in taken:
+        name, i = f"{base}-{i}", i + 1
+    taken.add(name)
+    return name
+
+
+def rank(values: list[float | None]) -> list[int | None]:
+    """Competition ranks, 1 = best (highest); undefined values get no rank.
+
+    >>> rank([0.9, 0.95, None, 0.9])
+    [2, 1, None, 2]
+    """
+    defined = sorted((v for v in values if v is not None), reverse=True)
+    return [None if v is None else defined.index(v) + 1 for v in values]
+
+
+def require_files(paths) -> None:
+    """Fail early, with one line, on a missing or empty file."""
+    for p in paths:
+        if p is None:
+            continue
+        if not os.path.exists(p):
+            raise InputError(p, None, "no such file")
+        if os.path.isdir(p):
+            raise InputError(p, None, "is a directory, expected a file")
