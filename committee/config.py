@@ -1,6 +1,6 @@
 """Run configuration: one YAML file, validated before any compute is spent.
 
-A config describes one run (METHOD.md §3): the corpus to train on and to
+A config describes one run (docs/method.md §3): the corpus to train on and to
 score, the committee recipe (size, templates, sampling ratios, draw policy,
 seed), the CRF hyper-parameters, how members are run in parallel and where
 outputs go.  :func:`load_config` reads the file with ``yaml.safe_load``,

@@ -192,7 +192,10 @@ def _trainer(algorithm: str, params: dict) -> pycrfsuite.Trainer:
 
 
 def _find_srand():
-    for lib in (None, ctypes.util.find_library("c")):
+    # the process's own symbols first; find_library runs ldconfig, so only if needed
+    for lib in (None, "find"):
+        if lib == "find":
+            lib = ctypes.util.find_library("c")
         try:
             srand = ctypes.CDLL(lib).srand
         except (OSError, AttributeError, TypeError):

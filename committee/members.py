@@ -1,4 +1,4 @@
-"""The committee's members (METHOD.md §3): who they are, how each one is
+"""The committee's members (docs/method.md §3): who they are, how each one is
 trained and how it segments the test set.
 
 Drawing members
