@@ -1,4 +1,4 @@
-"""The numbers behind the paper's analyses (METHOD.md §7), as pure functions.
+"""The numbers behind the paper's analyses (docs/method.md §7), as pure functions.
 
 Every function here takes arrays (marks, difficulties, masks, sufficient
 statistics) and returns arrays or plain values; nothing reads or writes
@@ -95,7 +95,7 @@ def _check_sizes(sizes: Sequence[int], K: int) -> list[int]:
 def prefix_difficulties(marks, sizes: Sequence[int]) -> np.ndarray:
     """Difficulty of every word under the committee of the first ``k`` members.
 
-    Member ``k`` of a committee does not depend on its size (METHOD.md §3), so
+    Member ``k`` of a committee does not depend on its size (docs/method.md §3), so
     the prefix of the mark matrix *is* the smaller committee.
 
     Parameters

@@ -35,6 +35,7 @@ import sys
 import warnings
 
 from committee import __version__
+from committee.corpus import FORMATS
 from committee.errors import CommitteeError
 
 PERCENT_COLUMNS = (
@@ -105,23 +106,23 @@ def cmd_score(args) -> int:
 
 def cmd_run(args) -> int:
     from committee import config as config_mod
-    from committee import pipeline
+    from committee import rundir, workflow
 
     cfg = config_mod.load_config(args.config, overrides=args.set or [])
-    out = pipeline.run(cfg, restart=args.restart, progress=not args.quiet)
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet)
+    manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
     print(f"wrote {out}/: K={manifest['committee']['size']}, {d['n_words']:,} test words, "
           f"mean difficulty {d['mean']:.3f}, test OOV rate "
           f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
     print(manifest["signature"])
-    if cfg.experiments.enabled() and (out / "report.md").exists():
-        print(f"report: {out / 'report.md'}")
+    if cfg.experiments.enabled() and (out / rundir.REPORT_FILE).exists():
+        print(f"report: {out / rundir.REPORT_FILE}")
     return 0
 
 
 def _analyses(args) -> list[str]:
-    from committee.report import ANALYSES
+    from committee.config import EXPERIMENTS as ANALYSES
 
     chosen = []
     for flag, value in (("--only", args.only), ("--skip", args.skip)):
@@ -136,13 +137,12 @@ def _analyses(args) -> list[str]:
 
 
 def cmd_report(args) -> int:
-    from committee import report
+    from committee import workflow
 
     analyses = _analyses(args)
-    cfg = report.load_run_config(args.run_dir, args.config, args.set or [])
-    path = report.build_report(args.run_dir, cfg, analyses=analyses, systems=args.system or [],
-                               segmenters=args.segmenter or [], human=args.human,
-                               progress=not args.quiet)
+    path = workflow.report(args.run_dir, args.config, args.set or [], analyses=analyses,
+                           systems=args.system or [], segmenters=args.segmenter or [],
+                           human=args.human, progress=not args.quiet)
     print(f"wrote {path}")
     return 0
 
@@ -185,10 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--train", metavar="CORPUS",
                        help="training corpus whose words define in-vocabulary (for OOV metrics)")
     s.add_argument("--format", default="sighan",
-                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   choices=FORMATS,
                    help="format of GOLD and OUTPUTs (default: sighan)")
     s.add_argument("--train-format", default="sighan",
-                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   choices=FORMATS,
                    help="format of --train (default: sighan)")
     s.add_argument("--encoding", default="utf-8",
                    help="encoding of every input file: utf-8, utf-8-sig, gb18030, cp936, big5, "
@@ -213,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 
-    from committee.report import ANALYSES
+    from committee.config import EXPERIMENTS as ANALYSES
 
     p = sub.add_parser("report", help="the paper's analyses (Table 2, Figs. 1-7) on a finished run",
                        description="Score systems against a run's difficulties and write "
@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "pip install 'committee[jieba]')")
     g.add_argument("-o", "--output", required=True, help="output file (UTF-8, SIGHAN)")
     g.add_argument("--format", default="sighan",
-                   choices=["sighan", "pku", "char-slash", "char-tsv", "conllu"],
+                   choices=FORMATS,
                    help="format of TEST (default: sighan)")
     g.add_argument("--encoding", default="utf-8", help="encoding of TEST (default: utf-8)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")

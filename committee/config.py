@@ -1,6 +1,6 @@
 """Run configuration: one YAML file, validated before any compute is spent.
 
-A config describes one run (METHOD.md §3): the corpus to train on and to
+A config describes one run (docs/method.md §3): the corpus to train on and to
 score, the committee recipe (size, templates, sampling ratios, draw policy,
 seed), the CRF hyper-parameters, how members are run in parallel and where
 outputs go.  :func:`load_config` reads the file with ``yaml.safe_load``,
@@ -77,7 +77,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-import pycrfsuite
 import yaml
 from pydantic import (
     AllowInfNan,
@@ -89,6 +88,7 @@ from pydantic import (
     Strict,
     StringConstraints,
     Tag,
+    TypeAdapter,
     ValidationError,
     create_model,
     field_validator,
@@ -97,7 +97,14 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from committee import crf
+from committee.corpus import FORMATS
+from committee.crf import ALGORITHMS, LINESEARCH
 from committee.errors import ConfigError
+from committee.features import TEMPLATES
+from committee.members import DRAWS
+from committee.parallel import BACKENDS
+from committee.segmenters import SEGMENTERS as _SEGMENTER_TABLE
 
 __all__ = [
     "ALGORITHMS",
@@ -122,14 +129,9 @@ __all__ = [
     "source_description",
 ]
 
-FORMATS = ("sighan", "pku", "char-slash", "char-tsv", "conllu")
 NORMALIZATIONS = ("nfkc", "fullwidth")
 BUILTINS = ("peoples-daily-1998",)
 SPLITS = ("train", "test")
-TEMPLATES = ("F1", "F2", "F3")
-DRAWS = ("random", "grid")
-ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
-BACKENDS = ("loky", "dask", "sequential")
 
 #: Bumped whenever :meth:`Config.recipe` changes shape, so that old and new
 #: fingerprints never collide.
@@ -285,8 +287,6 @@ class CommitteeConfig(_Section):
 # crf: one params model per algorithm, built from python-crfsuite itself
 
 _PARAM_DEFAULTS = {"c2": 1.0, "max_iterations": 100}
-_PARAM_BOUNDS = {"c1": Field(ge=0), "c2": Field(ge=0), "max_iterations": Field(ge=1)}
-_LINESEARCH = ("MoreThuente", "Backtracking", "StrongBacktracking")
 
 
 class CrfParams(_Section):
@@ -302,12 +302,12 @@ class CrfParams(_Section):
 
 
 def _params_model(algorithm: str) -> type[CrfParams]:
-    trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
+    """The types of ``algorithm``'s parameters; their values are checked by
+    :func:`committee.crf.check_crf_params` (see :func:`_crf_problems`)."""
     fields: dict[str, Any] = {}
-    for name in trainer.params():
-        default = trainer.get(name)
+    for name, default in crf.trainer_defaults(algorithm).items():
         if name == "linesearch":
-            kind: Any = Literal[_LINESEARCH]
+            kind: Any = Literal[LINESEARCH]
         elif isinstance(default, bool):
             kind = StrictBool
         elif isinstance(default, int):
@@ -316,8 +316,6 @@ def _params_model(algorithm: str) -> type[CrfParams]:
             kind = StrictFloat
         else:
             kind = NonEmptyStr
-        if name in _PARAM_BOUNDS:
-            kind = Annotated[kind, _PARAM_BOUNDS[name]]
         fields[name.replace(".", "_")] = (
             Annotated[kind | None, Field(alias=name)],
             _PARAM_DEFAULTS.get(name),
@@ -399,7 +397,7 @@ EXPERIMENTS = ("table2", "stability", "linguistic", "bins", "ranking", "split_ha
                "word_weights")
 
 #: Real segmenters the report can run itself (committee.segmenters).
-SEGMENTERS = ("jieba", "thulac", "snownlp")
+SEGMENTERS = tuple(_SEGMENTER_TABLE)
 
 PositiveInt = Annotated[int, Strict(), Field(ge=1)]
 NonNegativeInt = Annotated[int, Strict(), Field(ge=0)]
@@ -894,11 +892,30 @@ def parse_config(
         config = Config.model_validate(data)
     except ValidationError as exc:
         problems.extend(_validation_problems(exc))
+    problems.extend(_crf_problems(data))
     if check_paths:
         problems.extend(_path_problems(data, config._cwd if config is not None else os.getcwd()))
     if problems or config is None:
         raise ConfigError(where, list(dict.fromkeys(problems)))
     return config
+
+
+def _crf_problems(data: dict[str, Any]) -> list[str]:
+    """The values of ``crf.params``, checked by the one rule set of
+    :func:`committee.crf.check_crf_params` (their types are checked by the
+    schema; a section whose types are wrong is left to its messages)."""
+    section = data.get("crf")
+    if section is None:
+        section = {}
+    try:
+        validated = TypeAdapter(CrfConfig).validate_python(section)
+    except ValidationError:
+        return []
+    raw = section.get("params") if isinstance(section, dict) else None
+    raw = raw if isinstance(raw, dict) else {}
+    # each value as written (``-1``, not ``-1.0``), for the message
+    shown = {k: raw.get(k, v) for k, v in validated.trainer_params().items()}
+    return [f"crf.{p}" for p in crf.check_crf_params(validated.algorithm, shown)]
 
 
 def _copy(value: Any) -> Any:

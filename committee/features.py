@@ -1,4 +1,4 @@
-"""CRF attributes of the feature templates F1, F2, F3 (METHOD.md §2).
+"""CRF attributes of the feature templates F1, F2, F3 (docs/method.md §2).
 
 For every character of a sentence, :func:`attributes` returns the list of
 attribute names that describe its context.  An attribute name encodes the

@@ -1,4 +1,4 @@
-"""The committee's members (METHOD.md §3): who they are, how each one is
+"""The committee's members (docs/method.md §3): who they are, how each one is
 trained and how it segments the test set.
 
 Drawing members
@@ -25,92 +25,34 @@ member's sentences from the member alone.  The streams are those of NumPy's
 
 Training and decoding
 ---------------------
-Members are linear-chain CRFs over BMES tags trained with python-crfsuite
-directly (``pycrfsuite.Trainer`` / ``pycrfsuite.Tagger``), on the attributes
-of :mod:`committee.features`.  A member's model lives in a temporary file
-inside the run's work directory and is removed once the test set is tagged,
-unless it is asked to be kept.
-
-Determinism (measured with python-crfsuite 0.9.12, two separate processes
-training the same data, model files compared byte by byte):
-
-* ``lbfgs`` is deterministic: the same data and parameters give the same
-  model bytes in any process and on any repetition within a process.
-* ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training instances
-  every epoch with the C library's process-global ``rand()``.  Without
-  care, the first model trained in a fresh process is reproducible but the
-  second differs (the ``rand()`` state has moved on), so a member's result
-  would depend on which worker ran it and what it ran before.
-  :func:`train_model` therefore calls the C library's ``srand()`` with a
-  seed derived from the member right before training (through ``ctypes``;
-  crfsuite resolves ``rand`` from the same libc) and holds a lock while
-  doing so, so threads in one process cannot interleave.  With that, every
-  algorithm gives byte-identical models and marks whatever process runs the
-  member.  Where libc's ``srand`` cannot be found (not the case on Linux or
-  macOS), the shuffling algorithms are reproducible only one model per
-  fresh process, and a warning says so.
-* Tagging (Viterbi) is deterministic.
-
-Test-set attributes
--------------------
-Every member with the same template tags the same test set with the same
-attributes.  :func:`test_attributes` builds them once per process and
-template as ``pycrfsuite.ItemSequence`` objects and keeps the last three
-in an LRU cache keyed by the template and the tuple of test sentences (the
-simplest key that is always right; hashing 2,000 strings costs microseconds).
-An ``ItemSequence`` holds the attributes in C++: for F2 on the 170k
-characters of the embedded test split about 30 MB of resident memory,
-against about 150 MB for the same attributes as Python lists, and tagging
-from it skips the conversion.  A worker that runs many members so pays the
-cost (about 0.5 s) once per template.
-
-Training attributes differ for every member; :func:`run_member` builds them
-one sentence at a time while crfsuite takes them in (``Trainer.append``
-copies them), so they never all exist as Python objects at once.
-
-Cost of one member (docs/benchmarks.md, "Committee member cost"): an F2
-member on 10% of the embedded training split (1,754 sentences, 170k
-characters), L-BFGS with c2 = 1.0 and 100 iterations, takes 0.5 s for
-attributes, 1.4 s for ``append``, 10.8 s to train and 0.3 s to tag the test
-split, f1 89.42.  The same member written with sklearn-crfsuite and
-``{attribute: 1.0}`` feature dicts gives identical tags in about the same
-time (training dominates and is the same C code) but twice the peak memory.
+Members are linear-chain CRFs over BMES tags, trained and decoded by
+:func:`committee.crf.train_and_segment` (python-crfsuite directly; see
+:mod:`committee.crf` for determinism, the test-attribute cache and the cost
+of a member).  Shuffling algorithms get the C library's ``srand()`` seed
+:func:`crfsuite_seed`, derived from the member, so every algorithm gives
+byte-identical models and marks whatever process runs the member.  The
+member's marks are made by :mod:`committee.marks`.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import difflib
-import functools
 import math
 import numbers
 import os
-import tempfile
-import threading
-import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-import pycrfsuite
 
-from committee.corpus import from_bmes, to_bmes
+from committee import crf
+from committee import marks as marks_mod
 from committee.errors import ConfigError, RunError, UndefinedMetricWarning
-from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
-from committee.spans import marks as span_marks
-from committee.spans import spans
+from committee.features import TEMPLATES
 
 DRAWS = ("random", "grid")
 """Draw policies of :func:`draw_member`."""
-
-ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
-"""python-crfsuite training algorithms."""
-
-_SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", "arow"}
-_LINESEARCH = ("MoreThuente", "Backtracking", "StrongBacktracking")
 
 
 # --------------------------------------------------------------------------
@@ -153,7 +95,12 @@ class Member:
     draw: str
 
 
-def _sample_size(ratio: float, n_train: int) -> int:
+def sample_size(ratio: float, n_train: int) -> int:
+    """Sentences in a sample of ``ratio`` of ``n_train``: ``max(1, floor(ratio * n_train + 0.5))``.
+
+    >>> sample_size(0.1, 1754), sample_size(0.2, 3), sample_size(0.001, 10)
+    (175, 1, 1)
+    """
     return max(1, math.floor(ratio * n_train + 0.5))
 
 
@@ -232,7 +179,7 @@ def draw_member(k: int, n_train: int, templates: Sequence[str], ratios: Sequence
     _check_draw_args(k, n_train, templates, ratios, draw, seed)
     templates, ratios = tuple(templates), tuple(float(r) for r in ratios)
     template, ratio = _draw(_member_rng(seed, k), int(k), templates, ratios, draw)
-    return Member(int(k), template, ratio, _sample_size(ratio, int(n_train)), int(seed),
+    return Member(int(k), template, ratio, sample_size(ratio, int(n_train)), int(seed),
                   int(n_train), templates, ratios, draw)
 
 
@@ -287,99 +234,7 @@ def member_sample(member: Member, n_train: int, seed: int | None = None) -> np.n
 
 
 # --------------------------------------------------------------------------
-# CRF parameters
-
-
-def check_crf_params(algorithm: str, params: dict) -> list[str]:
-    """Every problem with a python-crfsuite algorithm and parameter dict.
-
-    Names are checked against ``pycrfsuite.Trainer(algorithm).params()``;
-    values against the type of python-crfsuite's default (crfsuite itself
-    would silently read ``c2: "abc"`` as 0 and ``max_iterations: 2.5`` as 2).
-
-    Returns
-    -------
-    list of str
-        ``"params.NAME: message"`` lines; empty when all is well.
-
-    Examples
-    --------
-    >>> check_crf_params("lbfgs", {"c2": 1.0, "max_iterations": 50})
-    []
-    >>> for p in check_crf_params("lbfgs", {"max_iteration": 50, "c2": "1"}): print(p)
-    ... # doctest: +ELLIPSIS
-    params.max_iteration: unknown parameter of algorithm 'lbfgs'; did you mean 'max_iterations'? (valid: ...)
-    params.c2: must be a number, got '1'
-    """
-    try:
-        trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
-    except (ValueError, TypeError, AttributeError):
-        return [f"algorithm: unknown training algorithm {algorithm!r}; "
-                f"expected one of {', '.join(ALGORITHMS)}"]
-    if not isinstance(params, dict):
-        return [f"params: must be a mapping of parameter names to values, got {params!r}"]
-    valid = trainer.params()
-    problems = []
-    for name, value in params.items():
-        if name not in valid:
-            close = difflib.get_close_matches(str(name), valid, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            problems.append(f"params.{name}: unknown parameter of algorithm {algorithm!r}; "
-                            f"{hint}(valid: {', '.join(valid)})")
-            continue
-        default = trainer.get(name)
-        if name == "linesearch":
-            if value not in _LINESEARCH:
-                problems.append(f"params.{name}: must be one of {', '.join(_LINESEARCH)}, "
-                                f"got {value!r}")
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                problems.append(f"params.{name}: must be true or false, got {value!r}")
-        elif isinstance(default, int):
-            if not _is_int(value):
-                problems.append(f"params.{name}: must be an integer, got {value!r}")
-            elif value < 0:
-                problems.append(f"params.{name}: must be >= 0, got {value!r}")
-        elif isinstance(default, float):
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                problems.append(f"params.{name}: must be a number, got {value!r}")
-            elif not (math.isfinite(value) and value >= 0):
-                problems.append(f"params.{name}: must be a finite number >= 0, got {value!r}")
-        elif not isinstance(value, str):
-            problems.append(f"params.{name}: must be a string, got {value!r}")
-    return problems
-
-
-def _trainer(algorithm: str, params: dict) -> pycrfsuite.Trainer:
-    problems = check_crf_params(algorithm, params)
-    if problems:
-        raise ConfigError("crf", problems)
-    trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
-    try:
-        trainer.set_params(params)
-    except ValueError as exc:  # not expected after the check; keep the message clear
-        raise ConfigError("crf", [f"params: python-crfsuite rejected them: {exc}"]) from None
-    return trainer
-
-
-# --------------------------------------------------------------------------
-# training and tagging
-
-
-def _find_srand():
-    for lib in (None, ctypes.util.find_library("c")):
-        try:
-            srand = ctypes.CDLL(lib).srand
-        except (OSError, AttributeError, TypeError):
-            continue
-        srand.argtypes = [ctypes.c_uint]
-        srand.restype = None
-        return srand
-    return None
-
-
-_SRAND = _find_srand()
-_RAND_LOCK = threading.Lock()
+# the C library's rand()
 
 
 def crfsuite_seed(member: Member) -> int:
@@ -393,157 +248,6 @@ def crfsuite_seed(member: Member) -> int:
     """
     ss = np.random.SeedSequence(member.seed, spawn_key=(member.index, 0))
     return int(ss.generate_state(1, dtype=np.uint32)[0])
-
-
-def train_model(xseqs_attrs, yseqs_tags, algorithm: str, params: dict,
-                model_path: str | os.PathLike, *, rand_seed: int = 1) -> dict[str, float]:
-    """Train a CRF with python-crfsuite and write it to ``model_path``.
-
-    Parameters
-    ----------
-    xseqs_attrs : sequence
-        Per sentence, the attribute lists of its characters
-        (:func:`committee.features.attributes`) or a ``pycrfsuite.ItemSequence``.
-    yseqs_tags : sequence
-        Per sentence, its BMES tags (a string such as ``"BES"`` or a list).
-    algorithm : str
-        ``lbfgs``, ``l2sgd``, ``ap``, ``pa`` or ``arow``.
-    params : dict
-        ``pycrfsuite`` parameters, e.g. ``{"c2": 1.0, "max_iterations": 100}``.
-    model_path : path
-    rand_seed : int
-        Seed given to the C library's ``srand()`` just before training, so that
-        the algorithms that shuffle (all but ``lbfgs``) are reproducible.  The
-        default 1 is libc's own initial seed.
-
-    Returns
-    -------
-    dict
-        ``append_s`` and ``train_s``, wall-clock seconds.
-
-    Raises
-    ------
-    ConfigError
-        Unknown algorithm, unknown parameter or ill-typed value (all listed).
-    ValueError
-        A sentence whose attributes and tags differ in length, or no
-        non-empty sentence.  Empty sentences are skipped.
-    """
-    trainer = _trainer(algorithm, params)
-    t0 = time.perf_counter()
-    n = 0
-    for i, (x, y) in enumerate(zip(xseqs_attrs, yseqs_tags, strict=True)):
-        if len(x) != len(y):
-            raise ValueError(f"training sentence {i}: {len(x)} characters but {len(y)} tags")
-        if len(y) == 0:
-            continue
-        trainer.append(x if isinstance(x, pycrfsuite.ItemSequence) else pycrfsuite.ItemSequence(x),
-                       list(y))
-        n += 1
-    if n == 0:
-        raise ValueError("no non-empty training sentence to train on")
-    t1 = time.perf_counter()
-    shuffles = trainer.__class__._ALGORITHM_ALIASES.get(algorithm, algorithm) in _SHUFFLING
-    if shuffles and _SRAND is None:
-        warnings.warn(f"cannot seed the C library's rand(): {algorithm!r} models are "
-                      "reproducible only for the first model trained in a process",
-                      RuntimeWarning, stacklevel=2)
-    with _RAND_LOCK:
-        if shuffles and _SRAND is not None:
-            _SRAND(int(rand_seed) & 0xFFFFFFFF)
-        trainer.train(str(model_path))
-    check_model_file(model_path)
-    t2 = time.perf_counter()
-    return {"append_s": t1 - t0, "train_s": t2 - t1}
-
-
-def check_model_file(path: str | os.PathLike) -> None:
-    """Raise :class:`OSError` unless ``path`` is a whole crfsuite model.
-
-    crfsuite does not check its writes: on a full disk it leaves a truncated
-    model, or one whose later parts moved up over a lost buffer, which the
-    tagger then rejects or, worse, reads past its end (a segfault) or uses
-    with wrong weights.  A model starts with ``lCRF``, its own size in bytes
-    (uint32, little-endian) and the offsets of its five chunks (``FEAT``,
-    two ``CQDB``, ``LFRF``, ``AFRF``), each of which starts with its magic
-    and its size, the chunks laid end to end up to the end of the file
-    (measured on python-crfsuite 0.9.12 models).  Anything else is an
-    incomplete model.  The error is ``ENOSPC`` when the disk holding it is
-    full, ``EIO`` otherwise.
-
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.crfsuite"
-    >>> _ = f.write_bytes(b"lCRF" + (100).to_bytes(4, "little") + bytes(20))
-    >>> check_model_file(f)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    OSError: [Errno ...] crfsuite wrote an incomplete model (28 of 100 bytes): ...
-    """
-    import errno
-    import shutil
-
-    import struct
-
-    with open(path, "rb") as f:
-        data = f.read()
-    size = len(data)
-    declared = int.from_bytes(data[4:8], "little") if data[:4] == b"lCRF" else None
-    what = f"{size} of {declared} bytes" if declared else f"{size} bytes, no model header"
-    if declared == size and size >= 48:
-        offsets = list(struct.unpack_from("<5I", data, 28))
-        magics = [data[o:o + 4] for o in offsets]
-        ends = [o + int.from_bytes(data[o + 4:o + 8], "little") for o in offsets]
-        if (magics == [b"FEAT", b"CQDB", b"CQDB", b"LFRF", b"AFRF"]
-                and all(e <= n < e + 4 for e, n in zip(ends, offsets[1:] + [size]))):
-            return
-        what = f"{size} bytes, its chunks do not match their offsets"
-    missing = (declared or 0) - size
-    try:
-        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
-        full = free <= max(missing, 0) or free < (1 << 20)
-    except OSError:
-        full = False
-    raise OSError(errno.ENOSPC if full else errno.EIO,
-                  f"crfsuite wrote an incomplete model ({what}): "
-                  + ("the disk is full" if full else "is the disk full or failing?"))
-
-
-def tag_sentences(model_path: str | os.PathLike, attrs_list) -> list[list[str]]:
-    """BMES tags of every sentence, by the Viterbi path of a trained model.
-
-    ``attrs_list`` holds per sentence the attribute lists of its characters
-    or a ``pycrfsuite.ItemSequence``; an empty sentence gets no tags.
-    """
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(model_path))
-    try:
-        return [tagger.tag(x) if len(x) else [] for x in attrs_list]
-    finally:
-        tagger.close()
-
-
-@functools.lru_cache(maxsize=len(TEMPLATES))
-def _cached_test_attributes(template: str, test_chars: tuple[str, ...]):
-    return tuple(pycrfsuite.ItemSequence(a) for a in corpus_attributes(test_chars, template))
-
-
-def test_attributes(test_chars: Sequence[str], template: str) -> tuple:
-    """Attributes of the test sentences as ``pycrfsuite.ItemSequence`` objects.
-
-    Cached per process (LRU, one entry per template) on the template and the
-    tuple of sentences, so the members of one worker build them once per
-    template.  Treat the result as read-only.
-
-    >>> seqs = test_attributes(["我爱北京", ""], "F1")
-    >>> [len(s) for s in seqs], test_attributes(["我爱北京", ""], "F1") is seqs
-    ([4, 0], True)
-    """
-    check_template(template)
-    return _cached_test_attributes(template, tuple(test_chars))
-
-
-test_attributes.__test__ = False  # not a pytest test, despite its name
-test_attributes.cache_clear = _cached_test_attributes.cache_clear
 
 
 # --------------------------------------------------------------------------
@@ -643,7 +347,7 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
         All the member's training sentences are empty.
     """
     k = member.index
-    problems = check_crf_params(algorithm, params)
+    problems = crf.check_crf_params(algorithm, params)
     if problems:
         raise ConfigError("crf", problems)
     if len(train_words) != member.n_sentences:
@@ -655,59 +359,18 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     for i, (chars, words) in enumerate(zip(test_chars, test_gold_words)):
         if "".join(words) != chars:
             raise ValueError(f"test sentence {i}: gold words do not spell its characters")
-
-    t0 = time.perf_counter()
     sentences = [s for s in train_words if s]
     if not sentences:
         raise RunError(f"member {k}: all {len(train_words)} training sentences are empty")
-    train_chars = ["".join(s) for s in sentences]
-    yseqs = [to_bmes(s) for s in sentences]
-    test_seqs = test_attributes(test_chars, member.template)
-    timings = {"attributes_s": time.perf_counter() - t0}
-
-    # Training attributes are built one sentence at a time while crfsuite takes
-    # them in, so their Python lists never all exist at once (crfsuite keeps
-    # its own compact copy); their build time is still reported apart.
-    build_s = [0.0]
-
-    def xseqs():
-        for chars in train_chars:
-            t = time.perf_counter()
-            x = attributes(chars, member.template)
-            build_s[0] += time.perf_counter() - t
-            yield x
-
-    workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".member-{k:04d}-", suffix=".crfsuite", dir=workdir)
-    os.close(fd)
-    try:
-        t = train_model(xseqs(), yseqs, algorithm, params, tmp, rand_seed=crfsuite_seed(member))
-        timings["attributes_s"] += build_s[0]
-        timings["append_s"] = t["append_s"] - build_s[0]
-        timings["train_s"] = t["train_s"]
-        del yseqs
-        t0 = time.perf_counter()
-        tags = tag_sentences(tmp, test_seqs)
-        pred = [from_bmes(c, t) for c, t in zip(test_chars, tags)]
-        timings["tag_s"] = time.perf_counter() - t0
-        if keep_model:
-            models = workdir / "models"
-            models.mkdir(exist_ok=True)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, models / f"member-{k:04d}.crfsuite")
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-
-    m = span_marks(test_gold_words, pred)
-    pred_ends = np.zeros(sum(map(len, test_chars)), dtype=bool)
-    pred_ends[spans(pred).ends - 1] = True
+    keep_as = Path(workdir) / "models" / f"member-{k:04d}.crfsuite" if keep_model else None
+    pred, timings = crf.train_and_segment(
+        sentences, member.template, test_chars, algorithm, params, workdir,
+        rand_seed=crfsuite_seed(member), prefix=f".member-{k:04d}-", keep_as=keep_as)
+    m = marks_mod.word_marks(test_gold_words, pred)
+    pred_ends = marks_mod.end_mask(pred, sum(map(len, test_chars)))
     c, n_gold, n_pred = int(m.sum()), int(m.size), sum(len(s) for s in pred)
     p, r, f1 = _prf(c, n_gold, n_pred)
     return MemberResult(index=k, marks=m, p=p, r=r, f1=f1, n_gold=n_gold, n_pred=n_pred,
                         n_correct=c, n_sentences=len(train_words),
-                        n_train_chars=sum(map(len, train_chars)), timings=timings,
-                        pred_ends=pred_ends)
+                        n_train_chars=sum(len(w) for s in sentences for w in s),
+                        timings=timings, pred_ends=pred_ends)

@@ -3,6 +3,9 @@
 A finished ``committee run`` leaves these files in ``output.dir``; the
 pipeline writes them, and the report and the scorer read them through
 :func:`paths`, so no other module spells a file name of the run directory.
+This module also decides whether a directory may be used for a run
+(:func:`claim_output_dir`: new, or a run of the same config to resume),
+opens its ``run.log`` and writes and reads its manifest.
 
 >>> p = paths("runs/default")
 >>> p.weight.name, p.test.name, p.train_words.name
@@ -11,9 +14,17 @@ pipeline writes them, and the report and the scorer read them through
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
+
+from committee import __version__
+from committee.errors import InputError, OutputError, RunError
+from committee.fileio import atomic_write_text, sha256_bytes
 
 #: Run state: the run's name and fingerprint (what decides its outputs).
 STATE_FILE = "run.json"
@@ -34,6 +45,18 @@ LOG_FILE = "run.log"
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
+#: Models of the members, with ``output.keep_models``.
+MODELS_DIR = "models"
+#: What ``committee report`` adds: the page, Table 2's scores, figures and data.
+REPORT_FILE = "report.md"
+TABLE2_FILE = "table2.csv"
+REPORT_DIR = "report"
+REPORT_ENTRIES = {REPORT_FILE, TABLE2_FILE, REPORT_DIR}
+#: Every entry a run or its report may write (all else in a run directory is foreign).
+OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, LOG_FILE, MODELS_DIR,
+                                    PREDICTIONS_FILE} | REPORT_ENTRIES)
+
+log = logging.getLogger("committee.run")
 
 
 @dataclass(frozen=True)
@@ -104,3 +127,170 @@ def is_run_dir(path: str | os.PathLike) -> bool:
     """
     p = Path(path)
     return p.is_dir() and (p / MANIFEST_FILE).is_file()
+
+
+def member_path(out: Path, k: int) -> Path:
+    """The record of member ``k`` (see :func:`committee.marks.save_member`).
+
+    >>> member_path(Path("run"), 7).as_posix()
+    'run/members/member-0007.json'
+    """
+    return Path(out) / MEMBER_DIR / f"member-{k:04d}.json"
+
+
+# --------------------------------------------------------------------------
+# claim and resume
+
+
+def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
+    """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
+
+    A directory holding a run of another config is refused unless
+    ``restart``; one holding anything else is always refused.
+    """
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output.dir {out} exists and is not a directory")
+    state_path = out / STATE_FILE
+    if out.is_dir() and any(out.iterdir()):
+        _check_resumable(out, state_path, fingerprint, restart)
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError.from_os_error(exc, out) from None
+    _remove_leftovers(out)
+    if not state_path.exists():
+        try:
+            atomic_write_text(state_path, json.dumps(
+                {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2)
+                + "\n")
+        except OutputError:
+            if created:  # leave nothing behind when not even run.json can be written
+                shutil.rmtree(out, ignore_errors=True)
+            raise
+    tmp = out / TMP_DIR
+    if tmp.exists():  # leftovers of a killed run: temporary models
+        shutil.rmtree(tmp)
+
+
+def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool) -> None:
+    """Refuse a non-empty ``out`` that is not a run of ``fingerprint`` (a run of
+    another fingerprint is discarded with ``restart``)."""
+    foreign = sorted(p.name for p in out.iterdir()
+                     if p.name not in OWN_ENTRIES and not _is_leftover(p.name))
+    if not state_path.exists() or foreign:
+        shown = ", ".join(foreign[:3]) or f"(no {STATE_FILE})"
+        raise RunError(f"output.dir {out} holds files that are not part of a committee "
+                       f"run ({shown}); choose an empty or new output.dir")
+    try:
+        state = json.loads(state_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{state_path}: unreadable run state ({exc}); "
+                       "use --restart to start over") from None
+    if state.get("fingerprint") != fingerprint:
+        if not restart:
+            raise RunError(
+                f"output.dir {out} holds a run of a different config or corpus "
+                f"(run {state.get('name')!r}, fingerprint {str(state.get('fingerprint'))[:12]}, "
+                f"now {fingerprint[:12]}); pass --restart to discard it, "
+                "or choose another output.dir")
+        discard_run(out)
+
+
+def _is_leftover(name: str) -> bool:
+    """A temporary file of an atomic write (``.NAME.XXXX.tmp``) that a killed
+    run left behind, for one of the run's own files.
+
+    >>> _is_leftover(".marks.npz.a1b2.tmp"), _is_leftover(".notes.txt.a1b2.tmp")
+    (True, False)
+    """
+    return name.endswith(".tmp") and any(name.startswith(f".{own}.") for own in OWN_ENTRIES)
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Delete what atomic writes interrupted by a kill left behind (never a
+    finished file: those are renamed into place whole)."""
+    for d in (out, out / MEMBER_DIR):
+        if not d.is_dir():
+            continue
+        for p in d.iterdir():
+            if p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file():
+                p.unlink()
+
+
+def discard_run(out: Path) -> None:
+    """Remove a previous run's files (only the ones a run writes)."""
+    for name in OWN_ENTRIES:
+        p = out / name
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
+
+
+# --------------------------------------------------------------------------
+# run.log
+
+
+class _RunLogHandler(logging.FileHandler):
+    """``run.log``: a record that cannot be written (a full disk) is dropped
+    quietly; the error that matters reaches the user through the run itself."""
+
+    def handleError(self, record):
+        pass
+
+
+def open_log(out: Path) -> logging.Handler | None:
+    """Send the ``committee.run`` log to ``out/run.log`` too; return the handler
+    to give to :func:`close_log`, or None when it already goes there."""
+    path = Path(out) / LOG_FILE
+    if any(getattr(h, "baseFilename", None) == os.path.abspath(path) for h in log.handlers):
+        return None
+    try:
+        handler = _RunLogHandler(path, encoding="utf-8")
+    except OSError as exc:
+        raise OutputError.from_os_error(exc, path) from None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    return handler
+
+
+def close_log(handler: logging.Handler | None) -> None:
+    """Undo :func:`open_log`."""
+    if handler is not None:
+        log.removeHandler(handler)
+        handler.close()
+
+
+# --------------------------------------------------------------------------
+# manifest
+
+
+def write_manifest(out: Path, manifest: dict, files: Sequence[str]) -> None:
+    """Write ``manifest.json``: ``manifest`` with the sha256 of each of ``files``
+    (names inside ``out``) under ``"files"``."""
+    manifest = dict(manifest)
+    manifest["files"] = {name: sha256_bytes((out / name).read_bytes()) for name in files}
+    atomic_write_text(out / MANIFEST_FILE,
+                      json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def need(path: Path) -> Path:
+    """``path``, or an :class:`InputError` saying a finished run's file is missing."""
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file: is this the output.dir of a finished "
+                                          "`committee run`?")
+    return path
+
+
+def read_manifest(run_dir: str | os.PathLike) -> dict:
+    """The manifest of the finished run in ``run_dir``."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise InputError(str(run_dir), None, "no such directory")
+    path = need(run_dir / MANIFEST_FILE)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(str(path), None, f"not valid JSON ({exc})") from None

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee import members as members_mod  # noqa: E402
-from committee import pipeline  # noqa: E402
+from committee import pipeline, rundir  # noqa: E402
 from committee.config import parse_config  # noqa: E402
 from committee.spans import marks as span_marks  # noqa: E402
 
@@ -138,7 +138,7 @@ def main(argv=None) -> int:
     wall1 = timed_run(make_config(tmp / "w1", args.size, args.iterations, 1, args.seed))
     print(f"pipeline, 1 worker:  {wall1:8.1f} s", flush=True)
     same = all((tmp / "w1" / f).read_bytes() == (tmp / "w2" / f).read_bytes()
-               for f in pipeline.OUTPUT_FILES)
+               for f in rundir.OUTPUT_FILES)
     print(f"outputs of 1 and 2 workers byte-identical: {'yes' if same else 'NO'}")
 
     rows1 = member_timings(tmp / "w1")

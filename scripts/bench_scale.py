@@ -11,8 +11,8 @@
 2. ``outputs`` (a fresh process): reads the config's corpora like
    ``committee run``, makes 90 synthetic members (seeded random marks with 90%
    of the words right, and a random segmentation of the test characters),
-   saves each with ``pipeline.save_member``, loads them all back with
-   ``pipeline.load_member`` (what a resumed run does) and calls
+   saves each with ``marks.save_member``, loads them all back with
+   ``marks.load_member`` (what a resumed run does) and calls
    ``pipeline.write_outputs``.  Reports the process's peak resident memory
    (``ru_maxrss``) after the imports, after reading the corpora, after the
    members and after writing the outputs (``VmHWM``: the high-water mark
@@ -88,6 +88,7 @@ def measure_outputs(d: Path, members: int) -> dict:
     import numpy as np
 
     from committee import members as members_mod
+    from committee import marks as marks_mod
     from committee import pipeline
     from committee.config import parse_config
 
@@ -116,8 +117,8 @@ def measure_outputs(d: Path, members: int) -> dict:
             index=m.index, marks=marks, p=0.9, r=float(marks.mean()), f1=0.9, n_gold=n_gold,
             n_pred=int(ends.sum()), n_correct=int(marks.sum()), n_sentences=m.n_sentences,
             n_train_chars=0, pred_ends=ends)
-        pipeline.save_member(out, result, m)
-    records = {m.index: pipeline.load_member(out, m, n_gold) for m in committee}
+        marks_mod.save_member(out, result, m)
+    records = {m.index: marks_mod.load_member(out, m, n_gold) for m in committee}
     t_members = time.perf_counter() - t0
     marks_rss["members saved and loaded"] = _rss_mb()
     t0 = time.perf_counter()

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from committee import pipeline  # noqa: E402
+from committee import workflow  # noqa: E402
 from committee.config import load_config  # noqa: E402
 from committee.errors import CommitteeError  # noqa: E402
 
@@ -65,7 +65,7 @@ def build(name: str, out_root: Path, overrides: list[str], roots: dict[str, str]
         extra.append(f"corpus.root={roots[name]}")
     try:
         cfg = load_config(ROOT / "configs" / f"{name}.yaml", overrides=extra)
-        out = pipeline.run(cfg, progress=progress)
+        out = workflow.run(cfg, progress=progress)
     except CommitteeError as exc:
         first = str(exc).splitlines()
         return {"name": name, "status": "not built", "reason": " ".join(s.strip() for s in first)}

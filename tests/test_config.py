@@ -306,6 +306,9 @@ CASES = [
     (with_change("crf.params.c1", -0.5), "crf.params.c1: must be >= 0, got -0.5"),
     (with_change("crf.params.c2", -1), "crf.params.c2: must be >= 0, got -1"),
     (with_change("crf.params.max_iterations", 0), "crf.params.max_iterations: must be >= 1, got 0"),
+    # every float parameter follows the one rule set of committee.crf, not only c1 and c2
+    (with_change("crf.params.epsilon", -1.0), "crf.params.epsilon: must be >= 0, got -1.0"),
+    (with_change("crf.params.delta", -0.5), "crf.params.delta: must be >= 0, got -0.5"),
     (with_change("crf.params.max_iterations", "100"),
      "crf.params.max_iterations: expected an integer, got '100' (a string)"),
     (with_change("crf.params.c2", "1e-3"),
@@ -602,3 +605,22 @@ def test_experiments_do_not_change_the_fingerprint(workdir):
     path = write(workdir, base())
     assert (load_config(path).fingerprint()
             == load_config(path, ["experiments.table2=true", "experiments.seed=3"]).fingerprint())
+
+
+def test_crf_value_problems_are_listed_with_other_problems(workdir):
+    """A bad CRF value is reported even when another section fails too."""
+    data = with_change("crf.params.epsilon", -1.0, with_change("committee.size", 0))
+    with pytest.raises(ConfigError) as info:
+        load_config(write(workdir, data))
+    assert "crf.params.epsilon: must be >= 0, got -1.0" in info.value.problems
+    assert any(p.startswith("committee.size:") for p in info.value.problems)
+
+
+def test_config_rules_are_those_of_the_crf():
+    """What config load accepts, crf accepts: one rule set."""
+    from committee import crf
+
+    assert crf.check_crf_params("lbfgs", {"epsilon": -1.0}) == [
+        "params.epsilon: must be >= 0, got -1.0"]
+    assert crf.check_crf_params("lbfgs", {"max_iterations": 0}) == [
+        "params.max_iterations: must be >= 1, got 0"]

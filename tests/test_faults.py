@@ -26,6 +26,7 @@ import pytest
 
 from committee import cli
 from committee import corpus as corpus_mod
+from committee import crf
 from committee import members as members_mod
 from committee import pipeline
 from committee.config import load_config
@@ -371,21 +372,21 @@ def test_incomplete_crfsuite_models_are_refused(tmp_path):
 
     sentences = [["约翰", "喜欢", "玛丽"], ["我", "爱", "北京", "天安门"]] * 5
     model = tmp_path / "m.crfsuite"
-    members_mod.train_model([features.attributes("".join(s), "F2") for s in sentences],
+    crf.train_model([features.attributes("".join(s), "F2") for s in sentences],
                             [corpus_mod.to_bmes(s) for s in sentences], "lbfgs",
                             {"max_iterations": 3}, model)
     data = model.read_bytes()
-    members_mod.check_model_file(model)  # a whole model passes
+    crf.check_model_file(model)  # a whole model passes
     truncated = tmp_path / "truncated.crfsuite"
     truncated.write_bytes(data[: len(data) // 2])
     with pytest.raises(OSError, match=r"incomplete model \(\d+ of \d+ bytes\)"):
-        members_mod.check_model_file(truncated)
+        crf.check_model_file(truncated)
     shifted = tmp_path / "shifted.crfsuite"  # same size as declared, a buffer lost inside
     cut = len(data) // 3
     shifted.write_bytes(data[:cut] + data[cut + 64:] + bytes(64))
     with pytest.raises(OSError, match="its chunks do not match their offsets"):
-        members_mod.check_model_file(shifted)
+        crf.check_model_file(shifted)
     empty = tmp_path / "empty.crfsuite"
     empty.write_bytes(b"")
     with pytest.raises(OSError, match="no model header"):
-        members_mod.check_model_file(empty)
+        crf.check_model_file(empty)

@@ -328,13 +328,13 @@ def test_score_cli_on_garbage(files, bootstrap_n):
 def test_saved_member_files_never_crash_a_resume(scratch, data):
     """A member file is used when it is valid for this run, else retrained."""
     from committee import members as members_mod
-    from committee import pipeline
+    from committee import marks, rundir
 
     member = members_mod.draw_member(0, 10, ("F1",), (0.1,), seed=0)
-    path = pipeline.member_path(scratch, 0)
+    path = rundir.member_path(scratch, 0)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    record = pipeline.load_member(scratch, member, n_gold=7)
+    record = marks.load_member(scratch, member, n_gold=7)
     event("retrain" if record is None else "used")
     if record is not None:
         assert record["marks"].shape == (7,) and record["marks"].dtype == bool

@@ -15,9 +15,10 @@ from committee import members
 from committee.corpus import from_bmes, to_bmes
 from committee.errors import ConfigError, RunError
 from committee.features import corpus_attributes
-from committee.members import (Member, MemberResult, check_crf_params, draw_committee,
-                               draw_member, member_sample, run_member, tag_sentences,
-                               train_model)
+from committee import crf
+from committee.crf import check_crf_params, tag_sentences, train_model
+from committee.members import (Member, MemberResult, draw_committee, draw_member,
+                               member_sample, run_member)
 
 TEMPLATES = ("F1", "F2", "F3")
 RATIOS = (0.1, 0.2, 0.3)
@@ -318,9 +319,9 @@ def test_run_member_input_errors(tmp_path):
 
 
 def test_test_attributes_are_cached_per_template():
-    a = members.test_attributes(TEST_CHARS, "F2")
-    assert members.test_attributes(list(TEST_CHARS), "F2") is a
-    assert members.test_attributes(TEST_CHARS, "F1") is not a
+    a = crf.test_attributes(TEST_CHARS, "F2")
+    assert crf.test_attributes(list(TEST_CHARS), "F2") is a
+    assert crf.test_attributes(TEST_CHARS, "F1") is not a
     assert [len(s) for s in a] == [len(c) for c in TEST_CHARS]
     assert isinstance(a[0], pycrfsuite.ItemSequence)
     assert a[0].items() == [{name: 1.0 for name in attrs}

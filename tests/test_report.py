@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from committee import analysis, cli, pipeline, scoring
+from committee import analysis, cli, scoring, workflow
 from committee import corpus as corpus_mod
 from committee.config import load_config
 from committee.errors import UndefinedMetricWarning
@@ -59,7 +59,7 @@ experiments:
   word_weights: true
   word_weight_sentences: [0, 3]
 """, encoding="utf-8")
-    out = pipeline.run(load_config(cfg), progress=False)
+    out = workflow.run(load_config(cfg), progress=False)
     return d, out
 
 
@@ -181,7 +181,7 @@ def test_report_refusals(toy, tmp_path, capsys):
 def test_a_run_dir_with_a_report_can_be_resumed(toy):
     d, out = toy
     # report files belong to the run: rerunning the same config is not refused
-    pipeline.run(load_config(d / "toy.yaml", ["experiments.table2=false",
+    workflow.run(load_config(d / "toy.yaml", ["experiments.table2=false",
                                               "experiments.split_half=false"]), progress=False)
     assert (out / "report.md").is_file()
 
@@ -194,7 +194,7 @@ def test_missing_experiment_inputs_are_refused_before_training(toy, tmp_path):
     cfg = load_config(d / "toy.yaml", [f"output.dir={out}", "experiments.systems=[absent.txt]",
                                        "experiments.human=absent.tsv"])
     with pytest.raises(ConfigError) as info:
-        pipeline.run(cfg, progress=False)
+        workflow.run(cfg, progress=False)
     assert info.value.problems == [f"experiments.systems[0]: no such file: {d / 'absent.txt'}",
                                    f"experiments.human: no such file: {d / 'absent.tsv'}"]
     assert not out.exists()
@@ -210,7 +210,7 @@ def test_table2_on_loky_workers_after_the_committee(toy, tmp_path):
         "experiments.table2_fractions=[0.2, 0.4]", "experiments.stability=false",
         "experiments.linguistic=false", "experiments.bins=false", "experiments.ranking=false",
         "experiments.split_half=false", "experiments.word_weights=false"])
-    pipeline.run(cfg, progress=False)
+    workflow.run(cfg, progress=False)
     t2 = pd.read_csv(out / "table2.csv")
     assert t2["n_sentences"].tolist() == [60, 120]
     assert (t2["f1"] > 0).all()
@@ -233,5 +233,5 @@ def test_stability_sizes_beyond_the_committee_are_refused_before_training(toy, t
     cfg = load_config(d / "toy.yaml", [f"output.dir={out}", "experiments.stability_sizes=[2, 5]"])
     with pytest.raises(ConfigError, match=r"experiments.stability_sizes: \[5\] exceed "
                                           r"committee.size \(3\)"):
-        pipeline.run(cfg, progress=False)
+        workflow.run(cfg, progress=False)
     assert not out.exists()

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from committee import corpus as corpus_mod
-from committee import pipeline
+from committee import rundir
 
-OUTPUTS = pipeline.OUTPUT_FILES
+OUTPUTS = rundir.OUTPUT_FILES
 
 
 def make_toy_corpus(d: Path) -> Path:

@@ -1,0 +1,452 @@
+"""The CRF: train a python-crfsuite model, tag with it, decode the tags into words.
+
+This is the one train → tag → decode code of the package: committee members
+(:func:`committee.members.run_member`) and the report's Table 2 models both
+call :func:`train_and_segment`.  Its parameters are checked by
+:func:`check_crf_params`, the one rule set, which :mod:`committee.config`
+applies when a config is loaded.
+
+Training and decoding
+---------------------
+Members are linear-chain CRFs over BMES tags trained with python-crfsuite
+directly (``pycrfsuite.Trainer`` / ``pycrfsuite.Tagger``), on the attributes
+of :mod:`committee.features`.  A member's model lives in a temporary file
+inside the run's work directory and is removed once the test set is tagged,
+unless it is asked to be kept.
+
+Determinism (measured with python-crfsuite 0.9.12, two separate processes
+training the same data, model files compared byte by byte):
+
+* ``lbfgs`` is deterministic: the same data and parameters give the same
+  model bytes in any process and on any repetition within a process.
+* ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training instances
+  every epoch with the C library's process-global ``rand()``.  Without
+  care, the first model trained in a fresh process is reproducible but the
+  second differs (the ``rand()`` state has moved on), so a member's result
+  would depend on which worker ran it and what it ran before.
+  :func:`train_model` therefore calls the C library's ``srand()`` with a
+  seed derived from the member right before training (through ``ctypes``;
+  crfsuite resolves ``rand`` from the same libc) and holds a lock while
+  doing so, so threads in one process cannot interleave.  With that, every
+  algorithm gives byte-identical models and marks whatever process runs the
+  member.  Where libc's ``srand`` cannot be found (not the case on Linux or
+  macOS), the shuffling algorithms are reproducible only one model per
+  fresh process, and a warning says so.
+* Tagging (Viterbi) is deterministic.
+
+Test-set attributes
+-------------------
+Every member with the same template tags the same test set with the same
+attributes.  :func:`test_attributes` builds them once per process and
+template as ``pycrfsuite.ItemSequence`` objects and keeps the last three
+in an LRU cache keyed by the template and the tuple of test sentences (the
+simplest key that is always right; hashing 2,000 strings costs microseconds).
+An ``ItemSequence`` holds the attributes in C++: for F2 on the 170k
+characters of the embedded test split about 30 MB of resident memory,
+against about 150 MB for the same attributes as Python lists, and tagging
+from it skips the conversion.  A worker that runs many members so pays the
+cost (about 0.5 s) once per template.
+
+Training attributes differ for every member; :func:`run_member` builds them
+one sentence at a time while crfsuite takes them in (``Trainer.append``
+copies them), so they never all exist as Python objects at once.
+
+Cost of one member (docs/benchmarks.md, "Committee member cost"): an F2
+member on 10% of the embedded training split (1,754 sentences, 170k
+characters), L-BFGS with c2 = 1.0 and 100 iterations, takes 0.5 s for
+attributes, 1.4 s for ``append``, 10.8 s to train and 0.3 s to tag the test
+split, f1 89.42.  The same member written with sklearn-crfsuite and
+``{attribute: 1.0}`` feature dicts gives identical tags in about the same
+time (training dominates and is the same C code) but twice the peak memory.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import difflib
+import functools
+import math
+import numbers
+import os
+import tempfile
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Sequence
+
+import pycrfsuite
+
+from committee.corpus import from_bmes, to_bmes
+from committee.errors import ConfigError
+from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
+
+ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
+"""python-crfsuite training algorithms."""
+
+#: Values of ``linesearch`` (L-BFGS).
+LINESEARCH = ("MoreThuente", "Backtracking", "StrongBacktracking")
+#: Integer parameters with a lower bound above 0 (all others: >= 0).
+_MINIMUM = {"max_iterations": 1}
+
+_SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", "arow"}
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def trainer_defaults(algorithm: str) -> dict:
+    """python-crfsuite's parameter names of ``algorithm`` and their defaults
+    (whose types are the parameters' types).
+
+    >>> trainer_defaults("lbfgs")["max_iterations"]
+    2147483647
+    """
+    trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
+    return {name: trainer.get(name) for name in trainer.params()}
+
+
+# --------------------------------------------------------------------------
+# CRF parameters
+
+
+def check_crf_params(algorithm: str, params: dict) -> list[str]:
+    """Every problem with a python-crfsuite algorithm and parameter dict.
+
+    Names are checked against ``pycrfsuite.Trainer(algorithm).params()``;
+    values against the type of python-crfsuite's default (crfsuite itself
+    would silently read ``c2: "abc"`` as 0 and ``max_iterations: 2.5`` as 2).
+
+    Returns
+    -------
+    list of str
+        ``"params.NAME: message"`` lines; empty when all is well.
+
+    Examples
+    --------
+    >>> check_crf_params("lbfgs", {"c2": 1.0, "max_iterations": 50})
+    []
+    >>> for p in check_crf_params("lbfgs", {"max_iteration": 50, "c2": "1"}): print(p)
+    ... # doctest: +ELLIPSIS
+    params.max_iteration: unknown parameter of algorithm 'lbfgs'; did you mean 'max_iterations'? (valid: ...)
+    params.c2: must be a number, got '1'
+    """
+    try:
+        trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
+    except (ValueError, TypeError, AttributeError):
+        return [f"algorithm: unknown training algorithm {algorithm!r}; "
+                f"expected one of {', '.join(ALGORITHMS)}"]
+    if not isinstance(params, dict):
+        return [f"params: must be a mapping of parameter names to values, got {params!r}"]
+    valid = trainer.params()
+    problems = []
+    for name, value in params.items():
+        if name not in valid:
+            close = difflib.get_close_matches(str(name), valid, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            problems.append(f"params.{name}: unknown parameter of algorithm {algorithm!r}; "
+                            f"{hint}(valid: {', '.join(valid)})")
+            continue
+        default = trainer.get(name)
+        if name == "linesearch":
+            if value not in LINESEARCH:
+                problems.append(f"params.{name}: must be one of {', '.join(LINESEARCH)}, "
+                                f"got {value!r}")
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                problems.append(f"params.{name}: must be true or false, got {value!r}")
+        elif isinstance(default, int):
+            if not _is_int(value):
+                problems.append(f"params.{name}: must be an integer, got {value!r}")
+            elif value < _MINIMUM.get(name, 0):
+                problems.append(f"params.{name}: must be >= {_MINIMUM.get(name, 0)}, "
+                                f"got {value!r}")
+        elif isinstance(default, float):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                problems.append(f"params.{name}: must be a number, got {value!r}")
+            elif not math.isfinite(value):
+                problems.append(f"params.{name}: must be a finite number, got {value!r}")
+            elif value < 0:
+                problems.append(f"params.{name}: must be >= 0, got {value!r}")
+        elif not isinstance(value, str):
+            problems.append(f"params.{name}: must be a string, got {value!r}")
+    return problems
+
+
+def _trainer(algorithm: str, params: dict) -> pycrfsuite.Trainer:
+    problems = check_crf_params(algorithm, params)
+    if problems:
+        raise ConfigError("crf", problems)
+    trainer = pycrfsuite.Trainer(algorithm=algorithm, verbose=False)
+    try:
+        trainer.set_params(params)
+    except ValueError as exc:  # not expected after the check; keep the message clear
+        raise ConfigError("crf", [f"params: python-crfsuite rejected them: {exc}"]) from None
+    return trainer
+
+
+# --------------------------------------------------------------------------
+# training and tagging
+
+
+def _find_srand():
+    # the process's own symbols first; find_library runs ldconfig, so only if needed
+    for lib in (None, "find"):
+        if lib == "find":
+            lib = ctypes.util.find_library("c")
+        try:
+            srand = ctypes.CDLL(lib).srand
+        except (OSError, AttributeError, TypeError):
+            continue
+        srand.argtypes = [ctypes.c_uint]
+        srand.restype = None
+        return srand
+    return None
+
+
+_SRAND = _find_srand()
+_RAND_LOCK = threading.Lock()
+
+
+def train_model(xseqs_attrs, yseqs_tags, algorithm: str, params: dict,
+                model_path: str | os.PathLike, *, rand_seed: int = 1) -> dict[str, float]:
+    """Train a CRF with python-crfsuite and write it to ``model_path``.
+
+    Parameters
+    ----------
+    xseqs_attrs : sequence
+        Per sentence, the attribute lists of its characters
+        (:func:`committee.features.attributes`) or a ``pycrfsuite.ItemSequence``.
+    yseqs_tags : sequence
+        Per sentence, its BMES tags (a string such as ``"BES"`` or a list).
+    algorithm : str
+        ``lbfgs``, ``l2sgd``, ``ap``, ``pa`` or ``arow``.
+    params : dict
+        ``pycrfsuite`` parameters, e.g. ``{"c2": 1.0, "max_iterations": 100}``.
+    model_path : path
+    rand_seed : int
+        Seed given to the C library's ``srand()`` just before training, so that
+        the algorithms that shuffle (all but ``lbfgs``) are reproducible.  The
+        default 1 is libc's own initial seed.
+
+    Returns
+    -------
+    dict
+        ``append_s`` and ``train_s``, wall-clock seconds.
+
+    Raises
+    ------
+    ConfigError
+        Unknown algorithm, unknown parameter or ill-typed value (all listed).
+    ValueError
+        A sentence whose attributes and tags differ in length, or no
+        non-empty sentence.  Empty sentences are skipped.
+    """
+    trainer = _trainer(algorithm, params)
+    t0 = time.perf_counter()
+    n = 0
+    for i, (x, y) in enumerate(zip(xseqs_attrs, yseqs_tags, strict=True)):
+        if len(x) != len(y):
+            raise ValueError(f"training sentence {i}: {len(x)} characters but {len(y)} tags")
+        if len(y) == 0:
+            continue
+        trainer.append(x if isinstance(x, pycrfsuite.ItemSequence) else pycrfsuite.ItemSequence(x),
+                       list(y))
+        n += 1
+    if n == 0:
+        raise ValueError("no non-empty training sentence to train on")
+    t1 = time.perf_counter()
+    shuffles = trainer.__class__._ALGORITHM_ALIASES.get(algorithm, algorithm) in _SHUFFLING
+    if shuffles and _SRAND is None:
+        warnings.warn(f"cannot seed the C library's rand(): {algorithm!r} models are "
+                      "reproducible only for the first model trained in a process",
+                      RuntimeWarning, stacklevel=2)
+    with _RAND_LOCK:
+        if shuffles and _SRAND is not None:
+            _SRAND(int(rand_seed) & 0xFFFFFFFF)
+        trainer.train(str(model_path))
+    check_model_file(model_path)
+    t2 = time.perf_counter()
+    return {"append_s": t1 - t0, "train_s": t2 - t1}
+
+
+def check_model_file(path: str | os.PathLike) -> None:
+    """Raise :class:`OSError` unless ``path`` is a whole crfsuite model.
+
+    crfsuite does not check its writes: on a full disk it leaves a truncated
+    model, or one whose later parts moved up over a lost buffer, which the
+    tagger then rejects or, worse, reads past its end (a segfault) or uses
+    with wrong weights.  A model starts with ``lCRF``, its own size in bytes
+    (uint32, little-endian) and the offsets of its five chunks (``FEAT``,
+    two ``CQDB``, ``LFRF``, ``AFRF``), each of which starts with its magic
+    and its size, the chunks laid end to end up to the end of the file
+    (measured on python-crfsuite 0.9.12 models).  Anything else is an
+    incomplete model.  The error is ``ENOSPC`` when the disk holding it is
+    full, ``EIO`` otherwise.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.crfsuite"
+    >>> _ = f.write_bytes(b"lCRF" + (100).to_bytes(4, "little") + bytes(20))
+    >>> check_model_file(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno ...] crfsuite wrote an incomplete model (28 of 100 bytes): ...
+    """
+    import errno
+    import shutil
+
+    import struct
+
+    with open(path, "rb") as f:
+        data = f.read()
+    size = len(data)
+    declared = int.from_bytes(data[4:8], "little") if data[:4] == b"lCRF" else None
+    what = f"{size} of {declared} bytes" if declared else f"{size} bytes, no model header"
+    if declared == size and size >= 48:
+        offsets = list(struct.unpack_from("<5I", data, 28))
+        magics = [data[o:o + 4] for o in offsets]
+        ends = [o + int.from_bytes(data[o + 4:o + 8], "little") for o in offsets]
+        if (magics == [b"FEAT", b"CQDB", b"CQDB", b"LFRF", b"AFRF"]
+                and all(e <= n < e + 4 for e, n in zip(ends, offsets[1:] + [size]))):
+            return
+        what = f"{size} bytes, its chunks do not match their offsets"
+    missing = (declared or 0) - size
+    try:
+        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+        full = free <= max(missing, 0) or free < (1 << 20)
+    except OSError:
+        full = False
+    raise OSError(errno.ENOSPC if full else errno.EIO,
+                  f"crfsuite wrote an incomplete model ({what}): "
+                  + ("the disk is full" if full else "is the disk full or failing?"))
+
+
+def tag_sentences(model_path: str | os.PathLike, attrs_list) -> list[list[str]]:
+    """BMES tags of every sentence, by the Viterbi path of a trained model.
+
+    ``attrs_list`` holds per sentence the attribute lists of its characters
+    or a ``pycrfsuite.ItemSequence``; an empty sentence gets no tags.
+    """
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model_path))
+    try:
+        return [tagger.tag(x) if len(x) else [] for x in attrs_list]
+    finally:
+        tagger.close()
+
+
+@functools.lru_cache(maxsize=len(TEMPLATES))
+def _cached_test_attributes(template: str, test_chars: tuple[str, ...]):
+    return tuple(pycrfsuite.ItemSequence(a) for a in corpus_attributes(test_chars, template))
+
+
+def test_attributes(test_chars: Sequence[str], template: str) -> tuple:
+    """Attributes of the test sentences as ``pycrfsuite.ItemSequence`` objects.
+
+    Cached per process (LRU, one entry per template) on the template and the
+    tuple of sentences, so the members of one worker build them once per
+    template.  Treat the result as read-only.
+
+    >>> seqs = test_attributes(["我爱北京", ""], "F1")
+    >>> [len(s) for s in seqs], test_attributes(["我爱北京", ""], "F1") is seqs
+    ([4, 0], True)
+    """
+    check_template(template)
+    return _cached_test_attributes(template, tuple(test_chars))
+
+
+test_attributes.__test__ = False  # not a pytest test, despite its name
+test_attributes.cache_clear = _cached_test_attributes.cache_clear
+
+
+
+
+# --------------------------------------------------------------------------
+# train -> tag -> decode
+
+
+def train_and_segment(sentences: Sequence[Sequence[str]], template: str,
+                      test_chars: Sequence[str], algorithm: str, params: dict,
+                      workdir: str | os.PathLike, *, rand_seed: int = 1,
+                      prefix: str = ".model-", keep_as: str | os.PathLike | None = None
+                      ) -> tuple[list[list[str]], dict[str, float]]:
+    """Train a CRF on ``sentences`` (lists of words) and segment ``test_chars``.
+
+    Parameters
+    ----------
+    sentences : sequence of list of str
+        Non-empty training sentences.
+    template : str
+        Feature template of :mod:`committee.features`.
+    test_chars : sequence of str
+        Characters of every test sentence.
+    algorithm, params
+        python-crfsuite training algorithm and parameters.
+    workdir : path
+        Directory of the temporary model file (``prefix``...``.crfsuite``;
+        created if missing).
+    rand_seed : int
+        Seed of the C library's ``rand()`` (see :func:`train_model`).
+    keep_as : path, optional
+        Keep the model there (moved atomically); otherwise it is removed.
+
+    Returns
+    -------
+    (words, timings)
+        The predicted words of every test sentence, and seconds spent in
+        ``attributes_s`` (training and test attributes), ``append_s``,
+        ``train_s`` and ``tag_s`` (tagging and cutting into words).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> words, t = train_and_segment([["我", "爱", "北京"], ["北京", "大"]], "F1",
+    ...                              ["我爱北京"], "lbfgs", {"max_iterations": 20},
+    ...                              tempfile.mkdtemp())
+    >>> "".join(words[0]), sorted(t)
+    ('我爱北京', ['append_s', 'attributes_s', 'tag_s', 'train_s'])
+    """
+    t0 = time.perf_counter()
+    train_chars = ["".join(s) for s in sentences]
+    yseqs = [to_bmes(s) for s in sentences]
+    test_seqs = test_attributes(test_chars, template)
+    timings = {"attributes_s": time.perf_counter() - t0}
+
+    # Training attributes are built one sentence at a time while crfsuite takes
+    # them in, so their Python lists never all exist at once (crfsuite keeps
+    # its own compact copy); their build time is still reported apart.
+    build_s = [0.0]
+
+    def xseqs():
+        for chars in train_chars:
+            t = time.perf_counter()
+            x = attributes(chars, template)
+            build_s[0] += time.perf_counter() - t
+            yield x
+
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".crfsuite", dir=workdir)
+    os.close(fd)
+    try:
+        t = train_model(xseqs(), yseqs, algorithm, params, tmp, rand_seed=rand_seed)
+        timings["attributes_s"] += build_s[0]
+        timings["append_s"] = t["append_s"] - build_s[0]
+        timings["train_s"] = t["train_s"]
+        del yseqs
+        t0 = time.perf_counter()
+        tags = tag_sentences(tmp, test_seqs)
+        pred = [from_bmes(c, tg) for c, tg in zip(test_chars, tags)]
+        timings["tag_s"] = time.perf_counter() - t0
+        if keep_as is not None:
+            Path(keep_as).parent.mkdir(exist_ok=True)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, keep_as)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+    return pred, timings

@@ -1,0 +1,184 @@
+"""Marks: what each member got right, from the moment a member makes them
+to the moment the report reads them back (docs/method.md §3, §4).
+
+A member's *marks* are one boolean per gold test word, true when the member
+segments that word correctly (``m_ki``); its *ends* are one boolean per test
+character, true at the last character of each word it predicts, which gives
+back its whole segmentation.  This module owns every form they take:
+
+* made: :func:`word_marks` and :func:`end_mask`, from predicted words;
+* saved: :func:`save_member` writes one member record (its recipe, own
+  scores and the bits packed as base64, :func:`pack`) into the run
+  directory's ``members/``; :func:`load_member` reads it back;
+* stacked: :func:`stack` puts the members' marks in member order (the
+  ``marks.npz`` matrix); :func:`write_predictions` packs their ends into
+  ``predictions.npz``;
+* unpacked: :func:`read_predictions` and :func:`words_from_ends`, for the
+  analyses that need the members' segmentations.
+
+>>> bits = np.array([True, False, True, True, False, False, False, False, True])
+>>> unpack(pack(bits), bits.size).tolist() == bits.tolist()
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from committee import rundir
+from committee.fileio import atomic_write_text, write_npz
+from committee.spans import marks as span_marks
+from committee.spans import spans
+
+log = logging.getLogger("committee.run")
+
+
+# --------------------------------------------------------------------------
+# made
+
+
+def word_marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarray:
+    """``m_ki`` of every gold word: was it predicted, exactly?
+
+    >>> word_marks([["我", "爱", "北京"]], [["我爱", "北京"]]).tolist()
+    [False, False, True]
+    """
+    return span_marks(gold_words, pred_words)
+
+
+def end_mask(pred_words: list[list[str]], n_chars: int) -> np.ndarray:
+    """Over the test characters laid end to end, true at the last character of
+    each predicted word.
+
+    >>> end_mask([["我", "爱", "北京"], ["好"]], 5).tolist()
+    [True, True, False, True, True]
+    """
+    ends = np.zeros(n_chars, dtype=bool)
+    ends[spans(pred_words).ends - 1] = True
+    return ends
+
+
+def words_from_ends(texts: Sequence[str], ends: np.ndarray) -> list[list[str]]:
+    """Words of each sentence from an :func:`end_mask` over ``texts``.
+
+    >>> words_from_ends(["我爱北京", "好"], np.array([1, 1, 0, 1, 1], dtype=bool))
+    [['我', '爱', '北京'], ['好']]
+    """
+    out, k = [], 0
+    for text in texts:
+        n = len(text)
+        cuts = np.flatnonzero(ends[k:k + n]) + 1
+        starts = np.concatenate(([0], cuts[:-1])) if len(cuts) else np.zeros(0, dtype=int)
+        out.append([text[s:e] for s, e in zip(starts.tolist(), cuts.tolist())])
+        k += n
+    return out
+
+
+# --------------------------------------------------------------------------
+# packed bits
+
+
+def pack(bits) -> str:
+    """Booleans as base64 text of their packed bits (``numpy.packbits``)."""
+    return base64.b64encode(np.packbits(np.asarray(bits, dtype=bool)).tobytes()).decode("ascii")
+
+
+def unpack(text: str, count: int) -> np.ndarray:
+    """The ``count`` booleans of :func:`pack`'s text."""
+    packed = np.frombuffer(base64.b64decode(text), dtype=np.uint8)
+    return np.unpackbits(packed, count=count).astype(bool)
+
+
+# --------------------------------------------------------------------------
+# member records (run directory, ``members/``)
+
+
+def save_member(out: Path, result, member) -> None:
+    """One finished member, atomically: its recipe, own scores and packed marks."""
+    marks = np.asarray(result.marks, dtype=bool)
+    record = {
+        "index": member.index,
+        "template": member.template,
+        "ratio": member.ratio,
+        "n_sentences": int(result.n_sentences),
+        "n_gold": int(marks.size),
+        "p": result.p, "r": result.r, "f1": result.f1,
+        "marks": pack(marks),
+    }
+    ends = getattr(result, "pred_ends", None)
+    if ends is not None:  # its segmentation of the test set, for later analyses
+        ends = np.asarray(ends, dtype=bool)
+        record["n_chars"] = int(ends.size)
+        record["pred_ends"] = pack(ends)
+    atomic_write_text(rundir.member_path(out, member.index), json.dumps(record) + "\n")
+
+
+def load_member(out: Path, member, n_gold: int) -> dict | None:
+    """A saved member, or None when it is missing or does not belong to this run."""
+    path = rundir.member_path(out, member.index)
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        marks = unpack(record["marks"], n_gold)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("member %d: unreadable saved result (%s); training it again",
+                    member.index, exc)
+        return None
+    if (record.get("template"), record.get("ratio"), record.get("n_gold")) != (
+            member.template, member.ratio, n_gold):
+        log.warning("member %d: saved result does not match this run; training it again",
+                    member.index)
+        return None
+    record["marks"] = marks
+    packed_ends = record.pop("pred_ends", None)
+    record["pred_ends"] = None  # members saved before segmentations were recorded
+    if packed_ends is not None and "n_chars" in record:
+        try:
+            record["pred_ends"] = unpack(packed_ends, int(record["n_chars"]))
+        except (ValueError, TypeError):
+            log.warning("member %d: unreadable saved segmentation; predictions.npz "
+                        "will not be written", member.index)
+    return record
+
+
+# --------------------------------------------------------------------------
+# stacked
+
+
+def stack(committee, records: dict[int, dict]) -> np.ndarray:
+    """The marks of every member in member order, shape (K, N)."""
+    return np.stack([records[m.index]["marks"] for m in committee])
+
+
+def write_predictions(path: Path, committee, records: dict[int, dict]) -> bool:
+    """Every member's segmentation (packed ends, member order) into ``path``;
+    when a member has none, remove ``path`` instead.  Returns whether written."""
+    ends = [records[m.index].get("pred_ends") for m in committee]
+    if all(e is not None for e in ends):
+        write_npz(path, n_chars=np.int64(ends[0].size),
+                  pred_ends=np.stack([np.packbits(e) for e in ends]))
+        return True
+    if path.exists():
+        path.unlink()
+    return False
+
+
+def read_predictions(path: Path, n_chars: int, n_members: int) -> np.ndarray | None:
+    """The ends of :func:`write_predictions`, shape (K, C), or None when ``path``
+    is missing or does not match ``n_chars`` test characters and ``n_members``."""
+    if not path.is_file():
+        return None
+    with np.load(path) as f:
+        stored = int(f["n_chars"])
+        packed = f["pred_ends"]
+    if stored == n_chars and packed.shape[0] == n_members:
+        return np.unpackbits(packed, axis=1, count=n_chars).astype(bool)
+    log.warning("%s does not match the test set; members left out of split-half", path)
+    return None

@@ -1,0 +1,53 @@
+"""The run report: the paper's evaluation (Table 2, Figures 1–7) on a run directory.
+
+:func:`build_report` reads what ``committee run`` wrote (``test.txt``,
+``words.tsv``, ``marks.npz``, ``predictions.npz``, ``manifest.json``),
+scores every system against the run's difficulties, computes each analysis
+with :mod:`committee.analysis`, draws it with :mod:`committee.plots` and
+writes, inside the run directory:
+
+* ``report.md`` — the page to open first: every table and figure, with
+  the numbers that matter in the text;
+* ``table2.csv`` — the Table 2 models' scores (fractions in [0, 1]) and
+  training times;
+* ``report/`` — one PNG and one CSV per analysis, ``systems.csv`` (every
+  system's scores), and ``report/table2/`` with each Table 2 model's
+  segmentation of the test set (SIGHAN) and its record (settings, times).
+
+Systems are (1) the Table 2 models: template F2 (configurable) trained on
+20/50/80/100% of the training sentences, nested random samples drawn with
+``experiments.seed``; (2) segmenters run by the report itself
+(``experiments.segmenters``, :mod:`committee.segmenters`); (3) output files
+of any other segmenter (``experiments.systems``).  The committee members'
+own segmentations (``predictions.npz``) join the split-half analysis.
+
+Which analyses run: ``committee run`` runs those switched on in the
+config's ``experiments`` section; ``committee report RUN_DIR`` runs all of
+them but those given to ``--skip``.  Table 2 models are trained once and
+reused afterwards: a model whose record matches the corpora and settings is
+read back, not retrained.
+
+The package: :mod:`~committee.report.rundata` reads the run back,
+:mod:`~committee.report.systems` gathers and scores the systems,
+:mod:`~committee.report.analyses` holds one function per analysis in a
+registry, :mod:`~committee.report.build` puts the page together and
+:mod:`~committee.report.output` formats tables and CSV files.
+"""
+
+from committee.report.analyses import REGISTRY, Context, _idiom_list
+from committee.report.build import ANALYSES, build_report
+from committee.report.output import markdown_table
+from committee.report.rundata import RunData, check_experiments, load_run, load_run_config
+from committee.report.systems import System, other_systems, read_human, table2_systems
+
+#: What the paper reports for PKU (Qian et al. 2016, Table 2 and §5), percentages.
+PAPER_PKU = {
+    "table2": {0.2: {"f1": 89.97, "fb": 44.28},
+               1.0: {"p": 94.03, "r": 92.91, "f1": 93.47, "pb": 64.22, "rb": 59.16,
+                     "fb": 61.59}},
+    "split_half_pearson": 0.996,
+}
+
+__all__ = ["ANALYSES", "PAPER_PKU", "REGISTRY", "Context", "RunData", "System", "build_report",
+           "check_experiments", "load_run", "load_run_config", "markdown_table",
+           "other_systems", "read_human", "table2_systems", "_idiom_list"]

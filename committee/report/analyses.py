@@ -1,0 +1,387 @@
+"""The report's analyses: one function per analysis, in :data:`REGISTRY`.
+
+Each function takes the :class:`Context` of a report (the run read back,
+its config, the scored systems) and writes its figure and data into
+``ctx.out_dir`` (``report/``); it returns its section of ``report.md``, or
+None when it has nothing to show, and adds notes to ``ctx.notes``.  The
+numbers come from :mod:`committee.analysis`, the figures from
+:mod:`committee.plots`.
+
+To add an analysis: write ``def name(ctx) -> str | None`` here, add it to
+:data:`REGISTRY` where its section belongs in ``report.md``, and add its
+switch to ``committee.config.EXPERIMENTS`` (and ``ExperimentsConfig``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from committee import analysis, plots, rundir
+from committee import corpus as corpus_mod
+from committee.config import EXPERIMENTS
+from committee.errors import ConfigError, UndefinedMetricWarning
+from committee.fileio import atomic_write_text
+from committee.report.output import SCORE_KEYS, markdown_table, pct, write_csv
+from committee.report.rundata import RunData
+from committee.report.systems import System
+
+
+@dataclass
+class Context:
+    """What every analysis of one report sees.
+
+    Attributes
+    ----------
+    cfg : Config
+    data : RunData
+        The run, read back.
+    out_dir : Path
+        ``report/`` inside the run directory.
+    table2, others, members : list of System
+        Scored Table 2 models, other systems, and committee members (the
+        last from ``predictions.npz``; empty without it).
+    f1_rank, fb_rank : list
+        Ranks of ``ranked`` (Table 2 models, then other systems).
+    human_scores : dict or None
+        Human judgements by system name; ``human_path`` their file.
+    notes, figures : list of str
+        Filled by the analyses.
+    """
+
+    cfg: object
+    data: RunData
+    out_dir: Path
+    table2: list[System] = field(default_factory=list)
+    others: list[System] = field(default_factory=list)
+    members: list[System] = field(default_factory=list)
+    f1_rank: list = field(default_factory=list)
+    fb_rank: list = field(default_factory=list)
+    human_scores: dict | None = None
+    human_path: object = None
+    notes: list[str] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+
+    @property
+    def run_dir(self) -> Path:
+        return self.data.run_dir
+
+    @property
+    def ranked(self) -> list[System]:
+        return self.table2 + self.others
+
+
+def table2(ctx: Context) -> str | None:
+    """Table 2: the scores of models trained on more and more data (``table2.csv``)."""
+    out_dir = ctx.out_dir
+    run_dir = ctx.run_dir
+    t2 = ctx.table2
+    if not t2:
+        return "## Table 2\n\nNo Table 2 model.\n"
+    trows = []
+    for s in t2:
+        r = {"model": s.name, "template": s.info["template"], "fraction": s.info["fraction"],
+             "n_sentences": s.info["n_sentences"], "n_chars": s.info["n_chars"]}
+        r.update({k: s.scores[k] for k in ("p", "r", "f1", "pb", "rb", "fb", "oov_recall",
+                                           "iv_recall")})
+        r["max_iterations"] = s.info["params"].get("max_iterations")
+        r["train_s"] = s.info["timings"]["train_s"]
+        r["total_s"] = s.info["timings"]["total_s"]
+        trows.append(r)
+    df = pd.DataFrame(trows)
+    write_csv(run_dir / rundir.TABLE2_FILE, df)
+    md = markdown_table(
+        ["model", "sentences", "p", "r", "f1", "pb", "rb", "fb", "train time"],
+        [[r["model"], f"{r['n_sentences']:,}", *(pct(r[k]) for k in
+                                                 ("p", "r", "f1", "pb", "rb", "fb")),
+          f"{r['train_s']:.0f} s"] for r in trows])
+    atomic_write_text(out_dir / "table2.md", md + "\n")
+    plots.table2(out_dir / "table2.png", [r["fraction"] for r in trows],
+                 {k: [r[k] for r in trows] for k in ("f1", "fb", "pb", "rb")},
+                 paper={"f1": ([0.2, 1.0], [89.97, 93.47]),
+                        "fb": ([0.2, 1.0], [44.28, 61.59])})
+    ctx.figures.append("table2.png")
+    first, last = trows[0], trows[-1]
+    spread = ""
+    if len(trows) > 1:
+        spread = (f" From {first['model']} to {last['model']}, f1 moves "
+                  f"{pct(first['f1'])} → {pct(last['f1'])} "
+                  f"(+{100 * (last['f1'] - first['f1']):.2f} points) but fb moves "
+                  f"{pct(first['fb'])} → {pct(last['fb'])} "
+                  f"(+{100 * (last['fb'] - first['fb']):.2f} points). "
+                  "The paper (PKU): f1 89.97 → 93.47 (+3.50), fb 44.28 → 61.59 (+17.31).")
+    params = t2[0].info["params"]
+    return (
+        "## Table 2: segmenters trained on more data\n\n"
+        f"Template {t2[0].info['template']}, {t2[0].info['algorithm']} "
+        f"({', '.join(f'{k}={v}' for k, v in sorted(params.items()))}), nested random "
+        f"samples of the {t2[0].info['n_train']:,} training sentences (seed "
+        f"{t2[0].info['seed']}). Scores in %; data in `table2.csv` (fractions in [0, 1]).\n\n"
+        + md + "\n\n" + spread.strip() + "\n\n![Table 2](report/table2.png)\n")
+
+
+def stability(ctx: Context) -> str | None:
+    """Fig. 1: difficulties of the committee's prefixes against the whole committee's."""
+    e = ctx.cfg.experiments
+    data = ctx.data
+    test = ctx.data.test
+    K = ctx.data.K
+    out_dir = ctx.out_dir
+    sizes = list(e.stability_sizes) if e.stability_sizes else analysis.default_sizes(K)
+    bad = [k for k in sizes if k > K]
+    if bad:
+        raise ConfigError("experiments", [f"experiments.stability_sizes: sizes {bad} exceed "
+                                          f"the run's committee size K = {K}"])
+    summary = analysis.stability(data.marks, sizes)
+    idx = analysis.sample_words(data.d, 12, e.seed)
+    flat_words = [w for s in test.words for w in s]
+    prefix = analysis.prefix_difficulties(data.marks, sizes)
+    plots.committee_size(out_dir / "fig1-committee-size.png", sizes, prefix[:, idx],
+                         [flat_words[i] for i in idx], summary)
+    ctx.figures.append("fig1-committee-size.png")
+    write_csv(out_dir / "fig1-committee-size.csv", pd.DataFrame(summary))
+    write_csv(out_dir / "fig1-sampled-words.csv", pd.DataFrame(
+        {"word_id": np.repeat(idx, len(sizes)), "word": np.repeat([flat_words[i] for i in idx],
+                                                                  len(sizes)),
+         "size": np.tile(sizes, len(idx)), "d": prefix[:, idx].T.ravel()}))
+    j = len(sizes) // 2
+    return (
+        "## Fig. 1: is the committee large enough?\n\n"
+        f"Difficulties from the first K' of the {K} members (a prefix of the member list "
+        "is itself a committee). At K' = "
+        f"{sizes[j]}, the mean |d_K' − d_K| is {summary['mean_abs_diff'][j]:.3f} and "
+        f"Pearson r with the full committee's d is {summary['pearson'][j]:.4f}; at "
+        f"K' = {sizes[-2] if len(sizes) > 1 else sizes[-1]}: "
+        f"{summary['mean_abs_diff'][-2 if len(sizes) > 1 else -1]:.3f} and "
+        f"{summary['pearson'][-2 if len(sizes) > 1 else -1]:.4f}. The left panel follows "
+        "12 words sampled across the difficulty range.\n\n"
+        "![Fig. 1](report/fig1-committee-size.png)\n")
+
+
+def linguistic(ctx: Context) -> str | None:
+    """Fig. 2: how idioms, 2-character and OOV words spread over the difficulty bins."""
+    e = ctx.cfg.experiments
+    data = ctx.data
+    test = ctx.data.test
+    out_dir = ctx.out_dir
+    cfg = ctx.cfg
+    flat_words = [w for s in test.words for w in s]
+    groups: dict[str, np.ndarray] = {}
+    idiom_note = ""
+    if e.idioms is not None:
+        idioms = _idiom_list(cfg, e.idioms)
+        groups["idioms"] = np.fromiter((w in idioms for w in flat_words), bool,
+                                       len(flat_words))
+        idiom_note = (f"idioms: the {len(idioms):,} words tagged `i` in People's Daily "
+                      "1998-01" if e.idioms == corpus_mod.EMBEDDED_NAME
+                      else f"idioms: the words of `{e.idioms}`")
+    elif test.pos is not None:
+        pos = [p for s in test.pos for p in s]
+        groups["idioms"] = np.array([p == "i" for p in pos], dtype=bool)
+        idiom_note = "idioms: words tagged `i` in the corpus"
+    else:
+        ctx.notes.append("Fig. 2 has no idioms: the test corpus has no POS tags; give a word "
+                     "list as `experiments.idioms`.")
+    groups["2-character words"] = np.fromiter((len(w) == 2 for w in flat_words), bool,
+                                              len(flat_words))
+    if data.oov is not None:
+        groups["OOV words"] = data.oov
+    groups["all words"] = np.ones(len(flat_words), dtype=bool)
+    shares = analysis.bin_shares(data.d, groups)
+    plots.linguistic(out_dir / "fig2-linguistic.png", analysis.BIN_LABELS, shares)
+    ctx.figures.append("fig2-linguistic.png")
+    table = {"bin": list(analysis.BIN_LABELS)}
+    for name, s in shares.items():
+        table[f"{name} n"] = s["n"]
+        table[f"{name} share"] = s["share"]
+    write_csv(out_dir / "fig2-linguistic.csv", pd.DataFrame(table))
+    mean_d = {name: float(data.d[m].mean()) if m.any() else float("nan")
+              for name, m in groups.items()}
+    md = markdown_table(["group", "words", "mean d", "share with d ≥ 0.5"],
+                        [[name, f"{int(groups[name].sum()):,}", f"{mean_d[name]:.3f}",
+                          pct(float((data.d[groups[name]] >= 0.5).mean())
+                               if groups[name].any() else None, 1)]
+                         for name in groups])
+    return (
+        "## Fig. 2: which words are hard?\n\n"
+        f"Distribution of word groups over the ten difficulty bins ({idiom_note or 'no idioms'}"
+        "; OOV: not in the training word list).\n\n" + md
+        + "\n\n![Fig. 2](report/fig2-linguistic.png)\n")
+
+
+def ranking(ctx: Context) -> str | None:
+    """Fig. 3: every system ranked by f1 and by fb (and human judgements, if given)."""
+    out_dir = ctx.out_dir
+    ranked = ctx.ranked
+    f1_rank = ctx.f1_rank
+    fb_rank = ctx.fb_rank
+    human_scores = ctx.human_scores
+    human_path = ctx.human_path
+    if not ranked:
+        return None
+    names = [s.name for s in ranked]
+    plots.ranking(out_dir / "fig3-ranking.png", names, [s.scores["f1"] for s in ranked],
+                  [s.scores["fb"] for s in ranked], f1_rank, fb_rank)
+    ctx.figures.append("fig3-ranking.png")
+    header = ["system", "p", "r", "f1", "pb", "rb", "fb", "OOV r", "IV r", "#f1", "#fb"]
+    body = [[s.name, *(pct(s.scores[k]) for k in SCORE_KEYS), rf, rb]
+            for s, rf, rb in zip(ranked, f1_rank, fb_rank)]
+    if human_scores is not None:
+        header.append("human")
+        for r, s in zip(body, ranked):
+            r.append(human_scores.get(s.name, "–"))
+    text = ("## Fig. 3: ranking systems by f1 and by fb\n\n"
+            "Every system scored against this run's difficulties (scores in %, # = rank). "
+            "Data in `report/systems.csv`.\n\n" + markdown_table(header, body) + "\n")
+    moved = [s.name for s, rf, rb in zip(ranked, f1_rank, fb_rank) if rf != rb]
+    text += ("\nf1 and fb rank these systems differently: " + ", ".join(moved) + ".\n"
+             if moved else "\nf1 and fb rank the systems in the same order.\n")
+    if human_scores is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            corr = analysis.correlations(
+                {k: [s.scores[k] for s in ranked] for k in ("p", "r", "f1", "pb", "rb", "fb")},
+                [human_scores.get(s.name) for s in ranked])
+        write_csv(out_dir / "fig3-human-correlation.csv",
+                   pd.DataFrame({"metric": list(corr), "pearson": list(corr.values())}))
+        text += ("\nPearson correlation with the human judgements "
+                 f"(`{human_path}`, {len(human_scores)} systems):\n\n"
+                 + markdown_table(list(corr), [[("–" if v is None else f"{v:.3f}")
+                                                for v in corr.values()]], "r" * len(corr))
+                 + "\n")
+    return (text + "\n![Fig. 3](report/fig3-ranking.png)\n")
+
+
+def bins(ctx: Context) -> str | None:
+    """Fig. 4: each system's recall of the gold words in each difficulty bin."""
+    data = ctx.data
+    out_dir = ctx.out_dir
+    ranked = ctx.ranked
+    if not ranked:
+        return None
+    rec = np.array([[np.nan if v is None else v for v in s.scores["recall_by_bin"]]
+                    for s in ranked])
+    counts = analysis.bin_counts(data.d)
+    plots.recall_by_bin(out_dir / "fig4-recall-by-bin.png", analysis.BIN_LABELS,
+                        [s.name for s in ranked], rec, counts)
+    ctx.figures.append("fig4-recall-by-bin.png")
+    table = {"bin": list(analysis.BIN_LABELS), "gold_words": counts}
+    for s, r in zip(ranked, rec):
+        table[s.name] = r
+    write_csv(out_dir / "fig4-recall-by-bin.csv", pd.DataFrame(table))
+    body = [[s.name, *(pct(v, 1) for v in r)] for s, r in zip(ranked, rec)]
+    return (
+        "## Fig. 4: accuracy by difficulty\n\n"
+        "Recall of the gold words in each difficulty bin (%), bin sizes in grey.\n\n"
+        + markdown_table(["system", *analysis.BIN_LABELS],
+                         [["gold words", *(f"{c:,}" for c in counts)]] + body)
+        + "\n\n![Fig. 4](report/fig4-recall-by-bin.png)\n")
+
+
+def split_half(ctx: Context) -> str | None:
+    """Fig. 6: split-half reliability of fb across random halves of the test set."""
+    e = ctx.cfg.experiments
+    test = ctx.data.test
+    out_dir = ctx.out_dir
+    t2 = ctx.table2
+    members = ctx.members
+    others = ctx.others
+    pool = t2 + members + others
+    if len(pool) < 3:
+        ctx.notes.append("Split-half reliability needs at least 3 models; "
+                         f"this run has {len(pool)} (no predictions.npz and few systems).")
+        return None
+    masks = analysis.split_half_masks(len(test.words), e.split_half_repeats, e.seed)
+    a, b = analysis.split_half_scores([s.stats for s in pool], masks, "fb")
+    r = analysis.split_half_pearson(a, b)
+    fa, fb_ = analysis.split_half_scores([s.stats for s in pool], masks, "f1")
+    r_f1 = analysis.split_half_pearson(fa, fb_)
+    plots.split_half(out_dir / "fig6-split-half.png", a[0], b[0],
+                     [s.kind for s in pool], r)
+    ctx.figures.append("fig6-split-half.png")
+    write_csv(out_dir / "fig6-split-half.csv", pd.DataFrame(
+        {"model": [s.name for s in pool], "kind": [s.kind for s in pool],
+         "fb_half_a": a[0], "fb_half_b": b[0], "f1_half_a": fa[0], "f1_half_b": fb_[0]}))
+    write_csv(out_dir / "fig6-split-half-pearson.csv",
+              pd.DataFrame({"split": np.arange(len(r)), "pearson_fb": r,
+                            "pearson_f1": r_f1}))
+    kinds = ", ".join(f"{sum(s.kind == k for s in pool)} {label}"
+                      for k, label in (("table2", "Table 2 models"),
+                                       ("member", "committee members"),
+                                       ("system", "other systems"))
+                      if any(s.kind == k for s in pool))
+    if not members:
+        ctx.notes.append("Split-half used no committee member: the run has no "
+                         "predictions.npz (members trained before segmentations were "
+                         "recorded).")
+    return (
+        "## Fig. 6: split-half reliability\n\n"
+        f"The test sentences split at random into two halves, {len(r)} times "
+        f"(seed {e.seed}); {len(pool)} models ({kinds}) scored on each half. "
+        f"Pearson r of fb across halves: first split {r[0]:.4f}, mean "
+        f"{np.nanmean(r):.4f}, min {np.nanmin(r):.4f} (f1: mean {np.nanmean(r_f1):.4f}). "
+        f"The paper reports 0.996 on PKU.\n\n![Fig. 6](report/fig6-split-half.png)\n")
+
+
+def word_weights(ctx: Context) -> str | None:
+    """Fig. 7: the words of a few sentences with their difficulties."""
+    e = ctx.cfg.experiments
+    data = ctx.data
+    test = ctx.data.test
+    out_dir = ctx.out_dir
+    S = len(test.words)
+    chosen = list(e.word_weight_sentences)
+    bad = [i for i in chosen if i >= S]
+    if bad:
+        raise ConfigError("experiments", [f"experiments.word_weight_sentences: {bad} do not "
+                                          f"exist (the test set has {S} sentences, 0-based)"])
+    sentence_of = np.repeat(np.arange(S), [len(s) for s in test.words])
+    how = "the sentences chosen in `experiments.word_weight_sentences`"
+    if not chosen:
+        chosen = analysis.hardest_sentences(data.d, sentence_of, 3).tolist()
+        how = ("the 3 sentences with the highest mean word difficulty among those of "
+               "6–24 words")
+    starts = np.concatenate(([0], np.cumsum([len(s) for s in test.words])))
+    ws = [test.words[i] for i in chosen]
+    ds = [data.d[starts[i]:starts[i + 1]].tolist() for i in chosen]
+    titles = [f"sentence {i} (line {test.lines[i]}), mean d = {np.mean(d):.2f}"
+              for i, d in zip(chosen, ds)]
+    plots.word_weights(out_dir / "fig7-word-weights.png", ws, ds, titles)
+    ctx.figures.append("fig7-word-weights.png")
+    write_csv(out_dir / "fig7-word-weights.csv", pd.DataFrame(
+        {"sentence": np.repeat(chosen, [len(w) for w in ws]),
+         "word_index": [j for w in ws for j in range(len(w))],
+         "word": [x for w in ws for x in w], "d": [x for d in ds for x in d]}))
+    lines = [" ".join(f"{w}<sub>{d:.2f}</sub>" for w, d in zip(w_, d_))
+             for w_, d_ in zip(ws, ds)]
+    return (
+        "## Fig. 7: word weights\n\n"
+        f"Shown: {how}; each word with its difficulty.\n\n"
+        + "\n\n".join(f"- {t}: {ln}" for t, ln in zip(titles, lines))
+        + "\n\n![Fig. 7](report/fig7-word-weights.png)\n")
+
+
+def _idiom_list(cfg, idioms: str) -> set[str]:
+    """A word list file, or the words tagged ``i`` in the embedded corpus."""
+    if idioms == corpus_mod.EMBEDDED_NAME:
+        pd98 = corpus_mod.read_embedded()
+        return {w for ws, ps in zip(pd98.words, pd98.pos) for w, p in zip(ws, ps) if p == "i"}
+    return corpus_mod.read_word_list(cfg.resolve(idioms))
+
+
+#: The analyses, in the order of their sections in ``report.md``.
+REGISTRY: dict[str, Callable[[Context], str | None]] = {
+    "table2": table2,
+    "stability": stability,
+    "linguistic": linguistic,
+    "ranking": ranking,
+    "bins": bins,
+    "split_half": split_half,
+    "word_weights": word_weights,
+}
+assert set(REGISTRY) == set(EXPERIMENTS), "every experiment switch has one analysis"

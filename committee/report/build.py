@@ -1,0 +1,180 @@
+"""Build a report: read the run, gather and score the systems, run the
+analyses of :data:`committee.report.analyses.REGISTRY` and write
+``report.md``."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Sequence
+
+import pandas as pd
+
+from committee import __version__
+from committee import analysis, evaluate, metrics, plots, rundir
+from committee.config import EXPERIMENTS
+from committee.fileio import atomic_write_text, sha256_file
+from committee.marks import words_from_ends
+from committee.report.analyses import REGISTRY, Context
+from committee.report.output import SCORE_KEYS, write_csv
+from committee.report.rundata import check_experiments, load_run, load_run_config
+from committee.report.systems import (System, other_systems, read_human, score,
+                                      table2_systems)
+
+log = logging.getLogger("committee.run")
+
+#: Analyses of the report, in order (names as in ``experiments`` and ``--skip``).
+ANALYSES = EXPERIMENTS
+
+
+def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | None = None,
+                 systems: Sequence[str] = (), segmenters: Sequence[str] = (),
+                 human=None, progress: bool = True, load_inputs=None) -> Path:
+    """Write ``report.md``, ``table2.csv`` and ``report/`` into ``run_dir``.
+
+    Parameters
+    ----------
+    run_dir : path
+        Output directory of a finished ``committee run``.
+    cfg : Config, optional
+        Its config (default: the one its manifest records).
+    inputs : pipeline.RunInputs, optional
+        The run's corpora, already read (spares reading the training corpus).
+    analyses : sequence of str, optional
+        Which of :data:`ANALYSES` to run (default: those switched on in
+        ``cfg.experiments``).
+    systems, segmenters, human
+        Added to ``cfg.experiments.systems`` / ``segmenters`` / ``human``
+        (``human`` replaces it).
+    load_inputs : callable, optional
+        ``load_inputs(cfg)`` reads the run's corpora when Table 2 models
+        must be trained and ``inputs`` is not given
+        (:func:`committee.workflow.report` passes
+        :func:`committee.pipeline.load_inputs`).
+
+    Returns
+    -------
+    Path of ``report.md``.
+    """
+    run_dir = Path(run_dir)
+    if cfg is None:
+        cfg = load_run_config(run_dir)
+    analyses = tuple(cfg.experiments.enabled() if analyses is None else analyses)
+    unknown = [a for a in analyses if a not in ANALYSES]
+    if unknown:
+        raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
+    check_experiments(cfg, analyses or ("ranking",))
+    data = load_run(run_dir)
+    handler = rundir.open_log(run_dir)  # committee report: log to the run's log too
+    try:
+        started = time.monotonic()
+        ctx = Context(cfg, data, run_dir / rundir.REPORT_DIR)
+        ctx.out_dir.mkdir(exist_ok=True)
+        if plots.cjk_font() is None:
+            ctx.notes.append(plots.NO_CJK_FONT)
+            log.warning("no CJK font found: Chinese words in the figures show as boxes")
+        _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress)
+        _rank_systems(ctx, analyses, human)
+        sections = []
+        for name, run in REGISTRY.items():
+            if name in analyses or (name == "table2" and ctx.table2):
+                section = run(ctx)
+                if section is not None:
+                    sections.append(section)
+        return _write_page(ctx, analyses, sections, started)
+    finally:
+        rundir.close_log(handler)
+
+
+def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,
+                    progress) -> None:
+    """The Table 2 models, other systems and members of ``ctx``, scored."""
+    cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
+    scorer = metrics.Scorer(data.test, difficulty=data.d, oov=data.oov)
+    ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
+                                          inputs=inputs, progress=progress,
+                                          load_inputs=load_inputs)
+    ctx.notes += t2_notes
+    files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
+    segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
+    ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
+    score(ctx.ranked, scorer, data.test)
+    if data.pred_ends is not None:
+        texts = ["".join(s) for s in data.test.words]
+        ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
+                       for k in range(data.K)]
+        score(ctx.members, scorer, data.test)
+    for s in ctx.others:
+        if s.info.get("note"):
+            ctx.notes.append(f"{s.name}: {s.info['note']}.")
+
+
+def _rank_systems(ctx: Context, analyses, human) -> None:
+    """Ranks by f1 and fb, human judgements, and ``systems.csv``."""
+    e, ranked = ctx.cfg.experiments, ctx.ranked
+    ctx.f1_rank = evaluate.rank([s.scores["f1"] for s in ranked])
+    ctx.fb_rank = evaluate.rank([s.scores["fb"] for s in ranked])
+    ctx.human_path = human if human is not None else (
+        ctx.cfg.resolve(e.human) if e.human else None)
+    if ctx.human_path is not None and "ranking" in analyses:
+        ctx.human_scores = read_human(ctx.human_path, [s.name for s in ranked])
+    rows = []
+    for s, rf, rb in zip(ranked, ctx.f1_rank, ctx.fb_rank):
+        row = {"system": s.name, "kind": s.kind}
+        row.update({k: s.scores[k] for k in SCORE_KEYS})
+        row["rank_f1"], row["rank_fb"] = rf, rb
+        if ctx.human_scores is not None:
+            row["human"] = ctx.human_scores.get(s.name)
+        rows.append(row)
+    if ranked:
+        write_csv(ctx.out_dir / "systems.csv", pd.DataFrame(rows))
+
+
+def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> Path:
+    """``report.md``: the run in a few lines, every section, then the notes."""
+    data, test, run_dir = ctx.data, ctx.data.test, ctx.run_dir
+    m = data.manifest
+    hist = analysis.bin_counts(data.d)
+    head = [
+        f"# Report: {m.get('name', run_dir.name)}",
+        "",
+        f"Committee of K = {data.K} CRF segmenters; test set: {len(test.words):,} sentences, "
+        f"{test.n_words():,} words, {test.n_chars():,} characters. Mean difficulty "
+        f"{data.d.mean():.3f}; {100 * (data.d == 0).mean():.1f}% of the words have d = 0 and "
+        f"{100 * (data.d == 1).mean():.1f}% have d = 1"
+        + (f"; OOV rate {100 * data.oov.mean():.2f}%." if data.oov is not None else "."),
+        "",
+        "How to read: a word's difficulty d is the share of the committee's members that "
+        "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
+        "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
+        "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike.",
+        "",
+        "Difficulties: `" + m.get("signature", "?") + "`",
+        "",
+        "Scores: `" + _score_signature(run_dir, test) + "` (the same as `committee score "
+        "--gold test.txt --difficulty test.weight --train-words train-words.txt` prints)",
+        "",
+        "Words per difficulty bin: "
+        + ", ".join(f"{lab} {n:,}" for lab, n in zip(analysis.BIN_LABELS, hist)) + ".",
+        "",
+        f"Analyses: {', '.join(analyses) or 'none'}; figures: {len(ctx.figures)} "
+        f"(`report/*.png`, data beside each as CSV). Built in "
+        f"{time.monotonic() - started:.0f} s by committee {__version__}.",
+        "",
+    ]
+    tail = []
+    if ctx.notes:
+        tail = ["## Notes", ""] + [f"- {n}" for n in ctx.notes] + [""]
+    text = "\n".join(head) + "\n" + "\n".join(sections) + "\n" + "\n".join(tail)
+    path = rundir.paths(run_dir).root / rundir.REPORT_FILE
+    atomic_write_text(path, text)
+    log.info("report: %s (%d figures)", path, len(ctx.figures))
+    return path
+
+
+def _score_signature(run_dir: Path, test) -> str:
+    p = rundir.paths(run_dir)
+    return metrics.signature(
+        gold_sha256=test.sha256, difficulty_sha256=sha256_file(p.weight),
+        train_words_sha256=sha256_file(p.train_words) if p.train_words.is_file() else None)

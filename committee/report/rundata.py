@@ -1,0 +1,147 @@
+"""A finished run, read back for the report: its outputs, its config, and
+whether the experiments asked of it can run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from committee import config as config_mod
+from committee import corpus as corpus_mod
+from committee import difficulty as difficulty_mod
+from committee import marks as marks_mod
+from committee import plots, rundir
+from committee import segmenters as seg_mod
+from committee.errors import ConfigError, InputError
+from committee.rundir import need
+
+
+@dataclass(frozen=True)
+class RunData:
+    """What a finished run wrote, read back.
+
+    Attributes
+    ----------
+    run_dir : Path
+    test : Corpus
+        The gold test set (``test.txt``), with POS from ``words.tsv`` when the
+        corpus had them.
+    d, n_correct : ndarray
+        Difficulty and number of members right, per gold word.
+    oov : ndarray of bool or None
+    marks : ndarray of bool, shape (K, N)
+    pred_ends : ndarray of bool, shape (K, C), or None
+        Each member's segmentation (``predictions.npz``), when recorded.
+    manifest : dict
+    """
+
+    run_dir: Path
+    test: corpus_mod.Corpus
+    d: np.ndarray
+    n_correct: np.ndarray
+    oov: np.ndarray | None
+    marks: np.ndarray
+    pred_ends: np.ndarray | None
+    manifest: dict
+
+    @property
+    def K(self) -> int:
+        return int(self.marks.shape[0])
+
+
+def load_run(run_dir) -> RunData:
+    """Read a finished run's outputs (see :class:`RunData`)."""
+    p = rundir.paths(run_dir)
+    manifest = rundir.read_manifest(p.root)
+    test = corpus_mod.read_corpus(need(p.test))
+    words = difficulty_mod.read_words_tsv(need(p.words))
+    if len(words) != test.n_words():
+        raise InputError(str(p.words), None,
+                         f"has {len(words)} words, test.txt has {test.n_words()}")
+    test = _with_pos(test, words["pos"].astype(str).tolist())
+    oov_col = words["oov"].astype(str)
+    oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
+    with np.load(need(p.marks)) as f:
+        marks = f["marks"].astype(bool)
+    if marks.shape[1] != test.n_words():
+        raise InputError(str(p.marks), None,
+                         f"marks cover {marks.shape[1]} words, test.txt has {test.n_words()}")
+    pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
+    return RunData(p.root, test, words["difficulty"].to_numpy(dtype=np.float64),
+                   words["n_correct"].to_numpy(dtype=np.int64), oov, marks, pred_ends, manifest)
+
+
+def _with_pos(test: corpus_mod.Corpus, pos_col: list[str]) -> corpus_mod.Corpus:
+    """``test`` with the POS tags of ``words.tsv`` when it has any."""
+    pos = None
+    if any(pos_col):
+        pos, k = [], 0
+        for sentence in test.words:
+            pos.append(pos_col[k:k + len(sentence)])
+            k += len(sentence)
+    return corpus_mod.Corpus(test.path, test.words, test.lines, pos, test.sha256,
+                             test.encoding, test.normalization)
+
+
+def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
+    """The config of a run: ``config_path`` if given, else the one its manifest
+    records (with ``output.dir`` set to ``run_dir``); ``overrides`` applied."""
+    run_dir = Path(run_dir)
+    overrides = list(overrides)
+    if config_path is not None:
+        cfg = config_mod.load_config(config_path, overrides=overrides + [f"output.dir={run_dir}"])
+    else:
+        manifest_path = need(rundir.paths(run_dir).manifest)
+        try:
+            data = json.loads(manifest_path.read_text(encoding="utf-8"))["config"]
+        except (ValueError, KeyError) as exc:
+            raise InputError(str(manifest_path), None, f"holds no run config ({exc})") from None
+        data["output"] = {"dir": str(run_dir)}
+        cfg = config_mod.parse_config(data, str(manifest_path), overrides, check_paths=False)
+    return cfg
+
+
+def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
+    """Refuse, before any compute, what the experiments would fail on later.
+
+    Checks that the files named in ``experiments`` exist and that the
+    segmenters are installed (only for the analyses in ``names``; default:
+    those switched on).  Raises :class:`ConfigError` listing every problem.
+    """
+    e = cfg.experiments
+    names = e.enabled() if names is None else tuple(names)
+    problems = []
+    if not names:
+        return
+    wanted = [(f"experiments.systems[{i}]", p) for i, p in enumerate(e.systems)]
+    if e.human is not None and "ranking" in names:
+        wanted.append(("experiments.human", e.human))
+    if e.idioms is not None and e.idioms != corpus_mod.EMBEDDED_NAME and "linguistic" in names:
+        wanted.append(("experiments.idioms", e.idioms))
+    for where, p in wanted:
+        full = cfg.resolve(p)
+        if not full.is_file():
+            problems.append(f"{where}: no such file: {full}")
+    if e.stability_sizes and "stability" in names:
+        too_big = [k for k in e.stability_sizes if k > cfg.committee.size]
+        if too_big:
+            problems.append(f"experiments.stability_sizes: {too_big} exceed committee.size "
+                            f"({cfg.committee.size})")
+    for i, name in enumerate(e.segmenters):
+        module = seg_mod.SEGMENTERS[name][0]
+        if importlib.util.find_spec(module) is None:
+            problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
+                            f"pip install 'committee[{seg_mod.SEGMENTERS[name][1]}]'")
+    try:
+        plots.require_matplotlib()
+    except Exception as exc:  # PlotError
+        problems.append(f"experiments: {exc}")
+    if problems:
+        raise ConfigError("experiments", problems)
+
+

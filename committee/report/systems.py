@@ -1,0 +1,280 @@
+"""The systems the report scores: the Table 2 models (trained once, then
+read back), segmenters run by the report, output files of other segmenters,
+and the committee's members (from ``predictions.npz``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import shutil
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from committee import __version__
+from committee import corpus as corpus_mod
+from committee import crf, evaluate, metrics, parallel, rundir
+from committee import members as members_mod
+from committee import segmenters as seg_mod
+from committee.errors import InputError, RunError, UndefinedMetricWarning
+from committee.fileio import atomic_write_text
+from committee.report.rundata import RunData
+
+log = logging.getLogger("committee.run")
+
+
+@dataclass
+class System:
+    """One scored segmentation of the test set."""
+
+    name: str
+    kind: str  # "table2", "system" (segmenter or output file) or "member"
+    words: list[list[str]]
+    stats: metrics.SufficientStats | None = None
+    scores: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)
+
+
+def read_human(path, names: Sequence[str]) -> dict[str, float]:
+    """Human judgements: one ``system<TAB or spaces>score`` per line, ``#`` comments.
+
+    Every named system must be one of ``names``.
+    """
+    out: dict[str, float] = {}
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.rsplit(None, 1)
+            if len(parts) != 2:
+                raise InputError(str(path), lineno, "expected 'system score'")
+            name, value = parts
+            try:
+                score = float(value)
+            except ValueError:
+                raise InputError(str(path), lineno, f"score {value!r} is not a number") from None
+            if not math.isfinite(score):
+                raise InputError(str(path), lineno, f"score {value!r} is not finite")
+            if name not in names:
+                raise InputError(str(path), lineno, f"unknown system {name!r}; the report's "
+                                                    f"systems are: {', '.join(names)}")
+            if name in out:
+                raise InputError(str(path), lineno, f"system {name!r} is scored twice")
+            out[name] = score
+    return out
+
+
+def _table2_key(data: RunData, cfg, fraction: float, n_train: int, train_sha: str) -> str:
+    e = cfg.experiments
+    params = dict(cfg.crf.trainer_params())
+    params["max_iterations"] = e.table2_max_iterations
+    key = {"train": train_sha, "test": data.test.sha256, "template": e.table2_template,
+           "fraction": fraction, "n_train": n_train, "seed": e.seed,
+           "algorithm": cfg.crf.algorithm, "params": params}
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+def _table2_name(template: str, fraction: float) -> str:
+    return f"{template} {100 * fraction:g}%"
+
+
+def _table2_file(template: str, fraction: float) -> str:
+    return f"{template}-{round(1000 * fraction):04d}"
+
+
+@dataclass(frozen=True)
+class _Table2Result:
+    index: int
+    pred: list
+    timings: dict
+
+
+def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed):
+    """Runs in a worker: train Table 2 model ``index`` and segment the test set."""
+    t0 = time.perf_counter()
+    pred, t = crf.train_and_segment(sentences, template, test_chars, algorithm, params, workdir,
+                                    rand_seed=rand_seed, prefix=".table2-")
+    return _Table2Result(index, pred, {
+        "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
+        "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
+
+
+def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
+                   progress: bool = False, load_inputs=None) -> tuple[list[System], list[str]]:
+    """The Table 2 models: read back those already made, train the others
+    (only with ``train``).  Returns the systems and notes for the report.
+
+    ``inputs`` are the run's corpora when already read; otherwise
+    ``load_inputs(cfg)`` reads them when a model must be trained.
+    """
+    e = cfg.experiments
+    notes: list[str] = []
+    tdir = out_dir / "table2"
+    train_sha = data.manifest.get("corpus", {}).get("train", {}).get("sha256", "")
+    # sizes of the samples need the number of non-empty training sentences
+    train_sentences = inputs.train_sentences if inputs is not None else None
+    records = {}
+    for fraction in e.table2_fractions:
+        rec_path = tdir / f"{_table2_file(e.table2_template, fraction)}.json"
+        if rec_path.is_file():
+            try:
+                records[fraction] = json.loads(rec_path.read_text(encoding="utf-8"))
+            except ValueError:
+                pass
+    n_train = None
+    if train_sentences is not None:
+        n_train = len(train_sentences)
+    elif records:
+        n_train = next(iter(records.values())).get("n_train")
+    todo = []
+    systems: list[System] = []
+    for fraction in e.table2_fractions:
+        rec = records.get(fraction)
+        key = None if n_train is None else _table2_key(data, cfg, fraction, n_train, train_sha)
+        out_path = tdir / f"{_table2_file(e.table2_template, fraction)}.txt"
+        if rec is not None and key is not None and rec.get("key") == key and out_path.is_file():
+            pred = corpus_mod.read_corpus(out_path)
+            systems.append(System(_table2_name(e.table2_template, fraction), "table2",
+                                  pred.words, info=rec))
+        else:
+            todo.append(fraction)
+    if todo and not train:
+        notes.append("Table 2 models not trained for fractions "
+                     f"{', '.join(f'{f:g}' for f in todo)}: run `committee report` without "
+                     "`--skip table2` (or `committee run` with `experiments.table2: true`).")
+        todo = []
+    if todo:
+        if train_sentences is None:
+            if load_inputs is None:
+                raise RunError("training Table 2 models needs the run's training corpus")
+            inputs = load_inputs(cfg)
+            if inputs.train.sha256 != train_sha or inputs.test.sha256 != data.manifest.get(
+                    "corpus", {}).get("test", {}).get("sha256"):
+                raise RunError(f"the config's corpora are not those of the run in "
+                               f"{data.run_dir} (checksums differ); pass the run's config "
+                               "with --config, or --set corpus.root=...")
+            train_sentences = inputs.train_sentences
+            n_train = len(train_sentences)
+        systems += _train_table2(cfg, data, train_sentences, todo, tdir, train_sha, progress)
+    order = {f: i for i, f in enumerate(e.table2_fractions)}
+    systems.sort(key=lambda s: order.get(s.info.get("fraction"), 99))
+    return systems, notes
+
+
+def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, train_sha: str,
+                  progress: bool) -> list[System]:
+    from tqdm import tqdm
+
+    e = cfg.experiments
+    n_train = len(train_sentences)
+    order = np.random.default_rng(e.seed).permutation(n_train)  # nested samples
+    params = dict(cfg.crf.trainer_params())
+    params["max_iterations"] = e.table2_max_iterations
+    test_chars = ["".join(s) for s in data.test.words]
+    workdir = str(tdir / ".tmp")
+    tasks = []
+    for fraction in sorted(fractions, reverse=True):  # largest first
+        idx = np.sort(order[:members_mod.sample_size(fraction, n_train)])
+        tasks.append((fraction, [train_sentences[i] for i in idx]))
+    n_jobs = cfg.parallel.n_jobs if cfg.parallel.backend != "sequential" else 1
+    n_jobs = min(len(tasks), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs)
+    log.info("table2: training %d %s model(s) (%s, max_iterations %d) on %s of %d sentences, "
+             "n_jobs %d", len(tasks), e.table2_template, cfg.crf.algorithm,
+             e.table2_max_iterations, ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
+    args = [(i, e.table2_template, sents, test_chars, cfg.crf.algorithm, params, workdir,
+             e.seed + 1) for i, (_, sents) in enumerate(tasks)]
+    started = time.monotonic()
+    if progress:
+        tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
+                   "they are kept and reused (--skip table2 leaves them out)")
+    results = parallel.results(_train_one, args, "loky" if n_jobs > 1 else "sequential",
+                               n_jobs, key=lambda a: a[0])
+    systems = []
+    bar = tqdm(total=len(tasks), unit="model", desc="table2", disable=not progress,
+               dynamic_ncols=True)
+    try:
+        for result in results:
+            fraction, sents = tasks[result.index]
+            if isinstance(result, parallel.MemberFailure):
+                raise RunError(f"Table 2 model {_table2_name(e.table2_template, fraction)} "
+                               f"failed: {result.error}")
+            systems.append(_save_table2(cfg, data, tdir, fraction, sents, n_train, train_sha,
+                                        params, result))
+            bar.update(1)
+    finally:
+        bar.close()
+    log.info("table2: %d model(s) in %.0f s", len(tasks), time.monotonic() - started)
+    shutil.rmtree(workdir, ignore_errors=True)
+    return systems
+
+
+def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train_sha, params,
+                 result) -> System:
+    """Write a trained Table 2 model's segmentation and record; return its system."""
+    e = cfg.experiments
+    name = _table2_file(e.table2_template, fraction)
+    corpus_mod.write_sighan(tdir / f"{name}.txt", result.pred)
+    rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
+           "template": e.table2_template, "fraction": fraction, "n_train": n_train,
+           "n_sentences": len(sents), "n_chars": sum(len(w) for s in sents for w in s),
+           "algorithm": cfg.crf.algorithm, "params": params, "seed": e.seed,
+           "timings": {k: round(v, 1) for k, v in result.timings.items()},
+           "version": __version__}
+    atomic_write_text(tdir / f"{name}.json", json.dumps(rec, indent=2) + "\n")
+    log.info("table2: %s (%d sentences) trained in %.0f s, tagged in %.1f s",
+             _table2_name(e.table2_template, fraction), len(sents),
+             result.timings["train_s"], result.timings["tag_s"])
+    return System(_table2_name(e.table2_template, fraction), "table2", result.pred, info=rec)
+
+
+def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
+                  segmenters: Sequence[str] = (), progress: bool = False) -> list[System]:
+    """Segmenters run by the report (their output kept in ``report/systems/``)
+    and output files of other segmenters."""
+    systems, taken = [], set()
+    texts = ["".join(s) for s in data.test.words]
+    for name in segmenters:
+        path = out_dir / "systems" / f"{name}.txt"
+        seg = seg_mod.load(name)
+        info_path = out_dir / "systems" / f"{name}.json"
+        cached = None
+        if path.is_file() and info_path.is_file():
+            info = json.loads(info_path.read_text(encoding="utf-8"))
+            if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
+                cached = corpus_mod.read_corpus(path).words
+        if cached is None:
+            t0 = time.perf_counter()
+            cached = seg_mod.segment(seg, texts, str(rundir.paths(data.run_dir).test),
+                                     data.test.lines, progress=progress)
+            corpus_mod.write_sighan(path, cached)
+            info = {"segmenter": name, "version": seg.version, "test": data.test.sha256,
+                    "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
+            atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
+            log.info("segmented the test set with %s %s in %.1f s", name, seg.version,
+                     info["seconds"])
+        taken.add(name)
+        systems.append(System(name, "system", cached, info=info))
+    for p in files:
+        pred = corpus_mod.read_corpus(p)
+        metrics.check_aligned(data.test, pred)
+        name = evaluate.system_name(os.fspath(p), taken)
+        systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)}))
+    return systems
+
+
+def score(systems: Sequence[System], scorer: metrics.Scorer, test) -> None:
+    for s in systems:
+        s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            s.scores = metrics.compute(s.stats)
+
+

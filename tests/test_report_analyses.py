@@ -1,0 +1,98 @@
+"""Each analysis of the report on a hand-built run: five words, four members."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from committee import corpus as corpus_mod
+from committee import metrics
+from committee.config import EXPERIMENTS, parse_config
+from committee.report import ANALYSES, REGISTRY, Context, RunData, System
+from committee.report.systems import score
+
+pytest.importorskip("matplotlib")
+
+WORDS = [["我", "爱", "北京"], ["你", "好"]]
+#: m_ki by hand: rows are members, columns the five words
+MARKS = np.array([[1, 1, 1, 1, 1],
+                  [1, 1, 0, 1, 1],
+                  [1, 0, 0, 1, 0],
+                  [1, 1, 0, 0, 0]], dtype=bool)
+#: d = share of members wrong: 0/4, 1/4, 3/4, 1/4, 2/4
+D = np.array([0.0, 0.25, 0.75, 0.25, 0.5])
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    corpus_mod.write_sighan(tmp_path / "test.txt", WORDS)
+    test = corpus_mod.read_corpus(tmp_path / "test.txt")
+    n_correct = MARKS.sum(axis=0)
+    data = RunData(tmp_path, test, D, n_correct, None, MARKS, None, {"name": "hand"})
+    cfg = parse_config({
+        "name": "hand",
+        "corpus": {"train": {"builtin": "peoples-daily-1998", "split": "train"},
+                   "test": {"builtin": "peoples-daily-1998", "split": "test"}},
+        "committee": {"size": 4},
+        "output": {"dir": str(tmp_path)},
+        "experiments": {"word_weight_sentences": [0], "stability_sizes": [1, 2, 4]},
+    }, check_paths=False)
+    (tmp_path / "report").mkdir()
+    return Context(cfg, data, tmp_path / "report")
+
+
+def test_every_analysis_is_registered_once():
+    assert set(REGISTRY) == set(EXPERIMENTS) == set(ANALYSES)
+
+
+def test_word_weights(ctx):
+    text = REGISTRY["word_weights"](ctx)
+    assert "我<sub>0.00</sub> 爱<sub>0.25</sub> 北京<sub>0.75</sub>" in text
+    assert "mean d = 0.33" in text
+    table = pd.read_csv(ctx.out_dir / "fig7-word-weights.csv")
+    assert table["word"].tolist() == ["我", "爱", "北京"]
+    assert table["d"].tolist() == [0.0, 0.25, 0.75]
+    assert ctx.figures == ["fig7-word-weights.png"]
+
+
+def test_word_weights_refuses_a_sentence_that_does_not_exist(ctx):
+    from committee.errors import ConfigError
+
+    ctx.cfg = ctx.cfg.model_copy(update={"experiments": ctx.cfg.experiments.model_copy(
+        update={"word_weight_sentences": (2,)})})
+    with pytest.raises(ConfigError, match="word_weight_sentences: \\[2\\] do not exist"):
+        REGISTRY["word_weights"](ctx)
+
+
+def test_bins_with_a_perfect_system(ctx):
+    gold = System("gold", "system", WORDS)
+    score([gold], metrics.Scorer(ctx.data.test, difficulty=D), ctx.data.test)
+    ctx.others = [gold]
+    text = REGISTRY["bins"](ctx)
+    assert text.startswith("## Fig. 4")
+    table = pd.read_csv(ctx.out_dir / "fig4-recall-by-bin.csv")
+    # bins of 0, .25, .75, .25, .5
+    assert table["gold_words"].tolist() == [1, 0, 2, 0, 0, 1, 0, 1, 0, 0]
+    assert (table["gold"].dropna() == 1.0).all() and table["gold"].notna().sum() == 4
+
+
+def test_bins_and_ranking_need_a_system(ctx):
+    assert REGISTRY["bins"](ctx) is None
+    assert REGISTRY["ranking"](ctx) is None
+    assert ctx.figures == []
+
+
+def test_stability_full_committee_agrees_with_itself(ctx):
+    text = REGISTRY["stability"](ctx)
+    table = pd.read_csv(ctx.out_dir / "fig1-committee-size.csv")
+    assert table["size"].tolist() == [1, 2, 4]
+    last = table.iloc[-1]
+    assert last["mean_abs_diff"] == 0.0 and last["pearson"] == pytest.approx(1.0)
+    # the first member alone gets every word right: |0 - d| averages to mean(D)
+    assert table.iloc[0]["mean_abs_diff"] == pytest.approx(D.mean())
+    assert "Fig. 1" in text
+
+
+def test_table2_without_models(ctx):
+    assert REGISTRY["table2"](ctx) == "## Table 2\n\nNo Table 2 model.\n"
