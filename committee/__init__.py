@@ -16,6 +16,7 @@ cheap (no numpy, no pandas).
 from __future__ import annotations
 
 import importlib
+import types
 
 from committee.errors import (
     CommitteeError,
@@ -61,45 +62,28 @@ __all__ = [
 ]
 
 
+class _ReportModule(types.ModuleType):
+    """The type of the :mod:`committee.report` package, which is also the
+    function ``committee.report(run_dir, ...)``: once the package is imported,
+    ``committee.report`` names it, so calling it must write a run's report
+    (:func:`committee.workflow.report`)."""
+
+    def __call__(self, run_dir, *args, **kwargs):
+        from committee.workflow import report
+
+        return report(run_dir, *args, **kwargs)
+
+
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'committee' has no attribute {name!r}")
     module_name, attr = _LAZY[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != "committee.workflow":
-            raise
-        # TODO(merge): fallback while committee.workflow does not exist; remove it,
-        # with _fallback_run and _fallback_report, once it does.
-        return {"run": _fallback_run, "report": _fallback_report}[name]
-    value = getattr(module, attr)
-    if name != "report":  # committee.report is also a submodule's name: never cache it
-        globals()[name] = value
+    if name == "report":  # the package itself, callable (_ReportModule)
+        return importlib.import_module("committee.report")
+    value = getattr(importlib.import_module(module_name), attr)
+    globals()[name] = value
     return value
 
 
 def __dir__():
     return sorted(set(globals()) | set(__all__))
-
-
-def _fallback_run(config, *, restart: bool = False, progress: bool = False, **overrides):
-    """Run (or resume) the committee of a YAML config; returns the output directory.
-
-    ``overrides`` set config keys: ``committee__size=3`` (or
-    ``**{"committee.size": 3}``) is ``--set committee.size=3``.
-    """
-    import json
-
-    from committee import config as config_mod
-    from committee import pipeline
-
-    sets = [f"{k.replace('__', '.')}={json.dumps(v)}" for k, v in overrides.items()]
-    cfg = config_mod.load_config(config, overrides=sets)
-    return pipeline.run(cfg, restart=restart, progress=progress)
-
-
-def _fallback_report(run_dir, **kwargs):
-    """Write the report of a finished run (:func:`committee.report.build_report`)."""
-    build_report = importlib.import_module("committee.report").build_report
-    return build_report(run_dir, progress=kwargs.pop("progress", False), **kwargs)

@@ -1,4 +1,4 @@
-"""From committee marks to difficulties, and the difficulty files (METHOD.md §4, §8).
+"""From committee marks to difficulties, and the difficulty files (docs/method.md §4, §8).
 
 * :func:`difficulties` — ``d_i = (#members wrong on word i) / K``.
 * ``NAME.weight`` — one line per test sentence: each gold word's difficulty,

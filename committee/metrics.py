@@ -1,4 +1,4 @@
-"""Scoring a segmentation against gold (METHOD.md §5, §6).
+"""Scoring a segmentation against gold (docs/method.md §5, §6).
 
 Count first, divide once.  :func:`collect` (or :class:`Scorer`, which
 prepares the gold side once for many outputs) reduces a system output to
@@ -629,29 +629,48 @@ def signature(*, match: str = "exact-span", normalization: str | None = None,
 # Reference implementation (plain Python; oracle for tests and benchmark)
 # --------------------------------------------------------------------------
 
+def _ref_div(a, b):
+    return None if b == 0 else a / b
+
+
+def _ref_h(a, b):
+    if a is None or b is None:
+        return None
+    return 0.0 if a + b == 0 else 2 * a * b / (a + b)
+
+
+def _ref_clip(x):
+    return None if x is None else min(1.0, max(0.0, x))
+
+
+def _ref_balanced(known, sum_d, sum_dm, sum_dp, sum_1d, sum_1dm, sum_1dp, bins_g, bins_c):
+    """The balanced metrics of :func:`reference_scores` from its sums."""
+    keys = ("pb", "rb", "fb", "p_reward", "p_punishment", "r_reward", "r_punishment")
+    if not known:
+        return dict.fromkeys(keys) | {"recall_by_bin": None}
+    div, h, clip = _ref_div, _ref_h, _ref_clip
+    out = {"p_reward": clip(div(sum_dm, sum_dp)), "p_punishment": clip(div(sum_1dm, sum_1dp)),
+           "r_reward": clip(div(sum_dm, sum_d)), "r_punishment": clip(div(sum_1dm, sum_1d))}
+    out["pb"] = h(out["p_reward"], out["p_punishment"])
+    out["rb"] = h(out["r_reward"], out["r_punishment"])
+    out["fb"] = h(out["pb"], out["rb"])
+    out["recall_by_bin"] = [div(bins_c[b], bins_g[b]) for b in range(N_BINS)]
+    return out
+
+
 def reference_scores(gold_words: list[list[str]], pred_words: list[list[str]],
                      difficulty=None, train_words=None) -> dict:
     """The metrics of :func:`compute`, computed word by word from span sets.
 
     Straightforward and slow on purpose: per-sentence sets of ``(start, end)``
-    tuples and loops over words, following METHOD.md §5–§6 literally.  No
+    tuples and loops over words, following docs/method.md §5–§6 literally.  No
     warnings; undefined metrics are ``None``.
 
     >>> ref = reference_scores([["約翰", "喜歡", "瑪麗"]], [["約翰", "喜", "歡", "瑪麗"]])
     >>> ref["p"], ref["r"]
     (0.5, 0.6666666666666666)
     """
-    def div(a, b):
-        return None if b == 0 else a / b
-
-    def h(a, b):
-        if a is None or b is None:
-            return None
-        return 0.0 if a + b == 0 else 2 * a * b / (a + b)
-
-    def clip(x):
-        return None if x is None else min(1.0, max(0.0, x))
-
+    div, h, clip = _ref_div, _ref_h, _ref_clip
     vocab = None if train_words is None else set(train_words)
     N = Np = c = 0
     tw = 0
@@ -709,19 +728,8 @@ def reference_scores(gold_words: list[list[str]], pred_words: list[list[str]],
         bc += len(gb & pb)
     p, r = div(c, Np), div(c, N)
     out = {"p": p, "r": r, "f1": h(p, r)}
-    if difficulty is not None:
-        out["p_reward"] = clip(div(sum_dm, sum_dp))
-        out["p_punishment"] = clip(div(sum_1dm, sum_1dp))
-        out["r_reward"] = clip(div(sum_dm, sum_d))
-        out["r_punishment"] = clip(div(sum_1dm, sum_1d))
-        out["pb"] = h(out["p_reward"], out["p_punishment"])
-        out["rb"] = h(out["r_reward"], out["r_punishment"])
-        out["fb"] = h(out["pb"], out["rb"])
-        out["recall_by_bin"] = [div(bins_c[b], bins_g[b]) for b in range(N_BINS)]
-    else:
-        for key in ("pb", "rb", "fb", "p_reward", "p_punishment", "r_reward", "r_punishment"):
-            out[key] = None
-        out["recall_by_bin"] = None
+    out |= _ref_balanced(difficulty is not None, sum_d, sum_dm, sum_dp, sum_1d, sum_1dm,
+                         sum_1dp, bins_g, bins_c)
     if vocab is not None:
         out["oov_rate"] = div(n_oov, N)
         out["oov_recall"] = div(oov_c, n_oov)

@@ -1,4 +1,4 @@
-"""Words as spans (METHOD.md §1): the one place where segmentations are
+"""Words as spans (docs/method.md §1): the one place where segmentations are
 turned into character offsets and matched.
 
 Every function works on a whole corpus at once.  Sentences are laid end to
@@ -106,7 +106,7 @@ def _found_in(words: Spans, other: Spans) -> np.ndarray:
 
 
 def marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarray:
-    """METHOD.md §3: ``m_i = 1`` iff gold word ``i`` is one of the predicted words.
+    """docs/method.md §3: ``m_i = 1`` iff gold word ``i`` is one of the predicted words.
 
     >>> marks([["计算机", "总是"]], [["计算", "机", "总是"]]).tolist()
     [False, True]

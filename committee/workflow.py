@@ -9,18 +9,37 @@ neither imports the other.
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from committee import config as config_mod
 from committee import pipeline, report as report_mod
 
 
-def run(cfg, restart: bool = False, progress: bool = True) -> Path:
-    """``committee run``: run (or resume) the committee of ``cfg``, then the
-    experiments switched on in ``cfg.experiments``; return the output directory.
+def _overrides(overrides: dict) -> list[str]:
+    """``committee__size=3`` or ``{"committee.size": 3}`` as ``--set committee.size=3``."""
+    return [f"{key.replace('__', '.')}={json.dumps(value)}" for key, value in overrides.items()]
 
-    Missing experiment files or segmenters are refused before any training.
+
+def run(config, restart: bool = False, progress: bool = True, **overrides) -> Path:
+    """``committee run``: run (or resume) the committee of ``config``, then the
+    experiments switched on in its ``experiments`` section; return the output
+    directory.
+
+    ``config`` is a YAML path or a loaded :class:`committee.config.Config`.
+    Keyword ``overrides`` set config keys of a YAML path, as ``--set`` does:
+    ``run("configs/default.yaml", committee__size=3)`` or
+    ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
+    segmenters are refused before any training.
     """
+    if isinstance(config, (str, os.PathLike)):
+        cfg = config_mod.load_config(config, overrides=_overrides(overrides))
+    elif overrides:
+        raise TypeError("overrides apply to a config path; this config is already loaded")
+    else:
+        cfg = config
     inputs = pipeline.load_inputs(cfg)
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())

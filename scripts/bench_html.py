@@ -4,8 +4,8 @@ load time in headless Chromium.
 
     python3 scripts/bench_html.py [--words 188000] [--systems 6] [--loads 3] [--out FILE]
 
-Gold: the first sentences of ``../shared/corpora/nlpcc2016-weibo/train.dat``
-(beside the repository; the script exits with a message when it is absent)
+Gold: the first sentences of the NLPCC 2016 Weibo ``train.dat`` (data/README.md)
+(the script exits with a message when it is absent)
 up to ``--words`` words; training vocabulary: the words of the sentences
 after them.  Difficulties are seeded random multiples of 1/12, IRT a and b
 seeded random floats (so every optional column is in the page).  System k
@@ -38,11 +38,15 @@ from bench_score import perturb  # noqa: E402
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee.analysis import BIN_LABELS  # noqa: E402
-from committee import htmlreport, metrics  # noqa: E402
+from committee import metrics  # noqa: E402
+from committee.report import html as htmlreport  # noqa: E402
 from committee.errors import UndefinedMetricWarning  # noqa: E402
-from committee.evaluate import rank  # noqa: E402
+from committee.scoring import rank  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpora" / "nlpcc2016-weibo" / "train.dat"
+#: The Weibo training file: data/ (data/README.md), else the corpora beside the repository.
+CORPUS = next((p for p in (ROOT / "data" / "nlpcc2016-weibo" / "train.dat",
+                           ROOT.parent / "shared" / "corpora" / "nlpcc2016-weibo" / "train.dat")
+               if p.is_file()), ROOT / "data" / "nlpcc2016-weibo" / "train.dat")
 
 
 def build(n_words: int, n_systems: int, seed: int) -> htmlreport.ReportData:

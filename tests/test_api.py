@@ -312,11 +312,8 @@ def test_import_committee_is_cheap_and_exports_the_api():
         committee.nothing  # noqa: B018
 
 
-@pytest.mark.skipif(importlib.util.find_spec("committee.workflow") is not None,
-                    reason="committee.run comes from committee.workflow")
 def test_run_passes_config_and_overrides(monkeypatch):
-    """committee.run(config, **overrides) reads the config with the overrides and runs it
-    (the fallback used while committee.workflow does not exist)."""
+    """committee.run(config, **overrides) reads the config with the overrides and runs it."""
     from committee import config as config_mod
     from committee import pipeline
 
@@ -324,7 +321,20 @@ def test_run_passes_config_and_overrides(monkeypatch):
     monkeypatch.setattr(config_mod, "load_config",
                         lambda path, overrides=(): seen.update(path=path, sets=list(overrides))
                         or "CFG")
-    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress: (cfg, restart, progress))
+    monkeypatch.setattr(pipeline, "load_inputs", lambda cfg: None)
+    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs: (cfg, restart))
     assert committee.run("a.yaml", committee__size=3, **{"crf.params.c2": 0.5}) == (
-        "CFG", False, False)
+        "CFG", False)
     assert seen == {"path": "a.yaml", "sets": ["committee.size=3", "crf.params.c2=0.5"]}
+
+
+def test_report_is_the_package_and_the_function(monkeypatch):
+    """committee.report is the report package, and calling it writes a run's report."""
+    from committee import workflow
+
+    monkeypatch.setattr(workflow, "report", lambda run_dir, **kw: ("REPORT", run_dir, kw))
+    import committee.report as report_pkg
+
+    assert committee.report is report_pkg and hasattr(committee.report, "build_report")
+    assert committee.report("runs/x", analyses=["ranking"]) == (
+        "REPORT", "runs/x", {"analyses": ["ranking"]})

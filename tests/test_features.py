@@ -1,4 +1,4 @@
-"""Feature templates F1/F2/F3 (METHOD.md §2), checked against lists written by hand."""
+"""Feature templates F1/F2/F3 (docs/method.md §2), checked against lists written by hand."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""report.html (committee.htmlreport): the encoded data, and the page in a real
+"""report.html (committee.report.html): the encoded data, and the page in a real
 browser (Debian's chromium driven by Playwright; skipped with a reason where
 either is missing).  Screenshots are kept in the test's tmp directory."""
 
@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee import htmlreport, metrics, pipeline
+from committee import metrics, workflow
+from committee.report import html as htmlreport
 from committee.config import load_config
 from committee.corpus import Corpus
 from committee.errors import InputError
-from committee.htmlreport import Analysis, ReportData, SystemData
+from committee.report.html import Analysis, ReportData, SystemData
 from committee.spans import OUTCOMES, outcomes, spans
 
 GOLD = [["约翰", "喜欢", "玛丽", "和", "猫"], ["我", "爱", "北京"]]
@@ -127,7 +128,7 @@ experiments:
   word_weights: true
   word_weight_sentences: [0, 3]
 """, encoding="utf-8")
-    out = pipeline.run(load_config(d / "toy.yaml"), progress=False)
+    out = workflow.run(load_config(d / "toy.yaml"), progress=False)
     files = [d / "chars.txt", d / "noisy.txt", d / "noisier.txt"]
     data = htmlreport.from_run(out, files, n_bootstrap=50)
     page = htmlreport.write_html(out / "report.html", data)

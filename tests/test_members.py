@@ -1,4 +1,4 @@
-"""Committee members (METHOD.md §3): draws, samples, training, decoding, determinism."""
+"""Committee members (docs/method.md §3): draws, samples, training, decoding, determinism."""
 
 import hashlib
 import os

@@ -43,7 +43,7 @@ def quiet(fn, *args, **kwargs):
 # Shao, Hardmeier & Nivre (IJCNLP 2017), Table 1: 约翰喜欢玛丽 "John likes Mary"
 # The systems below are not copied from the printed table (not at hand); they
 # are an under-segmenting pair and a character-by-character output, scored by
-# hand from the METHOD.md §6 definitions.
+# hand from the docs/method.md §6 definitions.
 #
 # The sentence has n = 6 characters, so TW = n(n+1)/2 = 21 candidate words.
 # Gold T1 = 约翰 喜欢 玛丽 (N = 3, spans [0,2) [2,4) [4,6)), so the non-gold

@@ -51,3 +51,11 @@ PAPER_PKU = {
 __all__ = ["ANALYSES", "PAPER_PKU", "REGISTRY", "Context", "RunData", "System", "build_report",
            "check_experiments", "load_run", "load_run_config", "markdown_table",
            "other_systems", "read_human", "table2_systems", "_idiom_list"]
+
+# ``committee.report(run_dir, ...)`` writes a run's report: the package is
+# callable (see committee._ReportModule).
+import sys as _sys  # noqa: E402
+
+from committee import _ReportModule  # noqa: E402
+
+_sys.modules[__name__].__class__ = _ReportModule

@@ -12,7 +12,7 @@ from typing import Sequence
 import pandas as pd
 
 from committee import __version__
-from committee import analysis, evaluate, metrics, plots, rundir
+from committee import analysis, metrics, plots, rundir, scoring
 from committee.config import EXPERIMENTS
 from committee.fileio import atomic_write_text, sha256_file
 from committee.marks import words_from_ends
@@ -113,8 +113,8 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
 def _rank_systems(ctx: Context, analyses, human) -> None:
     """Ranks by f1 and fb, human judgements, and ``systems.csv``."""
     e, ranked = ctx.cfg.experiments, ctx.ranked
-    ctx.f1_rank = evaluate.rank([s.scores["f1"] for s in ranked])
-    ctx.fb_rank = evaluate.rank([s.scores["fb"] for s in ranked])
+    ctx.f1_rank = scoring.rank([s.scores["f1"] for s in ranked])
+    ctx.fb_rank = scoring.rank([s.scores["fb"] for s in ranked])
     ctx.human_path = human if human is not None else (
         ctx.cfg.resolve(e.human) if e.human else None)
     if ctx.human_path is not None and "ranking" in analyses:

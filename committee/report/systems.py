@@ -20,7 +20,7 @@ import numpy as np
 
 from committee import __version__
 from committee import corpus as corpus_mod
-from committee import crf, evaluate, metrics, parallel, rundir
+from committee import crf, metrics, parallel, rundir, scoring
 from committee import members as members_mod
 from committee import segmenters as seg_mod
 from committee.errors import InputError, RunError, UndefinedMetricWarning
@@ -265,7 +265,7 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     for p in files:
         pred = corpus_mod.read_corpus(p)
         metrics.check_aligned(data.test, pred)
-        name = evaluate.system_name(os.fspath(p), taken)
+        name = scoring.system_name(os.fspath(p), taken)
         systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)}))
     return systems
 

@@ -302,7 +302,7 @@ def encode(data: ReportData) -> dict:
 
 
 def _asset(name: str) -> str:
-    return (resources.files("committee") / "assets" / name).read_text(encoding="utf-8")
+    return (resources.files("committee.report") / "assets" / name).read_text(encoding="utf-8")
 
 
 def _script_safe(text: str) -> str:
@@ -443,17 +443,18 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
     test.weight --train-words train-words.txt``, signature included.
     """
     from committee import corpus as corpus_mod
-    from committee import evaluate, report, rundir
+    from committee import rundir, scoring
+    from committee.report.rundata import load_run
 
     run_dir = Path(run_dir)
-    run = report.load_run(run_dir)
+    run = load_run(run_dir)
     p = rundir.paths(run_dir)
     files = [Path(f) for f in system_files] or _run_system_files(run_dir)
-    inputs = evaluate.load_inputs(p.test, p.weight,
-                                  p.train_words if p.train_words.is_file() else None)
-    scored = evaluate.score_outputs(inputs, [str(f) for f in files], n_bootstrap=n_bootstrap,
-                                    seed=seed) if files else {"systems": [],
-                                                              "signature": ""}
+    scored = {"systems": [], "signature": ""}
+    if files:
+        scorer = scoring.Scorer(p.test, difficulty=p.weight,
+                                train_words=p.train_words if p.train_words.is_file() else None)
+        scored = scorer.score_all([str(f) for f in files], bootstrap=n_bootstrap, seed=seed)
     irt = dict(irt or {})
     theta = irt.get("theta") or {}
     systems = []
