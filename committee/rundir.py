@@ -49,9 +49,11 @@ OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
 MODELS_DIR = "models"
 #: What ``committee report`` adds: the page, Table 2's scores, figures and data.
 REPORT_FILE = "report.md"
+#: The same report as one self-contained page, with the item explorer.
+REPORT_HTML_FILE = "report.html"
 TABLE2_FILE = "table2.csv"
 REPORT_DIR = "report"
-REPORT_ENTRIES = {REPORT_FILE, TABLE2_FILE, REPORT_DIR}
+REPORT_ENTRIES = {REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE, REPORT_DIR}
 #: Every entry a run or its report may write (all else in a run directory is foreign).
 OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, LOG_FILE, MODELS_DIR,
                                     PREDICTIONS_FILE} | REPORT_ENTRIES)

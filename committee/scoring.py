@@ -190,6 +190,9 @@ class Scores:
         The output's short name and its file (None in memory).
     ci : dict or None
         With ``bootstrap > 0``: ``(low, high)`` 95% interval of every metric.
+    error_types : dict or None
+        How many gold words the output gets ``correct``, ``split``, ``merged``
+        or ``crossed`` (:func:`committee.metrics.error_types`).
     stats : SufficientStats
         The per-sentence counts behind the scores (for :func:`compare`).
     """
@@ -218,6 +221,7 @@ class Scores:
     name: str | None = None
     path: str | None = None
     ci: dict | None = None
+    error_types: dict | None = None
     stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
@@ -228,6 +232,8 @@ class Scores:
         out.update({k: getattr(self, k) for k in METRIC_KEYS})
         out["recall_by_bin"] = self.recall_by_bin
         out["counts"] = dict(self.counts)
+        if self.error_types is not None:
+            out["error_types"] = dict(self.error_types)
         if self.ci is not None:
             out["ci"] = {k: list(v) for k, v in self.ci.items()}
         out["signature"] = self.signature
@@ -365,7 +371,8 @@ class Scorer:
         return Scores(**{k: values[k] for k in METRIC_KEYS},
                       recall_by_bin=values["recall_by_bin"], counts=values["counts"],
                       signature=self.signature(bootstrap, seed), name=name, path=path,
-                      ci=ci, stats=stats)
+                      ci=ci, error_types=metrics.error_types(self.gold, pred, check=False),
+                      stats=stats)
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED) -> dict:
         """Score and rank several outputs: what ``committee score --json`` prints.

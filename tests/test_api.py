@@ -80,6 +80,7 @@ def test_scorer_reproduces_the_golden_command_output():
     result = json.loads(json.dumps(result, ensure_ascii=False))
     for row in result["systems"]:
         row["path"] = Path(row["path"]).name
+        assert sum(row.pop("error_types").values()) == 17  # one class per gold word
     assert result == gold_json
 
 
@@ -232,7 +233,10 @@ def test_scores_as_dict_frame_and_text():
     s = committee.score(DATA / "gold.txt", DATA / "out-a.txt", difficulty=DATA / "gold.weight")
     golden = json.loads((DATA / "score.json").read_text(encoding="utf-8"))["systems"][0]
     d = s.to_dict()
-    assert list(d) == ["name", "path", *METRICS, "recall_by_bin", "counts", "signature"]
+    assert list(d) == ["name", "path", *METRICS, "recall_by_bin", "counts", "error_types",
+                       "signature"]
+    # hand: 有问题 merges two gold words; 的确 merges 的, 实在 and 理 cross 确实 and 在理
+    assert s.error_types == {"correct": 12, "split": 0, "merged": 3, "crossed": 2}
     assert d["name"] == "out-a" and d["f1"] == golden["f1"] and d["fb"] == golden["fb"]
     frame = s.to_frame()
     assert frame.index.tolist() == ["out-a"] and frame.columns.tolist() == list(METRICS)

@@ -14,6 +14,7 @@ import pandas as pd
 from committee import __version__
 from committee import analysis, metrics, plots, rundir, scoring
 from committee.config import EXPERIMENTS
+from committee.errors import CommitteeError
 from committee.fileio import atomic_write_text, sha256_file
 from committee.marks import words_from_ends
 from committee.report.analyses import REGISTRY, Context
@@ -82,7 +83,9 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
                 section = run(ctx)
                 if section is not None:
                     sections.append(section)
-        return _write_page(ctx, analyses, sections, started)
+        page = _write_page(ctx, analyses, sections, started)
+        _write_html(ctx)
+        return page
     finally:
         rundir.close_log(handler)
 
@@ -171,6 +174,25 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     atomic_write_text(path, text)
     log.info("report: %s (%d figures)", path, len(ctx.figures))
     return path
+
+
+def _write_html(ctx: Context) -> None:
+    """``report.html``: the systems of ``report.md``, every analysis it wrote
+    as CSV, and the item explorer (:mod:`committee.report.html`)."""
+    from committee.report import html
+
+    data = ctx.data
+    page = html.ReportData(
+        name=data.manifest.get("name", ctx.run_dir.name),
+        signature=_score_signature(ctx.run_dir, data.test), gold=data.test.words, d=data.d,
+        oov=data.oov, systems=[html.SystemData(s.name, s.words, s.scores) for s in ctx.ranked],
+        analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes))
+    try:
+        path = html.write_html(rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE, page)
+    except CommitteeError as exc:  # no plotly: report.md is written all the same
+        log.warning("report.html not written: %s", exc)
+        return
+    log.info("report: %s", path)
 
 
 def _score_signature(run_dir: Path, test) -> str:
