@@ -493,7 +493,7 @@ def infit(responses, discrimination, difficulty, theta) -> np.ndarray:
 
     >>> y = np.array([[1], [1], [0], [0]], bool)
     >>> infit(y, [1.0], [0.0], [1.0, 0.5, -0.5, -1.0]).round(3).tolist()
-    [0.791]
+    [0.498]
     """
     y = np.asarray(responses, dtype=bool)
     a = np.asarray(discrimination, np.float64)
