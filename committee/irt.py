@@ -52,9 +52,9 @@ from committee.errors import PlausibilityWarning
 MIN_K = 5
 WARN_K = 30
 #: Default priors: a ~ N(1, 1.5²) (sign left free, so a negative slope can
-#: show), b ~ N(0, 3²); θ ~ N(0, 1) fixes the scale (docs/irt.md).
+#: show) and the intercept c = −ab ~ N(0, 3²); θ ~ N(0, 1) (docs/irt.md).
 PRIOR_A = (1.0, 1.5)
-PRIOR_B = (0.0, 3.0)
+PRIOR_C = (0.0, 3.0)
 #: Ability range of every grid; θ beyond ±6 has prior density below 1e-8.
 LIMIT = 6.0
 #: Fisher-scoring steps per M-step.
@@ -117,7 +117,7 @@ def check_responses(responses, n_items: int | None = None) -> np.ndarray:
     >>> check_responses(np.zeros((3, 2), bool), n_items=3)
     Traceback (most recent call last):
     ...
-    ValueError: responses are 3 × 2 (subjects × items) but there are 3 items: transposed? expected K × 3
+    ValueError: responses are 3 × 2 (subjects × items) but there are 3 items (transposed? expected K × 3)
     """
     y = np.asarray(responses)
     if y.ndim != 2:
@@ -131,9 +131,9 @@ def check_responses(responses, n_items: int | None = None) -> np.ndarray:
                              f"{y[bad].flat[0]:g}")
         y = y.astype(bool)
     if n_items is not None and y.shape[1] != n_items:
-        hint = ": transposed?" if y.shape[0] == n_items else ""
+        hint = "transposed? " if y.shape[0] == n_items else ""
         raise ValueError(f"responses are {y.shape[0]} × {y.shape[1]} (subjects × items) but "
-                         f"there are {n_items} items{hint} expected K × {n_items}")
+                         f"there are {n_items} items ({hint}expected K × {n_items})")
     return y
 
 
@@ -194,75 +194,71 @@ def _log_posterior(A, a, b, w=None, prior=(0.0, 1.0)):
     return A[:, None] * _FINE[None, :] + (s_fine - 0.5 * ((_FINE - mu) / sd) ** 2)[None, :]
 
 
-def _fisher_2pl(a, b, r, n, x, prior_a, prior_b, observed=False):
-    """Gradient and information of every item's (a, b) log posterior given
-    expected counts r (items × nodes) of right answers among n (nodes)."""
-    (ma, sa), (mb, sb) = prior_a, prior_b
-    dx = x[None, :] - b[:, None]
-    p = expit(a[:, None] * dx)
+def _newton_2pl(a, c, r, n, x, prior_a, prior_c):
+    """Gradient and (negative) Hessian of every item's log posterior in the
+    slope-intercept form z = a θ + c, where the log-likelihood is concave."""
+    (ma, sa), (mc, sc) = prior_a, prior_c
+    p = expit(a[:, None] * x[None, :] + c[:, None])
     resid = r - n * p
     wgt = n * p * (1.0 - p)
-    sres = resid.sum(1)
-    jaa = (wgt * dx * dx).sum(1) + 1.0 / sa**2
-    jbb = a * a * wgt.sum(1) + 1.0 / sb**2
-    jab = -a * (wgt * dx).sum(1) + (sres if observed else 0.0)
-    ga = (resid * dx).sum(1) - (a - ma) / sa**2
-    gb = -a * sres - (b - mb) / sb**2
-    return (ga, gb), (jaa, jbb, jab)
+    wx = wgt * x[None, :]
+    jaa = wx @ x + 1.0 / sa**2
+    jcc = wgt.sum(1) + 1.0 / sc**2
+    jac = wx.sum(1)
+    ga = resid @ x - (a - ma) / sa**2
+    gc = resid.sum(1) - (c - mc) / sc**2
+    return (ga, gc), (jaa, jcc, jac)
 
 
-def _objective_2pl(a, b, r, n, x, prior_a, prior_b):
+def _objective_2pl(a, c, r, n, x, prior_a, prior_c):
     """Every item's M-step objective: expected complete-data log-likelihood
-    plus the log prior densities (up to a constant).  Uses
-    log(1 − σ(z)) = log σ(z) − z, one logarithm per cell."""
-    z = a[:, None] * (x[None, :] - b[:, None])
+    plus the log prior densities (up to a constant); log(1 − σ(z)) =
+    log σ(z) − z, one logarithm per cell."""
+    z = a[:, None] * x[None, :] + c[:, None]
     ll = (n * -np.logaddexp(0.0, -z) - (n - r) * z).sum(1)
-    return ll - 0.5 * ((a - prior_a[0]) / prior_a[1]) ** 2 - 0.5 * ((b - prior_b[0]) / prior_b[1]) ** 2
+    return ll - 0.5 * ((a - prior_a[0]) / prior_a[1]) ** 2 - 0.5 * ((c - prior_c[0]) / prior_c[1]) ** 2
 
 
-def _step_2pl(a, b, r, n, x, prior_a, prior_b, halvings=4):
-    """One Fisher-scoring step of every item's (a, b) posterior mode, halved
-    where it would lower the item's objective (so EM stays monotone)."""
-    (ga, gb), (jaa, jbb, jab) = _fisher_2pl(a, b, r, n, x, prior_a, prior_b)
-    det = jaa * jbb - jab * jab
-    da = np.clip((jbb * ga - jab * gb) / det, -1.0, 1.0)
-    db = np.clip((jaa * gb - jab * ga) / det, -2.0, 2.0)
-    old = _objective_2pl(a, b, r, n, x, prior_a, prior_b)
-    a_new, b_new = a + da, b + db
+def _step_2pl(a, c, r, n, x, prior_a, prior_c, halvings=4):
+    """One Newton step of every item's (a, c) posterior mode, halved where
+    it would lower the item's objective (so EM stays monotone)."""
+    (ga, gc), (jaa, jcc, jac) = _newton_2pl(a, c, r, n, x, prior_a, prior_c)
+    det = jaa * jcc - jac * jac
+    da = np.clip((jcc * ga - jac * gc) / det, -1.0, 1.0)
+    dc = np.clip((jaa * gc - jac * ga) / det, -2.0, 2.0)
+    old = _objective_2pl(a, c, r, n, x, prior_a, prior_c)
     for _ in range(halvings):
-        worse = _objective_2pl(a_new, b_new, r, n, x, prior_a, prior_b) < old
+        worse = _objective_2pl(a + da, c + dc, r, n, x, prior_a, prior_c) < old
         if not worse.any():
             break
-        da, db = np.where(worse, da / 2, da), np.where(worse, db / 2, db)
-        a_new, b_new = a + da, b + db
+        da, dc = np.where(worse, da / 2, da), np.where(worse, dc / 2, dc)
     else:
-        worse = _objective_2pl(a_new, b_new, r, n, x, prior_a, prior_b) < old
-        a_new, b_new = np.where(worse, a, a_new), np.where(worse, b, b_new)
-    return a_new, b_new
+        worse = _objective_2pl(a + da, c + dc, r, n, x, prior_a, prior_c) < old
+        da, dc = np.where(worse, 0.0, da), np.where(worse, 0.0, dc)
+    return a + da, c + dc
 
 
-def _newton_b(a, b, r, n, x, prior_b, steps=1):
-    """Newton steps of each item's b with a (scalar or per item) fixed;
-    returns (b, J_bb) with J_bb the information at the returned b."""
-    mb, sb = prior_b
-    a = np.broadcast_to(np.asarray(a, dtype=np.float64), b.shape)
+def _newton_c(a, c, r, n, x, prior_c, steps=1):
+    """Newton steps of each item's intercept c with a (scalar or per item)
+    fixed; returns (c, J_cc) with J_cc the information at the returned c."""
+    mc, sc = prior_c
+    a = np.broadcast_to(np.asarray(a, dtype=np.float64), c.shape)
     for step in range(steps + 1):
-        p = expit(a[:, None] * (x[None, :] - b[:, None]))
-        jbb = a * a * (n * p * (1.0 - p)).sum(1) + 1.0 / sb**2
+        p = expit(a[:, None] * x[None, :] + c[:, None])
+        jcc = (n * p * (1.0 - p)).sum(1) + 1.0 / sc**2
         if step == steps:
-            return b, jbb
-        gb = -a * (r - n * p).sum(1) - (b - mb) / sb**2
-        b = b + np.clip(gb / jbb, -2.0, 2.0)
+            return c, jcc
+        gc = (r - n * p).sum(1) - (c - mc) / sc**2
+        c = c + np.clip(gc / jcc, -2.0, 2.0)
     raise AssertionError("unreachable")
 
 
-def _common_a(a, b, r, n, x, counts, prior_a):
+def _common_a(a, c, r, n, x, counts, prior_a):
     """One Newton step of the 1PL's common a; returns (a, J_aa at the old a)."""
     ma, sa = prior_a
-    dx = x[None, :] - b[:, None]
-    p = expit(a * dx)
-    g = counts @ ((r - n * p) * dx).sum(1) - (a - ma) / sa**2
-    j = counts @ (n * p * (1.0 - p) * dx * dx).sum(1) + 1.0 / sa**2
+    p = expit(a * x[None, :] + c[:, None])
+    g = counts @ ((r - n * p) @ x) - (a - ma) / sa**2
+    j = counts @ ((n * p * (1.0 - p)) @ (x * x)) + 1.0 / sa**2
     return float(a + np.clip(g / j, -1.0, 1.0)), float(j)
 
 
@@ -276,9 +272,11 @@ class _EStep:
         self.counts = counts.astype(np.float64)
         self.bins = _binning(_FINE, x)
 
-    def __call__(self, a, b):
+    def __call__(self, a, c):
         """(r (patterns × active nodes), n (active nodes), active mask)."""
         A = self.y64 @ (self.counts * a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            b = np.where(a != 0, -c / np.where(a != 0, a, 1.0), 0.0)
         logp = _log_posterior(A, a, b, self.counts)
         post = np.exp(logp - logp.max(axis=1, keepdims=True))
         post /= post.sum(axis=1, keepdims=True)
@@ -289,69 +287,75 @@ class _EStep:
         return r, n[active], active
 
 
-def _em(y, model, x, prior_a, prior_b, tol, max_iter):
+def _em(y, model, x, prior_a, prior_c, tol, max_iter):
     """EM over the distinct patterns of items with variance; returns
-    ((a, b, se_a, se_b) per pattern, inverse, n, change, iterations)."""
+    ((a, c, se_a, se_c, cov_ac) per pattern, inverse, n, change, iterations)."""
     first, inverse, counts = _patterns(y)
     estep = _EStep(y[:, first], counts, x)
     p = (y[:, first].sum(0) + 0.5) / (y.shape[0] + 1.0)
     a = np.full(first.shape[0], prior_a[0])
-    b = np.clip(-np.log(p / (1.0 - p)), -4.0, 4.0)
+    c = np.clip(np.log(p / (1.0 - p)), -4.0, 4.0)
     change, it = math.inf, 0
     for it in range(1, max_iter + 1):
-        r, n, act = estep(a, b)
+        r, n, act = estep(a, c)
         if model == "2pl":
-            a_new, b_new = a, b
+            a_new, c_new = a, c
             for _ in range(M_STEPS):
-                a_new, b_new = _step_2pl(a_new, b_new, r, n, x[act], prior_a, prior_b)
+                a_new, c_new = _step_2pl(a_new, c_new, r, n, x[act], prior_a, prior_c)
         else:
-            a0, _ = _common_a(a[0], b, r, n, x[act], counts, prior_a)
-            b_new, _ = _newton_b(a0, b, r, n, x[act], prior_b)
+            a0, _ = _common_a(a[0], c, r, n, x[act], counts, prior_a)
+            c_new, _ = _newton_c(a0, c, r, n, x[act], prior_c)
             a_new = np.full(a.shape, a0)
         # identification: the subjects' pooled posterior has mean 0 and sd 1
-        # (a linear change of the θ scale moved onto the items), which takes
-        # away EM's slow drift along the location/scale ridge
+        # (θ = sd θ' + mean moved onto the items: a' = a sd, c' = c + a mean),
+        # which takes away EM's slow drift along the location/scale ridge
         mean = float(n @ x[act]) / n.sum()
         sd = math.sqrt(float(n @ (x[act] - mean) ** 2) / n.sum())
-        a_new, b_new = a_new * sd, (b_new - mean) / sd
-        # in slope-intercept terms (a, -ab): what the data identify when a is small
-        change = float(max(np.abs(a_new - a).max(), np.abs(a_new * b_new - a * b).max()))
-        a, b = a_new, b_new
+        a_new, c_new = a_new * sd, c_new + a_new * mean
+        change = float(max(np.abs(a_new - a).max(), np.abs(c_new - c).max()))
+        a, c = a_new, c_new
         if change < tol:
             break
-    r, n, act = estep(a, b)
+    r, n, act = estep(a, c)
     n_all = np.zeros(x.shape[0])
     n_all[act] = n
-    errors = _item_errors(model, a, b, r, n, x[act], counts, prior_a, prior_b)
+    errors = _item_errors(model, a, c, r, n, x[act], counts, prior_a, prior_c)
     return errors, inverse, n_all, change, it
 
 
-def _item_errors(model, a, b, r, n, x, counts, prior_a, prior_b):
-    """(a, b, se_a, se_b) from the observed information at the estimates."""
+def _item_errors(model, a, c, r, n, x, counts, prior_a, prior_c):
+    """(a, b, se_a, se_b) at the estimates: the covariance of (a, c) is the
+    inverse information, and b = −c / a takes its SE by the delta method."""
     if model == "2pl":
-        _, (jaa, jbb, jab) = _fisher_2pl(a, b, r, n, x, prior_a, prior_b, observed=True)
-        det = jaa * jbb - jab * jab
-        ok = det > 0
-        safe = np.where(ok, det, 1.0)
-        se_a = np.where(ok, np.sqrt(np.abs(jbb / safe)), 1 / np.sqrt(jaa))
-        se_b = np.where(ok, np.sqrt(np.abs(jaa / safe)), 1 / np.sqrt(jbb))
-        return a, b, se_a, se_b
-    _, jbb = _newton_b(a[0], b, r, n, x, prior_b, steps=0)
-    _, ja = _common_a(a[0], b, r, n, x, counts, prior_a)
-    return a, b, np.full(a.shape, 1 / math.sqrt(ja)), 1 / np.sqrt(jbb)
+        _, (jaa, jcc, jac) = _newton_2pl(a, c, r, n, x, prior_a, prior_c)
+        det = jaa * jcc - jac * jac
+        vaa, vcc, vac = jcc / det, jaa / det, -jac / det
+    else:
+        _, jcc = _newton_c(a[0], c, r, n, x, prior_c, steps=0)
+        _, ja = _common_a(a[0], c, r, n, x, counts, prior_a)
+        vaa, vcc, vac = np.full(a.shape, 1 / ja), 1 / jcc, np.zeros(a.shape)
+    return _to_b(a, c, vaa, vcc, vac)
 
 
-def _extreme_items(correct: bool, a, n, x, prior_b):
-    """b (posterior mode) and its SE of an item every subject gets right
-    (``correct``) or wrong, its a held at ``a``."""
+def _to_b(a, c, vaa, vcc, vac):
+    """(a, b, se_a, se_b) from (a, c) and their covariance; b = −c / a."""
+    safe = np.where(np.abs(a) > 1e-12, a, 1e-12)
+    b = -c / safe
+    vb = (c / safe**2) ** 2 * vaa + vcc / safe**2 - 2 * (c / safe**3) * vac
+    return a, b, np.sqrt(vaa), np.sqrt(np.maximum(vb, 0.0))
+
+
+def _extreme_items(correct: bool, a, n, x, prior_c):
+    """b and its SE of an item every subject gets right (``correct``) or
+    wrong: its a held at ``a``, c the posterior mode given a, b = −c / a."""
     r = (n if correct else np.zeros_like(n))[None, :]
-    b0 = np.array([-3.0 if correct else 3.0])
-    b, jbb = _newton_b(a, b0, r, n[None, :], x, prior_b, steps=50)
-    return float(b[0]), float(1 / np.sqrt(jbb[0]))
+    c0 = np.array([3.0 if correct else -3.0])
+    c, jcc = _newton_c(a, c0, r, n[None, :], x, prior_c, steps=50)
+    return float(-c[0] / a), float(1 / np.sqrt(jcc[0]) / abs(a))
 
 
 def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
-        prior_a: tuple[float, float] = PRIOR_A, prior_b: tuple[float, float] = PRIOR_B,
+        prior_a: tuple[float, float] = PRIOR_A, prior_c: tuple[float, float] = PRIOR_C,
         tol: float = 1e-3, max_iter: int = 500) -> IrtFit:
     """Fit a 1PL or 2PL model to a (K subjects × N items) boolean matrix.
 
@@ -361,8 +365,9 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
         ``responses[k, i]`` true iff subject k got item i right.
     model : {"2pl", "1pl"}
     n_nodes : ability nodes of the M-step (see :func:`nodes`).
-    prior_a, prior_b : (mean, sd) of the normal priors on a and b.
-    tol : EM stops when no a and no intercept -ab moves by more than ``tol``.
+    prior_a, prior_c : (mean, sd) of the normal priors on a and on the
+        intercept c = −ab (the model's logit is a θ + c).
+    tol : EM stops when no a and no c moves by more than ``tol``.
     max_iter : EM iterations at most; ``converged`` is False when reached.
 
     Raises ``ValueError`` for a matrix that is not boolean (or 0/1), an
@@ -389,7 +394,7 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
     n_at = k * np.exp(-0.5 * x * x) / np.exp(-0.5 * x * x).sum()
     if varied.any():
         (au, bu, sau, sbu), inverse, n_at, change, n_iter = _em(
-            y[:, varied], model, x, prior_a, prior_b, tol, max_iter)
+            y[:, varied], model, x, prior_a, prior_c, tol, max_iter)
         n_patterns = int(au.shape[0])
         a[varied], b[varied] = au[inverse], bu[inverse]
         se_a[varied], se_b[varied] = sau[inverse], sbu[inverse]
@@ -397,12 +402,12 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
             a[~varied], se_a[~varied] = au[0], sau[0]
     for mask, correct in ((all_correct, True), (all_wrong, False)):
         if mask.any():
-            b[mask], se_b[mask] = _extreme_items(correct, float(a[mask][0]), n_at, x, prior_b)
+            b[mask], se_b[mask] = _extreme_items(correct, float(a[mask][0]), n_at, x, prior_c)
     theta, theta_se = ability(y, a, b)
     ll = log_likelihood(y, a, b)
-    lp = ll + float(_log_normal(b, *prior_b).sum())
+    lp = ll + float(_log_normal(-a * b, *prior_c).sum())
     lp += float(_log_normal(a, *prior_a).sum() if model == "2pl" else _log_normal(a[0], *prior_a))
-    settings = {"n_nodes": n_nodes, "prior_a": list(prior_a), "prior_b": list(prior_b),
+    settings = {"n_nodes": n_nodes, "prior_a": list(prior_a), "prior_c": list(prior_c),
                 "tol": tol, "max_iter": max_iter, "n_patterns": n_patterns}
     return IrtFit(model, b, a, se_b, se_a, theta, theta_se, n_correct, all_correct, all_wrong,
                   ll, float(lp), bool(change < tol), n_iter, change, settings)
