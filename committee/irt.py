@@ -9,7 +9,7 @@ subject *k* an ability ``θ_k``::
 
 The 1PL model shares one ``a`` between all items.  :func:`fit` estimates the
 items by marginal maximum a posteriori (Bock–Aitkin EM over a quadrature of
-the ability distribution, weak normal priors on ``a`` and ``b``), vectorised
+the ability distribution, weak normal priors on ``a`` and ``c = -ab``), vectorised
 over items with numpy.  :func:`ability` gives the EAP ability and its
 posterior standard deviation of any subject from its right/wrong outcomes,
 the items held fixed.
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.interpolate import CubicSpline
-from scipy.special import expit, log_expit, logsumexp
+from scipy.special import expit, logsumexp
 
 from committee.errors import PlausibilityWarning
 
