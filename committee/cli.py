@@ -162,6 +162,20 @@ def cmd_segment(args) -> int:
     return 0
 
 
+def cmd_irt(args) -> int:
+    from committee import irtrun
+
+    summary = irtrun.run(args.run_dir, model=args.model, systems=args.system or [],
+                         min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export)
+    flags = ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items()) or "none"
+    print(f"wrote {args.run_dir}/items.tsv, irt.json, check-gold.tsv: {summary['model']} on "
+          f"K={summary['n_members']} × {summary['n_words']:,} words, {summary['n_iter']} EM "
+          f"iterations, log-likelihood {summary['log_likelihood']:.1f}; flags: {flags}")
+    for s in summary["systems"]:
+        print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="committee",
@@ -236,6 +250,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report)
+
+    t = sub.add_parser("irt", help="item response theory (1PL/2PL) on a run's member marks",
+                       description="Fit an IRT model to RUN_DIR/marks.npz (members x gold "
+                                   "words) and write items.tsv, irt.json, check-gold.tsv "
+                                   "and py-irt/girth exports into RUN_DIR (docs/irt.md).")
+    t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
+    t.add_argument("--model", default="2pl", choices=["2pl", "1pl"], help="default: 2pl")
+    t.add_argument("--system", action="append", metavar="OUTPUT",
+                   help="a segmenter's output (SIGHAN) whose ability to estimate (repeatable)")
+    t.add_argument("--min-a", type=float, default=0.3, metavar="A",
+                   help="discrimination below which a word is flagged flat (default: 0.3)")
+    t.add_argument("--max-iter", type=int, default=500, metavar="N",
+                   help="EM iterations at most (default: 500)")
+    t.add_argument("--no-export", action="store_true",
+                   help="skip irt-responses.jsonlines and irt-responses.npz")
+    t.set_defaults(func=cmd_irt)
 
     g = sub.add_parser("segment", help="segment a test set with a real segmenter (SIGHAN output)",
                        description="Segment the characters of every sentence of TEST with "

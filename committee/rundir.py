@@ -42,6 +42,12 @@ MANIFEST_FILE = "manifest.json"
 #: Written when every member recorded its segmentation of the test set.
 PREDICTIONS_FILE = "predictions.npz"
 LOG_FILE = "run.log"
+#: ``committee irt``: item table, fit summary, words to check, exports.
+IRT_ITEMS_FILE = "items.tsv"
+IRT_FIT_FILE = "irt.json"
+IRT_CHECK_FILE = "check-gold.tsv"
+IRT_PYIRT_FILE = "irt-responses.jsonlines"
+IRT_NPZ_FILE = "irt-responses.npz"
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
@@ -110,6 +116,26 @@ class RunPaths:
     @property
     def tmp(self) -> Path:
         return self.root / TMP_DIR
+
+    @property
+    def irt_items(self) -> Path:
+        return self.root / IRT_ITEMS_FILE
+
+    @property
+    def irt_fit(self) -> Path:
+        return self.root / IRT_FIT_FILE
+
+    @property
+    def irt_check(self) -> Path:
+        return self.root / IRT_CHECK_FILE
+
+    @property
+    def irt_pyirt(self) -> Path:
+        return self.root / IRT_PYIRT_FILE
+
+    @property
+    def irt_npz(self) -> Path:
+        return self.root / IRT_NPZ_FILE
 
     @property
     def log(self) -> Path:

@@ -1,0 +1,554 @@
+"""Item response theory on a response matrix (docs/irt.md).
+
+The committee's ``marks`` (K members × N gold words, true when the member
+got the word right) is an IRT response matrix: subjects × items.  The 2PL
+model gives item *i* a difficulty ``b_i`` and a discrimination ``a_i``, and
+subject *k* an ability ``θ_k``::
+
+    P(correct) = 1 / (1 + exp(-a_i (θ_k - b_i))),   θ ~ N(0, 1)
+
+The 1PL model shares one ``a`` between all items.  :func:`fit` estimates the
+items by marginal maximum a posteriori (Bock–Aitkin EM over a quadrature of
+the ability distribution, weak normal priors on ``a`` and ``c = -ab``), vectorised
+over items with numpy.  :func:`ability` gives the EAP ability and its
+posterior standard deviation of any subject from its right/wrong outcomes,
+the items held fixed.
+
+Two facts make the fit cheap at committee scale (K ≤ a few hundred, N up to
+hundreds of thousands):
+
+* the log-likelihood of subject *k* at ability θ is
+  ``θ Σ_i y_ki a_i − Σ_i y_ki a_i b_i + S(θ)`` with
+  ``S(θ) = Σ_i log(1 − P_i(θ))`` common to all subjects, so the E-step costs
+  two matrix–vector products;
+* items with the same response pattern have the same estimates, so the
+  M-step runs once per distinct pattern (most words every member gets
+  right share one pattern).
+
+>>> rng = np.random.default_rng(0)
+>>> theta = rng.normal(size=200)
+>>> a, b = rng.uniform(0.8, 2.0, 50), rng.normal(size=50)
+>>> y = rng.random((200, 50)) < 1 / (1 + np.exp(-a * (theta[:, None] - b)))
+>>> f = fit(y)
+>>> f.converged, f.difficulty.shape, f.ability.shape
+(True, (50,), (200,))
+>>> bool(np.corrcoef(f.difficulty, b)[0, 1] > 0.9)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.interpolate import CubicSpline
+from scipy.special import expit, logsumexp
+
+from committee.errors import PlausibilityWarning
+
+#: Below this many subjects a 2PL fit is refused; below WARN_K it is warned of.
+MIN_K = 5
+WARN_K = 30
+#: Default priors: a ~ N(1, 1.5²) (sign left free, so a negative slope can
+#: show) and the intercept c = −ab ~ N(0, 3²); θ ~ N(0, 1) (docs/irt.md).
+PRIOR_A = (1.0, 1.5)
+PRIOR_C = (0.0, 3.0)
+#: Ability range of every grid; θ beyond ±6 has prior density below 1e-8.
+LIMIT = 6.0
+#: Fisher-scoring steps per M-step.
+M_STEPS = 3
+#: Items handled per block where a (subjects × items) float array is formed.
+_BLOCK = 16384
+
+
+@dataclass(frozen=True)
+class IrtFit:
+    """The result of :func:`fit`; arrays are float64 unless said otherwise.
+
+    ``difficulty``/``discrimination`` (N,) are b and a with standard errors
+    ``difficulty_se``/``discrimination_se``; ``ability``/``ability_se`` (K,)
+    the EAP θ of each subject and its posterior standard deviation.
+    ``all_correct``/``all_wrong`` (N,) bool flag items without variance:
+    their ``a`` is the prior mean (1PL: the common a) with the prior's
+    standard deviation as its SE, and ``b`` the posterior mode given that a.
+    ``log_likelihood`` is the marginal log-likelihood of the data at the
+    estimates, ``log_posterior`` adds the log prior densities of the items.
+    """
+
+    model: str
+    difficulty: np.ndarray
+    discrimination: np.ndarray
+    difficulty_se: np.ndarray
+    discrimination_se: np.ndarray
+    ability: np.ndarray
+    ability_se: np.ndarray
+    n_correct: np.ndarray
+    all_correct: np.ndarray
+    all_wrong: np.ndarray
+    log_likelihood: float
+    log_posterior: float
+    converged: bool
+    n_iter: int
+    max_change: float
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def n_subjects(self) -> int:
+        return int(self.ability.shape[0])
+
+    @property
+    def n_items(self) -> int:
+        return int(self.difficulty.shape[0])
+
+
+def check_responses(responses, n_items: int | None = None) -> np.ndarray:
+    """``responses`` as a (K, N) boolean array, or ``ValueError`` saying why.
+
+    Only booleans, or integers/floats that are all 0 or 1, are accepted.
+
+    >>> check_responses([[1, 0], [0, 1]]).dtype
+    dtype('bool')
+    >>> check_responses([[1, 2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: responses must be boolean (or 0/1); found the value 2
+    >>> check_responses(np.zeros((3, 2), bool), n_items=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: responses are 3 × 2 (subjects × items) but there are 3 items (transposed? expected K × 3)
+    """
+    y = np.asarray(responses)
+    if y.ndim != 2:
+        raise ValueError(f"responses must be a (subjects × items) matrix, got shape {y.shape}")
+    if y.dtype != bool:
+        if y.dtype.kind not in "iuf":
+            raise ValueError(f"responses must be boolean (or 0/1), got dtype {y.dtype}")
+        bad = ~np.isin(y, (0, 1))
+        if bad.any():
+            raise ValueError("responses must be boolean (or 0/1); found the value "
+                             f"{y[bad].flat[0]:g}")
+        y = y.astype(bool)
+    if n_items is not None and y.shape[1] != n_items:
+        hint = "transposed? " if y.shape[0] == n_items else ""
+        raise ValueError(f"responses are {y.shape[0]} × {y.shape[1]} (subjects × items) but "
+                         f"there are {n_items} items ({hint}expected K × {n_items})")
+    return y
+
+
+def nodes(n: int = 61) -> np.ndarray:
+    """The M-step's ability nodes: ``n`` equally spaced points on [-6, 6].
+
+    >>> nodes(5).tolist()
+    [-6.0, -3.0, 0.0, 3.0, 6.0]
+    """
+    return np.linspace(-LIMIT, LIMIT, n)
+
+
+#: Where S(θ) is computed exactly (spacing 0.1), and the grid it is
+#: interpolated to by a cubic spline (spacing 0.002).
+_COARSE = np.linspace(-LIMIT, LIMIT, 121)
+_FINE = np.linspace(-LIMIT, LIMIT, 6001)
+
+
+def _binning(fine: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """(F, Q) matrix that splits each fine point between its two neighbouring
+    nodes in proportion to distance (linear binning; moments up to the
+    mean are kept)."""
+    h = x[1] - x[0]
+    pos = np.clip((fine - x[0]) / h, 0.0, x.shape[0] - 1.0)
+    j = np.minimum(pos.astype(np.int64), x.shape[0] - 2)
+    frac = pos - j
+    m = np.zeros((fine.shape[0], x.shape[0]))
+    rows = np.arange(fine.shape[0])
+    m[rows, j] = 1.0 - frac
+    m[rows, j + 1] += frac
+    return m
+
+
+def _patterns(y: np.ndarray):
+    """Distinct item response patterns: (first item of each, inverse, counts)."""
+    packed = np.ascontiguousarray(np.packbits(y.T, axis=1))
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    return first, inverse.ravel(), counts
+
+
+def _common_log1mp(x: np.ndarray, a: np.ndarray, b: np.ndarray, w=None) -> np.ndarray:
+    """S(x) = Σ_i w_i log(1 − P_i(x)) at every point of ``x``."""
+    out = np.zeros(x.shape[0])
+    for s in range(0, a.shape[0], _BLOCK):
+        aa, bb = a[s:s + _BLOCK, None], b[s:s + _BLOCK, None]
+        terms = -np.logaddexp(0.0, aa * (x[None, :] - bb))  # log(1 - P)
+        out += terms.sum(0) if w is None else w[s:s + _BLOCK] @ terms
+    return out
+
+
+def _log_posterior(A, a, b, w=None, prior=(0.0, 1.0)):
+    """Unnormalised log posterior of θ on ``_FINE`` for subjects whose
+    ``Σ_i y_i a_i`` (times w_i) is ``A``: ``A θ + S(θ) − (θ − μ)² / 2σ²``."""
+    s_fine = CubicSpline(_COARSE, _common_log1mp(_COARSE, a, b, w))(_FINE)
+    mu, sd = prior
+    return A[:, None] * _FINE[None, :] + (s_fine - 0.5 * ((_FINE - mu) / sd) ** 2)[None, :]
+
+
+def _newton_2pl(a, c, r, n, x, prior_a, prior_c):
+    """Gradient and (negative) Hessian of every item's log posterior in the
+    slope-intercept form z = a θ + c, where the log-likelihood is concave."""
+    (ma, sa), (mc, sc) = prior_a, prior_c
+    p = expit(a[:, None] * x[None, :] + c[:, None])
+    resid = r - n * p
+    wgt = n * p * (1.0 - p)
+    wx = wgt * x[None, :]
+    jaa = wx @ x + 1.0 / sa**2
+    jcc = wgt.sum(1) + 1.0 / sc**2
+    jac = wx.sum(1)
+    ga = resid @ x - (a - ma) / sa**2
+    gc = resid.sum(1) - (c - mc) / sc**2
+    return (ga, gc), (jaa, jcc, jac)
+
+
+def _objective_2pl(a, c, r, n, x, prior_a, prior_c):
+    """Every item's M-step objective: expected complete-data log-likelihood
+    plus the log prior densities (up to a constant); log(1 − σ(z)) =
+    log σ(z) − z, one logarithm per cell."""
+    z = a[:, None] * x[None, :] + c[:, None]
+    ll = (n * -np.logaddexp(0.0, -z) - (n - r) * z).sum(1)
+    return ll - 0.5 * ((a - prior_a[0]) / prior_a[1]) ** 2 - 0.5 * ((c - prior_c[0]) / prior_c[1]) ** 2
+
+
+def _step_2pl(a, c, r, n, x, prior_a, prior_c, halvings=4):
+    """One Newton step of every item's (a, c) posterior mode, halved where
+    it would lower the item's objective (so EM stays monotone)."""
+    (ga, gc), (jaa, jcc, jac) = _newton_2pl(a, c, r, n, x, prior_a, prior_c)
+    det = jaa * jcc - jac * jac
+    da = np.clip((jcc * ga - jac * gc) / det, -1.0, 1.0)
+    dc = np.clip((jaa * gc - jac * ga) / det, -2.0, 2.0)
+    old = _objective_2pl(a, c, r, n, x, prior_a, prior_c)
+    for _ in range(halvings):
+        worse = _objective_2pl(a + da, c + dc, r, n, x, prior_a, prior_c) < old
+        if not worse.any():
+            break
+        da, dc = np.where(worse, da / 2, da), np.where(worse, dc / 2, dc)
+    else:
+        worse = _objective_2pl(a + da, c + dc, r, n, x, prior_a, prior_c) < old
+        da, dc = np.where(worse, 0.0, da), np.where(worse, 0.0, dc)
+    return a + da, c + dc
+
+
+def _newton_c(a, c, r, n, x, prior_c, steps=1):
+    """Newton steps of each item's intercept c with a (scalar or per item)
+    fixed; returns (c, J_cc) with J_cc the information at the returned c."""
+    mc, sc = prior_c
+    a = np.broadcast_to(np.asarray(a, dtype=np.float64), c.shape)
+    for step in range(steps + 1):
+        p = expit(a[:, None] * x[None, :] + c[:, None])
+        jcc = (n * p * (1.0 - p)).sum(1) + 1.0 / sc**2
+        if step == steps:
+            return c, jcc
+        gc = (r - n * p).sum(1) - (c - mc) / sc**2
+        c = c + np.clip(gc / jcc, -2.0, 2.0)
+    raise AssertionError("unreachable")
+
+
+def _common_a(a, c, r, n, x, counts, prior_a):
+    """One Newton step of the 1PL's common a; returns (a, J_aa at the old a)."""
+    ma, sa = prior_a
+    p = expit(a * x[None, :] + c[:, None])
+    g = counts @ ((r - n * p) @ x) - (a - ma) / sa**2
+    j = counts @ ((n * p * (1.0 - p)) @ (x * x)) + 1.0 / sa**2
+    return float(a + np.clip(g / j, -1.0, 1.0)), float(j)
+
+
+class _EStep:
+    """Expected counts on the nodes: each subject's posterior on the fine
+    grid, linearly binned onto the nodes ``x``."""
+
+    def __init__(self, yu: np.ndarray, counts: np.ndarray, x: np.ndarray):
+        self.y64 = yu.astype(np.float64)
+        self.yt32 = np.ascontiguousarray(yu.T, dtype=np.float32)
+        self.counts = counts.astype(np.float64)
+        self.bins = _binning(_FINE, x)
+
+    def __call__(self, a, c):
+        """(r (patterns × active nodes), n (active nodes), active mask)."""
+        A = self.y64 @ (self.counts * a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            b = np.where(a != 0, -c / np.where(a != 0, a, 1.0), 0.0)
+        logp = _log_posterior(A, a, b, self.counts)
+        post = np.exp(logp - logp.max(axis=1, keepdims=True))
+        post /= post.sum(axis=1, keepdims=True)
+        pi = post @ self.bins
+        n = pi.sum(0)
+        active = n > 1e-9 * pi.shape[0]
+        r = (self.yt32 @ pi[:, active].astype(np.float32)).astype(np.float64)
+        return r, n[active], active
+
+
+def _em(y, model, x, prior_a, prior_c, tol, max_iter):
+    """EM over the distinct patterns of items with variance; returns
+    ((a, c, se_a, se_c, cov_ac) per pattern, inverse, n, change, iterations)."""
+    first, inverse, counts = _patterns(y)
+    estep = _EStep(y[:, first], counts, x)
+    p = (y[:, first].sum(0) + 0.5) / (y.shape[0] + 1.0)
+    a = np.full(first.shape[0], prior_a[0])
+    c = np.clip(np.log(p / (1.0 - p)), -4.0, 4.0)
+    change, it = math.inf, 0
+    for it in range(1, max_iter + 1):
+        r, n, act = estep(a, c)
+        if model == "2pl":
+            a_new, c_new = a, c
+            for _ in range(M_STEPS):
+                a_new, c_new = _step_2pl(a_new, c_new, r, n, x[act], prior_a, prior_c)
+        else:
+            a0, _ = _common_a(a[0], c, r, n, x[act], counts, prior_a)
+            c_new, _ = _newton_c(a0, c, r, n, x[act], prior_c)
+            a_new = np.full(a.shape, a0)
+        # identification: the subjects' pooled posterior has mean 0 and sd 1
+        # (θ = sd θ' + mean moved onto the items: a' = a sd, c' = c + a mean),
+        # which takes away EM's slow drift along the location/scale ridge
+        mean = float(n @ x[act]) / n.sum()
+        sd = math.sqrt(float(n @ (x[act] - mean) ** 2) / n.sum())
+        a_new, c_new = a_new * sd, c_new + a_new * mean
+        change = float(max(np.abs(a_new - a).max(), np.abs(c_new - c).max()))
+        a, c = a_new, c_new
+        if change < tol:
+            break
+    r, n, act = estep(a, c)
+    n_all = np.zeros(x.shape[0])
+    n_all[act] = n
+    errors = _item_errors(model, a, c, r, n, x[act], counts, prior_a, prior_c)
+    return errors, inverse, n_all, change, it
+
+
+def _item_errors(model, a, c, r, n, x, counts, prior_a, prior_c):
+    """(a, b, se_a, se_b) at the estimates: the covariance of (a, c) is the
+    inverse information, and b = −c / a takes its SE by the delta method."""
+    if model == "2pl":
+        _, (jaa, jcc, jac) = _newton_2pl(a, c, r, n, x, prior_a, prior_c)
+        det = jaa * jcc - jac * jac
+        vaa, vcc, vac = jcc / det, jaa / det, -jac / det
+    else:
+        _, jcc = _newton_c(a[0], c, r, n, x, prior_c, steps=0)
+        _, ja = _common_a(a[0], c, r, n, x, counts, prior_a)
+        vaa, vcc, vac = np.full(a.shape, 1 / ja), 1 / jcc, np.zeros(a.shape)
+    return _to_b(a, c, vaa, vcc, vac)
+
+
+def _to_b(a, c, vaa, vcc, vac):
+    """(a, b, se_a, se_b) from (a, c) and their covariance; b = −c / a."""
+    safe = np.where(np.abs(a) > 1e-12, a, 1e-12)
+    b = -c / safe
+    vb = (c / safe**2) ** 2 * vaa + vcc / safe**2 - 2 * (c / safe**3) * vac
+    return a, b, np.sqrt(vaa), np.sqrt(np.maximum(vb, 0.0))
+
+
+def _extreme_items(correct: bool, a, n, x, prior_c):
+    """b and its SE of an item every subject gets right (``correct``) or
+    wrong: its a held at ``a``, c the posterior mode given a, b = −c / a."""
+    r = (n if correct else np.zeros_like(n))[None, :]
+    c0 = np.array([3.0 if correct else -3.0])
+    c, jcc = _newton_c(a, c0, r, n[None, :], x, prior_c, steps=50)
+    return float(-c[0] / a), float(1 / np.sqrt(jcc[0]) / abs(a))
+
+
+def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
+        prior_a: tuple[float, float] = PRIOR_A, prior_c: tuple[float, float] = PRIOR_C,
+        tol: float = 1e-3, max_iter: int = 500) -> IrtFit:
+    """Fit a 1PL or 2PL model to a (K subjects × N items) boolean matrix.
+
+    Parameters
+    ----------
+    responses : array of bool, shape (K, N)
+        ``responses[k, i]`` true iff subject k got item i right.
+    model : {"2pl", "1pl"}
+    n_nodes : ability nodes of the M-step (see :func:`nodes`).
+    prior_a, prior_c : (mean, sd) of the normal priors on a and on the
+        intercept c = −ab (the model's logit is a θ + c).
+    tol : EM stops when no a and no c moves by more than ``tol``.
+    max_iter : EM iterations at most; ``converged`` is False when reached.
+
+    Raises ``ValueError`` for a matrix that is not boolean (or 0/1), an
+    unknown model, or fewer than :data:`MIN_K` subjects; warns
+    (:class:`~committee.errors.PlausibilityWarning`) below :data:`WARN_K`.
+    """
+    if model not in ("2pl", "1pl"):
+        raise ValueError(f"unknown model {model!r}; use '2pl' or '1pl'")
+    y = check_responses(responses)
+    k, n_items = y.shape
+    if k < MIN_K:
+        raise ValueError(f"{k} subjects are too few for an IRT fit (at least {MIN_K}; "
+                         f"{WARN_K} or more for stable discriminations)")
+    if k < WARN_K:
+        warnings.warn(f"only {k} subjects: discriminations rest largely on their prior "
+                      f"(use at least {WARN_K})", PlausibilityWarning, stacklevel=2)
+    x = nodes(n_nodes)
+    n_correct = y.sum(0, dtype=np.int64)
+    all_correct, all_wrong = n_correct == k, n_correct == 0
+    varied = ~(all_correct | all_wrong)
+    a = np.full(n_items, prior_a[0])
+    b, se_a, se_b = np.zeros(n_items), np.full(n_items, prior_a[1]), np.zeros(n_items)
+    change, n_iter, n_patterns = 0.0, 0, 0
+    n_at = k * np.exp(-0.5 * x * x) / np.exp(-0.5 * x * x).sum()
+    if varied.any():
+        (au, bu, sau, sbu), inverse, n_at, change, n_iter = _em(
+            y[:, varied], model, x, prior_a, prior_c, tol, max_iter)
+        n_patterns = int(au.shape[0])
+        a[varied], b[varied] = au[inverse], bu[inverse]
+        se_a[varied], se_b[varied] = sau[inverse], sbu[inverse]
+        if model == "1pl":
+            a[~varied], se_a[~varied] = au[0], sau[0]
+    for mask, correct in ((all_correct, True), (all_wrong, False)):
+        if mask.any():
+            b[mask], se_b[mask] = _extreme_items(correct, float(a[mask][0]), n_at, x, prior_c)
+    theta, theta_se = ability(y, a, b)
+    ll = log_likelihood(y, a, b)
+    lp = ll + float(_log_normal(-a * b, *prior_c).sum())
+    lp += float(_log_normal(a, *prior_a).sum() if model == "2pl" else _log_normal(a[0], *prior_a))
+    settings = {"n_nodes": n_nodes, "prior_a": list(prior_a), "prior_c": list(prior_c),
+                "tol": tol, "max_iter": max_iter, "n_patterns": n_patterns}
+    return IrtFit(model, b, a, se_b, se_a, theta, theta_se, n_correct, all_correct, all_wrong,
+                  ll, float(lp), bool(change < tol), n_iter, change, settings)
+
+
+def _log_normal(v, mean, sd):
+    return -0.5 * ((np.asarray(v) - mean) / sd) ** 2 - math.log(sd * math.sqrt(2 * math.pi))
+
+
+def _weighted_sums(y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """y @ v in float64, items in blocks (no float64 copy of all of y)."""
+    out = np.zeros(y.shape[0])
+    for s in range(0, v.shape[0], _BLOCK):
+        out += y[:, s:s + _BLOCK].astype(np.float64) @ v[s:s + _BLOCK]
+    return out
+
+
+def log_likelihood(responses, discrimination, difficulty) -> float:
+    """Marginal log-likelihood of ``responses`` (K, N) under the items, θ ~
+    N(0, 1) integrated on a grid of 0.002 over [-6, 6].
+
+    >>> round(log_likelihood([[True]], [1.0], [0.0]), 6) == round(math.log(0.5), 6)
+    True
+    """
+    y = np.asarray(responses, dtype=bool)
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    A, B = _weighted_sums(y, a), _weighted_sums(y, a * b)
+    logp = _log_posterior(A, a, b)
+    h = _FINE[1] - _FINE[0]
+    return float((logsumexp(logp, axis=1) + math.log(h / math.sqrt(2 * math.pi)) - B).sum())
+
+
+def ability(responses, discrimination, difficulty, *, prior=(0.0, 1.0),
+            items=None) -> tuple[np.ndarray, np.ndarray]:
+    """EAP ability and its posterior standard deviation, items held fixed.
+
+    Parameters
+    ----------
+    responses : array of bool, shape (S, M) or (M,)
+        Each subject's right (True) / wrong outcome on the M items used.
+    discrimination, difficulty : arrays (N,)
+        Item parameters (from :class:`IrtFit`).
+    prior : (mean, sd) of the normal ability prior; N(0, 1) is the fit's scale.
+    items : optional index array (M,) into the N items; default all N.
+
+    The posterior of θ given outcomes y depends on y only through
+    ``Σ_i y_i a_i``: ``log p(θ | y) = θ Σ y_i a_i + S(θ) − (θ − μ)² / 2σ²``
+    with ``S(θ) = Σ_i log(1 − P_i(θ))``, computed every 0.1 on [-6, 6],
+    interpolated by a cubic spline and integrated on a grid of 0.002.
+
+    >>> th, se = ability([[1, 1, 1, 0], [0, 0, 0, 1]], [1, 1, 1, 1], [-1, 0, 1, 2])
+    >>> bool(th[0] > th[1]), bool(np.all(se < 1))
+    (True, True)
+    """
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    if items is not None:
+        a, b = a[items], b[items]
+    y = np.asarray(responses)
+    single = y.ndim == 1
+    y = check_responses(y[None, :] if single else y, n_items=a.shape[0])
+    logp = _log_posterior(_weighted_sums(y, a), a, b, prior=prior)
+    post = np.exp(logp - logp.max(axis=1, keepdims=True))
+    post /= post.sum(axis=1, keepdims=True)
+    theta = post @ _FINE
+    se = np.sqrt(np.maximum(post @ _FINE**2 - theta**2, 0.0))
+    return (theta[0], se[0]) if single else (theta, se)
+
+
+def probability(theta, discrimination, difficulty) -> np.ndarray:
+    """P(correct) of each subject (rows) on each item (columns).
+
+    >>> probability([0.0], [1.0, 2.0], [0.0, 1.0]).round(4).tolist()
+    [[0.5, 0.1192]]
+    """
+    th = np.atleast_1d(np.asarray(theta, np.float64))
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    return expit(a[None, :] * (th[:, None] - b[None, :]))
+
+
+def infit(responses, discrimination, difficulty, theta) -> np.ndarray:
+    """Infit mean square of every item: Σ_k (y − P)² / Σ_k P(1 − P).
+
+    Near 1 when the item behaves as the model predicts, above about 1.3
+    when its outcomes are noisier than its a and b allow (a misfit).
+
+    >>> y = np.array([[1], [1], [0], [0]], bool)
+    >>> infit(y, [1.0], [0.0], [1.0, 0.5, -0.5, -1.0]).round(3).tolist()
+    [0.498]
+    """
+    y = np.asarray(responses, dtype=bool)
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    out = np.empty(a.shape[0])
+    for s in range(0, a.shape[0], _BLOCK):
+        p = probability(theta, a[s:s + _BLOCK], b[s:s + _BLOCK])
+        out[s:s + _BLOCK] = ((y[:, s:s + _BLOCK] - p) ** 2).sum(0) / (p * (1 - p)).sum(0)
+    return out
+
+
+def information(theta, discrimination, difficulty) -> np.ndarray:
+    """Fisher information a² P (1 − P) of each item (columns) at each θ (rows).
+
+    >>> information([0.0], [2.0], [0.0]).tolist()
+    [[1.0]]
+    """
+    p = probability(theta, discrimination, difficulty)
+    a = np.asarray(discrimination, np.float64)
+    return a[None, :] ** 2 * p * (1.0 - p)
+
+
+def select_items(discrimination, difficulty, n: int, theta_range: tuple[float, float],
+                 n_points: int = 21) -> np.ndarray:
+    """The ``n`` items with the most Fisher information averaged over
+    ``n_points`` abilities spread evenly on ``theta_range``; sorted indices.
+
+    >>> select_items([1, 1, 3, 1], [0, 5, 0, -5], 2, (-1, 1)).tolist()
+    [0, 2]
+    """
+    grid = np.linspace(theta_range[0], theta_range[1], n_points)
+    mean_info = np.zeros(np.asarray(difficulty).shape[0])
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    for s in range(0, a.shape[0], _BLOCK):
+        mean_info[s:s + _BLOCK] = information(grid, a[s:s + _BLOCK], b[s:s + _BLOCK]).mean(0)
+    order = np.argsort(-mean_info, kind="stable")[:n]
+    return np.sort(order)
+
+
+def fill_outcomes(theta: float, discrimination, difficulty, items, observed) -> np.ndarray:
+    """Expected right/wrong outcome of every item for a subject seen on
+    ``items`` only: the observed outcome there, P(correct | θ) elsewhere.
+
+    Sums of the result estimate the subject's full-test counts (its recall,
+    and with difficulties the balanced reward and punishment sums).
+
+    >>> fill_outcomes(0.0, [1.0, 1.0, 1.0], [0.0, 9.0, -9.0], [0], [False]).round(3).tolist()
+    [0.0, 0.0, 1.0]
+    """
+    out = probability([theta], discrimination, difficulty)[0]
+    out[np.asarray(items)] = np.asarray(observed, dtype=np.float64)
+    return out
