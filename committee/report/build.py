@@ -185,7 +185,9 @@ def _write_html(ctx: Context) -> None:
     page = html.ReportData(
         name=data.manifest.get("name", ctx.run_dir.name),
         signature=_score_signature(ctx.run_dir, data.test), gold=data.test.words, d=data.d,
-        oov=data.oov, systems=[html.SystemData(s.name, s.words, s.scores) for s in ctx.ranked],
+        oov=data.oov,
+        systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb})
+                 for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
         analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes))
     try:
         path = html.write_html(rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE, page)
