@@ -19,6 +19,7 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import metrics
+from committee import runlock
 from committee.errors import InputError, PlausibilityWarning
 from committee.fileio import sha256_bytes, sha256_file
 
@@ -48,6 +49,7 @@ def load_inputs(gold_path, difficulty_path=None, train_words_path=None, train_pa
                                   normalization=normalization)
     d = d_sha = None
     if difficulty_path is not None:
+        runlock.check_final(Path(difficulty_path).parent)  # not a run still being written
         d = difficulty_mod.read_weight(difficulty_path, gold)
         d_sha = sha256_file(difficulty_path)
         check_provenance(difficulty_path, d_sha, gold)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from committee.errors import OutputError
+from committee.runlock import owner_tag
 
 
 @contextmanager
@@ -35,7 +36,9 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     binary = "b" in mode
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+        # named after its owner (committee.runlock): a leftover is removed only once it is gone
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{owner_tag()}.", suffix=".tmp",
+                                   dir=path.parent)
     except OSError as exc:
         raise OutputError.from_os_error(exc, path) from None
     try:

@@ -97,6 +97,7 @@ from typing import Sequence
 import numpy as np
 import pycrfsuite
 
+from committee import runlock
 from committee.corpus import from_bmes, to_bmes
 from committee.errors import ConfigError, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
@@ -679,7 +680,9 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
 
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".member-{k:04d}-", suffix=".crfsuite", dir=workdir)
+    # named after its owner: a resumed run removes it only once this process is gone
+    fd, tmp = tempfile.mkstemp(prefix=f".member-{k:04d}-{runlock.owner_tag()}-",
+                               suffix=".crfsuite", dir=workdir)
     os.close(fd)
     try:
         t = train_model(xseqs(), yseqs, algorithm, params, tmp, rand_seed=crfsuite_seed(member))

@@ -56,6 +56,7 @@ from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import features as features_mod
 from committee import members as members_mod
+from committee import runlock
 from committee.errors import InputError, OutputError, PlausibilityWarning, RunError
 from committee.fileio import atomic_write_text, sha256_bytes, write_npz
 
@@ -132,17 +133,15 @@ def run_fingerprint(cfg, inputs: RunInputs) -> str:
 # --------------------------------------------------------------------------
 # the output directory
 
-def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
-    """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
-
-    A directory holding a run of another config is refused unless
-    ``restart``; one holding anything else is always refused.
-    """
+def check_output_dir(out: Path, fingerprint: str, restart: bool) -> bool:
+    """Refuse an ``out`` that cannot become ours (reading only); return
+    whether it holds a run of another config to discard (``restart``)."""
     if out.exists() and not out.is_dir():
         raise RunError(f"output.dir {out} exists and is not a directory")
     state_path = out / STATE_FILE
-    if out.is_dir() and any(out.iterdir()):
-        foreign = sorted(p.name for p in out.iterdir()
+    entries = [p for p in out.iterdir() if p.name != runlock.LOCK_FILE] if out.is_dir() else []
+    if entries:
+        foreign = sorted(p.name for p in entries
                          if p.name not in OWN_ENTRIES and not _is_leftover(p.name))
         if not state_path.exists() or foreign:
             shown = ", ".join(foreign[:3]) or "(no run.json)"
@@ -160,7 +159,20 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
                     f"(run {state.get('name')!r}, fingerprint {str(state.get('fingerprint'))[:12]}, "
                     f"now {fingerprint[:12]}); pass --restart to discard it, "
                     "or choose another output.dir")
-            discard_run(out)
+            return True
+    return False
+
+
+def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
+    """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
+
+    A directory holding a run of another config is refused unless
+    ``restart``; one holding anything else is always refused.  The caller
+    holds ``out``'s lock (:func:`committee.runlock.hold`).
+    """
+    if check_output_dir(out, fingerprint, restart):
+        discard_run(out)
+    state_path = out / STATE_FILE
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -176,9 +188,8 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
             if created:  # leave nothing behind when not even run.json can be written
                 shutil.rmtree(out, ignore_errors=True)
             raise
-    tmp = out / TMP_DIR
-    if tmp.exists():  # leftovers of a killed run: temporary models
-        shutil.rmtree(tmp)
+    # leftovers of a killed run: temporary models, unless their worker still runs
+    runlock.clear_dir(out / TMP_DIR)
 
 
 def _is_leftover(name: str) -> bool:
@@ -189,20 +200,25 @@ def _is_leftover(name: str) -> bool:
 
 def _remove_leftovers(out: Path) -> None:
     """Delete what atomic writes interrupted by a kill left behind (never a
-    finished file: those are renamed into place whole)."""
+    finished file: those are renamed into place whole; never the file of a
+    process that still runs: :func:`committee.runlock.is_removable`)."""
     for d in (out, out / MEMBER_DIR):
         if not d.is_dir():
             continue
         for p in d.iterdir():
-            if p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file():
+            if (p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file()
+                    and runlock.is_removable(p.name)):
                 p.unlink()
 
 
 def discard_run(out: Path) -> None:
-    """Remove a previous run's files (only the ones a run writes)."""
-    for name in OWN_ENTRIES:
+    """Remove a previous run's files (only the ones a run writes).
+    ``manifest.json`` goes first: a run without it is not final."""
+    for name in sorted(OWN_ENTRIES, key=lambda n: n != "manifest.json"):
         p = out / name
-        if p.is_dir():
+        if name == TMP_DIR:  # a live worker's temporary model stays
+            runlock.clear_dir(p)
+        elif p.is_dir():
             shutil.rmtree(p)
         elif p.exists():
             p.unlink()
@@ -533,7 +549,12 @@ def _setup_log(out: Path) -> logging.Handler:
 
 
 def run(cfg, restart: bool = False, progress: bool = True) -> Path:
-    """Run (or resume) the committee of ``cfg``; return the output directory."""
+    """Run (or resume) the committee of ``cfg``; return the output directory.
+
+    ``output.dir`` has one owner: another process writing it is refused
+    (:mod:`committee.runlock`) before the corpora are read."""
+    out = Path(cfg.output.dir)
+    runlock.check_free(out, "committee run")
     inputs = load_inputs(cfg)
     experiments = getattr(cfg, "experiments", None)
     report_mod = None
@@ -541,18 +562,19 @@ def run(cfg, restart: bool = False, progress: bool = True) -> Path:
         from committee import report as report_mod
 
         report_mod.check_experiments(cfg)  # missing files or segmenters: before any training
-    out = Path(cfg.output.dir)
     fingerprint = run_fingerprint(cfg, inputs)
-    claim_output_dir(out, fingerprint, cfg.name, restart)
-    handler = _setup_log(out)
-    try:
-        out = _run(cfg, inputs, out, fingerprint, progress)
-        if report_mod is not None:
-            report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
-        return out
-    finally:
-        log.removeHandler(handler)
-        handler.close()
+    check_output_dir(out, fingerprint, restart)  # a refused run writes nothing, not even a lock
+    with runlock.hold(out, "committee run", create=True):
+        claim_output_dir(out, fingerprint, cfg.name, restart)
+        handler = _setup_log(out)
+        try:
+            out = _run(cfg, inputs, out, fingerprint, progress)
+            if report_mod is not None:
+                report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
+            return out
+        finally:
+            log.removeHandler(handler)
+            handler.close()
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
@@ -618,7 +640,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             (out / "models").mkdir(exist_ok=True)
             for f in kept.iterdir():
                 os.replace(f, out / "models" / f.name)
-    shutil.rmtree(workdir, ignore_errors=True)
+    runlock.clear_dir(workdir)
     if failures:
         raise _failed(failures, out, c.size, len(records))
     _warn_weak_members(committee, records)

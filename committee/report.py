@@ -48,6 +48,7 @@ from committee import analysis
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import metrics
+from committee import runlock
 from committee.errors import ConfigError, InputError, RunError, UndefinedMetricWarning
 from committee.fileio import atomic_open, atomic_write_text
 
@@ -121,6 +122,7 @@ def load_run(run_dir) -> RunData:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise InputError(str(run_dir), None, "no such directory")
+    runlock.check_final(run_dir, "committee report")  # never half a run
     manifest_path = _need(run_dir / "manifest.json")
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -172,6 +174,7 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
     if config_path is not None:
         cfg = config_mod.load_config(config_path, overrides=overrides + [f"output.dir={run_dir}"])
     else:
+        runlock.check_final(run_dir, "committee report")
         manifest_path = _need(run_dir / "manifest.json")
         try:
             data = json.loads(manifest_path.read_text(encoding="utf-8"))["config"]
@@ -570,21 +573,22 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     if unknown:
         raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
     check_experiments(cfg, analyses or ("ranking",))
-    data = load_run(run_dir)
-    handler = None
-    if not any(getattr(h, "baseFilename", None) == os.path.abspath(run_dir / "run.log")
-               for h in log.handlers):  # committee report: log to the run's log too
-        handler = logging.FileHandler(run_dir / "run.log", encoding="utf-8")
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
-    try:
-        return _build(run_dir, cfg, data, inputs, analyses, systems, segmenters, human,
-                      progress)
-    finally:
-        if handler is not None:
-            log.removeHandler(handler)
-            handler.close()
+    with runlock.hold(run_dir, "committee report"):  # one writer of run_dir at a time
+        data = load_run(run_dir)
+        handler = None
+        if not any(getattr(h, "baseFilename", None) == os.path.abspath(run_dir / "run.log")
+                   for h in log.handlers):  # committee report: log to the run's log too
+            handler = logging.FileHandler(run_dir / "run.log", encoding="utf-8")
+            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+            log.addHandler(handler)
+            log.setLevel(logging.INFO)
+        try:
+            return _build(run_dir, cfg, data, inputs, analyses, systems, segmenters, human,
+                          progress)
+        finally:
+            if handler is not None:
+                log.removeHandler(handler)
+                handler.close()
 
 
 def _build(run_dir: Path, cfg, data: RunData, inputs, analyses, systems, segmenters, human,
