@@ -4,7 +4,8 @@ Steps (METHOD.md §3, §4, §8):
 
 1. read the training and test corpora named by the config;
 2. claim ``output.dir`` (a fresh directory, or one holding a run of the very
-   same config and corpora, which is resumed);
+   same config and corpora, which is resumed), holding its lock until the end
+   (:mod:`committee.runlock`: another process writing it is refused);
 3. draw the K members (each depends only on the seed and its index), train
    and decode the missing ones in parallel (joblib: loky, or Dask through
    joblib's dask backend), saving each finished member atomically as soon as

@@ -36,7 +36,7 @@ from toyrun import write_config
 pytestmark = pytest.mark.slow
 
 SEED = 20160807
-ROUNDS = 8
+ROUNDS = 10
 PER_ROUND = 3
 REFUSED = re.compile(r"committee: error: \S+ is in use by committee run \(pid \d+, started "
                      r"[\d:]+\); wait for it or choose another output\.dir\n")
@@ -88,7 +88,7 @@ def test_soak_concurrent_runs_killed_and_restarted(toy_corpus, tmp_path):
             procs.append(start(cfg))
             sessions.add(procs[-1].pid)
             time.sleep(rng.uniform(0.0, 0.3))
-        time.sleep(rng.uniform(0.0, 1.2 * lone_s))
+        time.sleep(rng.uniform(0.3, 0.7 * lone_s))
         for p in procs:
             group = rng.random() < 0.5
             if p.poll() is None:
