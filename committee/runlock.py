@@ -304,7 +304,7 @@ def holder(run_dir: str | os.PathLike) -> Holder | None:
             while (rec is None or not rec.alive()) and time.monotonic() < deadline:
                 time.sleep(0.01)  # a holder that has just locked writes its record
                 rec = _read_record(fd)
-            if rec is None:  # held, by whom cannot be read
+            if rec is None or not rec.alive():  # held, by whom cannot be told
                 return Holder("another process", 0, "", "", 0.0)
             return None if _is_me(rec) else rec
         fcntl.flock(fd, fcntl.LOCK_UN)
@@ -367,9 +367,9 @@ def _acquire(run_dir: Path, command: str, create: bool) -> tuple[int, Holder | N
             os.close(fd)
             # a live holder: refuse at once; else a holder that has not yet
             # written its record, or a reader's probe: try again shortly
-            if (rec is not None and rec.alive() and not _is_me(rec)) or \
-                    time.monotonic() > deadline:
-                raise in_use_error(run_dir, rec, command) from None
+            live = rec is not None and rec.alive()
+            if (live and not _is_me(rec)) or time.monotonic() > deadline:
+                raise in_use_error(run_dir, rec if live else None, command) from None
             time.sleep(0.01)
             continue
         except OSError as exc:

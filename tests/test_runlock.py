@@ -131,6 +131,27 @@ def test_recycled_pid_is_not_the_holder(tmp_path, sleeper):
         assert owner.previous.pid == sleeper.pid
 
 
+def test_holder_without_a_record_is_still_a_holder(tmp_path):
+    """The kernel's lock decides, not the record: a lock held by a process
+    that wrote no record refuses all the same, after a short wait."""
+    code = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+            "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(600)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / runlock.LOCK_FILE)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "locked"
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(RunError) as info:
+            with runlock.hold(tmp_path, "committee run"):
+                pass
+        assert time.monotonic() - t0 < runlock.SETTLE_S + 0.5
+        assert runlock.holder(tmp_path).pid == 0
+    finally:
+        stop(proc)
+    assert str(info.value) == (f"{tmp_path} is in use by another process (no record of it); "
+                               "wait for it or choose another output.dir")
+
+
 def test_hold_is_reentrant_and_leaves_nothing(tmp_path):
     run_dir = tmp_path / "new" / "x"
     with runlock.hold(run_dir, "committee run", create=True) as outer:
