@@ -87,10 +87,12 @@ def format_table(result: dict) -> str:
 
 
 def cmd_score(args) -> int:
-    from committee import scoring
+    from committee import difficulty, scoring
 
-    scoring.require_files([args.gold, args.difficulty, args.train_words, args.train,
-                           *args.outputs])
+    if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
+        difficulty.check_final(args.difficulty)
+    scoring.require_files([args.gold, difficulty.difficulty_file(args.difficulty),
+                           args.train_words, args.train, *args.outputs])
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=args.format, encoding=args.encoding,
