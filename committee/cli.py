@@ -11,7 +11,7 @@ code   meaning
 2      bad command-line usage (argparse)
 3      input error: a file is missing, empty, undecodable or malformed
 4      configuration error: every problem listed as ``dotted.path: message``
-5      run error: the output directory holds another run, or members failed
+5      run error: the output directory holds another run or is in use, or members failed
 6      cannot write output: disk full, read-only file system, permission denied
 130    interrupted (Ctrl-C); finished work is kept
 141    standard output closed early (e.g. piped into ``head``)

@@ -6,7 +6,10 @@ order in which workers finish changes no output.  A task that raises, or
 whose worker process dies (killed from outside, out of memory, a crash in C
 code), becomes a :class:`MemberFailure` naming its index while the other
 tasks go on; :func:`failed` turns the failures of a run into the one error
-that ends it (docs/errors.md).
+that ends it (docs/errors.md).  On Dask, a task is retried on another worker
+when its worker dies, and fails once its workers died more often than
+``distributed.scheduler.allowed-failures``; a scheduler that goes away ends
+the run with a :class:`RunError`, the tasks yielded so far kept.
 """
 
 from __future__ import annotations
@@ -89,8 +92,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     a process pool, and nobody can tell which of the running members killed
     it.  With loky, at most ``n_jobs`` members are submitted at a time, so the
     ones in flight are exactly the running ones: each is reported as failed,
-    and the members not yet started go on in a fresh pool.  Members already
-    yielded are saved by the caller, so nothing finished is lost.
+    and the members not yet started go on in a fresh pool.  With Dask the
+    scheduler knows which task ran on the dead worker and runs it again
+    elsewhere (:func:`_dask_results`).  Members already yielded are saved by
+    the caller, so nothing finished is lost.
     """
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:

@@ -9,7 +9,7 @@ Steps (docs/method.md §3, §4, §8):
    (:mod:`committee.runlock`: another process writing it is refused);
 3. draw the K members (each depends only on the seed and its index), train
    and decode the missing ones in parallel (:mod:`committee.parallel`: loky,
-   or Dask through joblib's dask backend), saving each finished member
+   or a Dask cluster), saving each finished member
    atomically as soon as it arrives (:func:`committee.marks.save_member`),
    so an interrupted run loses at most the members in flight;
 4. stack the members' marks in member order into ``marks.npz`` and write
@@ -26,7 +26,9 @@ then ends with :class:`~committee.errors.RunError` (exit 5) before writing
 any output, and rerunning the same command trains only the missing members.
 With loky at most ``n_jobs`` members are in flight, so a dead worker fails
 exactly the members that were running (which one killed it cannot be told)
-and the rest go on in a fresh pool.  A full disk or a read-only directory is
+and the rest go on in a fresh pool; with Dask, a member fails when its
+workers died more often than Dask allows, and a scheduler that goes away
+ends the run with one line, the finished members saved.  A full disk or a read-only directory is
 an :class:`~committee.errors.OutputError` (exit 6).  A killed run leaves only
 whole files (every write is atomic); its temporary files are removed when it
 resumes, unless their owner still runs (:func:`committee.fileio.is_removable`).
