@@ -370,3 +370,41 @@ def test_readers_refuse_a_run_being_rewritten(toy_corpus, tmp_path, lone_run):
     finally:
         stop(proc)
     assert code == 0 and err == "" and "fb" in out, err
+
+
+def test_score_on_a_new_run_in_progress_names_the_holder(tmp_path):
+    """Before a run has written its test.weight, ``committee score
+    --difficulty`` (a run directory, or the file inside it) names the run
+    in progress rather than a missing file."""
+    run_dir = tmp_path / "run"
+    gold = tmp_path / "gold.txt"
+    gold.write_text("我 爱 北京\n", encoding="utf-8")
+    proc = start_holder(run_dir, "committee run")
+    try:
+        (run_dir / "run.json").write_text("{}")
+        results = [timed("score", "--gold", gold, "--difficulty", d, gold)
+                   for d in (run_dir, run_dir / "test.weight")]
+    finally:
+        stop(proc)
+    for _, code, out, err in results:
+        assert code == 5 and out == "", err
+        assert re.fullmatch(rf"committee: error: {re.escape(str(run_dir))} is in use by "
+                            rf"committee run \(pid {proc.pid}, started [\d:]+\); wait for it "
+                            r"to finish\n", err), err
+
+
+def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
+    from committee import crf
+    from committee.report import systems
+
+    seen = {}
+
+    def fake(sentences, template, test_chars, algorithm, params, workdir, *, rand_seed, prefix,
+             keep_as=None):
+        seen["prefix"] = prefix
+        return [[]], {"attributes_s": 0.0, "append_s": 0.0, "train_s": 0.0, "tag_s": 0.0}
+
+    monkeypatch.setattr(crf, "train_and_segment", fake)
+    systems._train_one(0, "F2", [["我"]], ["我"], "lbfgs", {}, str(tmp_path), 1)
+    assert fileio.tag_in(seen["prefix"]) == fileio.owner_tag()
+    assert seen["prefix"].startswith(".table2-")

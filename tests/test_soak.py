@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from committee import runlock
+from committee import fileio
 from committee.fileio import sha256_bytes
 
 from toyrun import write_config
@@ -64,7 +64,7 @@ def alive_in(sessions: set[int]) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            if os.getsid(int(entry)) in sessions and runlock._proc_state(int(entry))[0] != "Z":
+            if os.getsid(int(entry)) in sessions and fileio._proc_state(int(entry))[0] != "Z":
                 found.append(int(entry))
         except (OSError, TypeError):  # gone meanwhile
             pass
