@@ -193,9 +193,10 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
 def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool) -> bool:
     """Refuse a non-empty ``out`` that is not a run of ``fingerprint``; return
     whether it is a run of another fingerprint, to discard (``restart``)."""
-    foreign = sorted(p.name for p in out.iterdir()
-                     if p.name not in OWN_ENTRIES and p.name != runlock.LOCK_FILE
-                     and not _is_leftover(p.name))
+    names = [p.name for p in out.iterdir() if p.name != runlock.LOCK_FILE]
+    foreign = sorted(n for n in names if n not in OWN_ENTRIES and not _is_leftover(n))
+    if not state_path.exists() and all(_is_leftover(n) for n in names):
+        return False  # a run killed while it wrote its first run.json: a new run
     if not state_path.exists() or foreign:
         shown = ", ".join(foreign[:3]) or f"(no {STATE_FILE})"
         raise RunError(f"output.dir {out} holds files that are not part of a committee "

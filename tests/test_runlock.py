@@ -408,3 +408,19 @@ def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
     systems._train_one(0, "F2", [["我"]], ["我"], "lbfgs", {}, str(tmp_path), 1)
     assert fileio.tag_in(seen["prefix"]) == fileio.owner_tag()
     assert seen["prefix"].startswith(".table2-")
+
+
+def test_run_killed_before_its_first_run_json_is_new(tmp_path):
+    """A directory holding only the temporary run.json of a killed run is a
+    new run, not foreign files."""
+    out = tmp_path / "run"
+    out.mkdir()
+    leftover = out / f".run.json.{dead_tag()}.ab12cd.tmp"
+    leftover.write_text("{")
+    assert rundir.check_output_dir(out, "f", restart=False) is False
+    with runlock.hold(out, "committee run"):
+        rundir.claim_output_dir(out, "f", "t", restart=False)
+    assert not leftover.exists() and json.loads((out / "run.json").read_text())["fingerprint"] == "f"
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not part of a committee run"):
+        rundir.check_output_dir(out, "f", restart=False)
