@@ -11,7 +11,7 @@ code   meaning
 2      bad command-line usage (argparse)
 3      input error: a file is missing, empty, undecodable or malformed
 4      configuration error: every problem listed as ``dotted.path: message``
-5      run error: the output directory holds another run, or members failed
+5      run error: the output directory holds another run or is in use, or members failed
 6      cannot write output: disk full, read-only file system, permission denied
 130    interrupted (Ctrl-C); finished work is kept
 141    standard output closed early (e.g. piped into ``head``)
@@ -87,10 +87,12 @@ def format_table(result: dict) -> str:
 
 
 def cmd_score(args) -> int:
-    from committee import scoring
+    from committee import difficulty, scoring
 
-    scoring.require_files([args.gold, args.difficulty, args.train_words, args.train,
-                           *args.outputs])
+    if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
+        difficulty.check_final(args.difficulty)
+    scoring.require_files([args.gold, difficulty.difficulty_file(args.difficulty),
+                           args.train_words, args.train, *args.outputs])
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=args.format, encoding=args.encoding,
@@ -176,6 +178,18 @@ def cmd_irt(args) -> int:
     return 0
 
 
+def _report_description() -> str:
+    """``committee report --help``'s description, built when shown: the names
+    of the analyses come from :mod:`committee.config`, which is not imported
+    just to build the parser (docs/benchmarks.md, start-up)."""
+    from committee.config import EXPERIMENTS as ANALYSES
+
+    return ("Score systems against a run's difficulties and write report.md, table2.csv and "
+            "report/ (figures and their data) into RUN_DIR. Runs every analysis unless told "
+            f"otherwise: {', '.join(ANALYSES)}. Table 2 models are trained once and reused; "
+            "nothing of the committee is retrained.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="committee",
@@ -227,14 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 
-    from committee.config import EXPERIMENTS as ANALYSES
-
     p = sub.add_parser("report", help="the paper's analyses (Table 2, Figs. 1-7) on a finished run",
-                       description="Score systems against a run's difficulties and write "
-                                   "report.md, table2.csv and report/ (figures and their data) "
-                                   "into RUN_DIR. Runs every analysis unless told otherwise: "
-                                   f"{', '.join(ANALYSES)}. Table 2 models are trained once "
-                                   "and reused; nothing of the committee is retrained.")
+                       description=_report_description)
     p.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
     p.add_argument("--config", help="the run's config (default: the one in RUN_DIR/manifest.json)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -294,6 +302,11 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+    def format_help(self):
+        if callable(self.description):  # built only when shown (_report_description)
+            self.description = self.description()
+        return super().format_help()
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

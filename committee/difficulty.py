@@ -281,6 +281,22 @@ def difficulty_file(source) -> Path | None:
     return path
 
 
+def check_final(source) -> None:
+    """Refuse difficulties read from a committee run that is not final: one a
+    ``committee run`` is writing, or one it left unfinished
+    (:func:`committee.rundir.check_final`, a :class:`RunError`).  A file
+    outside a run directory, and in-memory values, are not checked.
+
+    >>> check_final("no/such/dir/test.weight"), check_final([0.5])
+    (None, None)
+    """
+    path = difficulty_file(source)
+    if path is not None:
+        from committee import rundir
+
+        rundir.check_final(path.parent)
+
+
 def load_difficulty(source, gold: Corpus) -> np.ndarray:
     """The difficulty of every gold word (corpus order), from any source.
 
@@ -305,6 +321,9 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
         When the difficulties do not fit ``gold`` (number of sentences,
         values per sentence) or a value is not a finite number in [0, 1];
         in-memory values are named ``<difficulty>:SENTENCE``.
+    RunError
+        When they are read from a committee run that is not final
+        (:func:`check_final`).
 
     Examples
     --------
@@ -318,6 +337,7 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
     ...
     committee.errors.InputError: <difficulty>:1: has 2 values, gold gold.txt:1 has 3 words
     """
+    check_final(source)
     path = difficulty_file(source)
     if path is not None:
         if path.name.endswith(".weight_c"):

@@ -42,14 +42,18 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from committee import crf
-from committee import marks as marks_mod
 from committee.errors import ConfigError, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES
+from committee.fileio import owner_tag
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy (and marks, which needs it) are imported where used: config takes
+# DRAWS from here, and reading a config must stay cheap (docs/benchmarks.md).
 
 DRAWS = ("random", "grid")
 """Draw policies of :func:`draw_member`."""
@@ -134,6 +138,8 @@ def _check_draw_args(k, n_train, templates, ratios, draw, seed) -> None:
 
 
 def _member_rng(seed: int, k: int) -> np.random.Generator:
+    import numpy as np
+
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(k),)))
 
 
@@ -227,6 +233,8 @@ def member_sample(member: Member, n_train: int, seed: int | None = None) -> np.n
     if n_train != member.n_train:
         raise ValueError(f"member {member.index} was drawn for {member.n_train} training "
                          f"sentences, not {n_train}")
+    import numpy as np
+
     rng = _member_rng(seed, member.index)
     _draw(rng, member.index, member.templates, member.ratios, member.draw)
     idx = rng.choice(member.n_train, size=member.n_sentences, replace=False)
@@ -246,6 +254,8 @@ def crfsuite_seed(member: Member) -> int:
     >>> crfsuite_seed(draw_member(0, 10, ("F1",), (0.5,), seed=0)) >= 0
     True
     """
+    import numpy as np
+
     ss = np.random.SeedSequence(member.seed, spawn_key=(member.index, 0))
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
@@ -346,6 +356,8 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     RunError
         All the member's training sentences are empty.
     """
+    from committee import marks as marks_mod
+
     k = member.index
     problems = crf.check_crf_params(algorithm, params)
     if problems:
@@ -365,7 +377,7 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     keep_as = Path(workdir) / "models" / f"member-{k:04d}.crfsuite" if keep_model else None
     pred, timings = crf.train_and_segment(
         sentences, member.template, test_chars, algorithm, params, workdir,
-        rand_seed=crfsuite_seed(member), prefix=f".member-{k:04d}-", keep_as=keep_as)
+        rand_seed=crfsuite_seed(member), prefix=f".member-{k:04d}-{owner_tag()}-", keep_as=keep_as)
     m = marks_mod.word_marks(test_gold_words, pred)
     pred_ends = marks_mod.end_mask(pred, sum(map(len, test_chars)))
     c, n_gold, n_pred = int(m.sum()), int(m.size), sum(len(s) for s in pred)

@@ -6,7 +6,10 @@ order in which workers finish changes no output.  A task that raises, or
 whose worker process dies (killed from outside, out of memory, a crash in C
 code), becomes a :class:`MemberFailure` naming its index while the other
 tasks go on; :func:`failed` turns the failures of a run into the one error
-that ends it (docs/errors.md).
+that ends it (docs/errors.md).  On Dask, a task is retried on another worker
+when its worker dies, and fails once its workers died more often than
+``distributed.scheduler.allowed-failures``; a scheduler that goes away ends
+the run with a :class:`RunError`, the tasks yielded so far kept.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import logging
 import os
 import traceback
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +69,9 @@ def peak_rss_mb() -> float:
 
 
 WORKER_DIED = "its worker process died while it ran"
+#: Dask runs a task whose worker died again elsewhere, up to its allowed failures.
+DASK_WORKER_DIED = ("its dask worker died each time it ran it (distributed.scheduler."
+                    "allowed-failures)")
 
 
 def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = None,
@@ -85,8 +92,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     a process pool, and nobody can tell which of the running members killed
     it.  With loky, at most ``n_jobs`` members are submitted at a time, so the
     ones in flight are exactly the running ones: each is reported as failed,
-    and the members not yet started go on in a fresh pool.  Members already
-    yielded are saved by the caller, so nothing finished is lost.
+    and the members not yet started go on in a fresh pool.  With Dask the
+    scheduler knows which task ran on the dead worker and runs it again
+    elsewhere (:func:`_dask_results`).  Members already yielded are saved by
+    the caller, so nothing finished is lost.
     """
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:
@@ -95,54 +104,142 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     if backend == "loky":
         yield from _loky_results(task, iter(tasks), n_jobs, crash_log, key)
         return
-    # dask: joblib's dask backend on a distributed.Client
-    from joblib import Parallel, delayed, parallel_config
+    yield from _dask_results(task, iter(tasks), n_jobs, scheduler, key)
 
+
+#: Tasks in flight per Dask worker thread: one running, one waiting, so that
+#: no worker idles while its next task travels.
+DASK_AHEAD = 2
+
+
+def _dask_results(task, tasks, n_jobs, scheduler=None, key=_first_index):
+    """:func:`results` on a Dask cluster: ``scheduler``'s, or a local one of
+    ``n_jobs`` processes on 127.0.0.1.
+
+    Each task is one future (``client.submit``), at most :data:`DASK_AHEAD`
+    per worker thread in flight.  When a worker dies, Dask runs its tasks
+    again on another worker; a task whose workers die more often than
+    ``distributed.scheduler.allowed-failures`` allows (default 3) fails with
+    ``KilledWorker``, and becomes the :class:`MemberFailure` of that task
+    alone while the others go on.  A scheduler that goes away (its process
+    killed, its machine gone) cancels every future: the tasks yielded so far
+    stay with the caller, and :class:`RunError` says what happened.
+    Meanwhile distributed's own log records go to ``run.log``, not to the
+    terminal.
+    """
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, KilledWorker, LocalCluster, as_completed
     except ImportError:
         raise RunError("parallel.backend dask needs dask.distributed: "
                        "pip install 'committee[dask]'") from None
+    from concurrent.futures import CancelledError
+
+    with _distributed_logs_to_run_log():
+        yield from _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster,
+                                 as_completed, KilledWorker, CancelledError)
+
+
+def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_completed,
+                  KilledWorker, CancelledError):
+    """:func:`_dask_results` once ``dask.distributed`` is imported."""
+    import uuid
+
     cluster = None
     if scheduler:
-        client = Client(scheduler, timeout="30s")
+        try:
+            client = Client(scheduler, timeout="30s")
+        except OSError as exc:
+            raise RunError(f"cannot reach the dask scheduler at {scheduler} ({one_line(exc)}); "
+                           "start it, or check parallel.scheduler") from None
     else:
         workers = os.cpu_count() if n_jobs == -1 else n_jobs
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=None)
         client = Client(cluster)
-    tasks = iter(tasks)
+    address = client.scheduler.address
+    run_id = uuid.uuid4().hex[:8]  # task keys unique to this call on a shared cluster
+    running: dict = {}  # future -> task index
+    done = as_completed()
+
+    def submit() -> bool:
+        args = next(tasks, None)
+        if args is None:
+            return False
+        k = key(args)
+        fut = client.submit(task, *args, key=f"committee-{run_id}-{k}", pure=False)
+        running[fut] = k
+        done.add(fut)
+        return True
+
     try:
-        with parallel_config(backend="dask"):
-            while True:
-                # Dask retries a task whose worker died on another worker; an
-                # error that still reaches us (e.g. KilledWorker) fails the
-                # members handed out and not returned (joblib hands out a few
-                # ahead, so some may not have started), and the rest go on.
-                handed, done = [], set()
-
-                def calls():
-                    for args in tasks:
-                        handed.append(key(args))
-                        yield delayed(task)(*args)
-
-                try:
-                    for result in Parallel(n_jobs=-1, return_as="generator_unordered",
-                                           pre_dispatch="n_jobs")(calls()):
-                        done.add(result.index)
-                        yield result
-                    return
-                except Exception as exc:
-                    lost = [k for k in handed if k not in done]
-                    if not lost:
-                        raise
-                    log.error("the dask cluster lost members %s: %s", lost, one_line(exc))
-                    for k in sorted(lost):
-                        yield MemberFailure(k, f"lost by the dask cluster: {one_line(exc)}")
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+        for _ in range(DASK_AHEAD * max(threads, 1)):
+            if not submit():
+                break
+        for fut in done:
+            k = running.pop(fut)
+            try:
+                result = fut.result()
+            except KilledWorker as exc:
+                log.error("member %d: %s", k, one_line(exc))
+                yield MemberFailure(k, DASK_WORKER_DIED, one_line(exc))
+            except CancelledError:  # the scheduler went away: every future is cancelled
+                raise RunError(f"the dask scheduler at {address} went away while the members "
+                               "ran; the members that finished are saved: rerun the same "
+                               "command (with a scheduler) to train only the missing ones"
+                               ) from None
+            except Exception as exc:  # e.g. a result that cannot be pickled
+                yield MemberFailure(k, one_line(exc), "".join(traceback.format_exception(exc)))
+            else:
+                yield result
+            submit()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close_dask(client, cluster, running)
+
+
+class _ToRunLog(logging.Handler):
+    """Hands a record of another library's logger to ``committee.run``
+    (whose handler writes ``run.log``)."""
+
+    def emit(self, record):
+        if log.isEnabledFor(record.levelno):
+            log.handle(record)
+
+
+@contextmanager
+def _distributed_logs_to_run_log():
+    """distributed (and tornado, under it) log to stderr through their own
+    handlers; in here their records go to ``run.log`` instead, so that a
+    failure reaches the terminal as the one line of docs/errors.md."""
+    moved = []
+    handler = _ToRunLog()
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] not in ("distributed", "tornado"):
+            continue
+        logger = logging.getLogger(name)
+        if logger.handlers:
+            moved.append((logger, logger.handlers[:], logger.propagate))
+            logger.handlers = [handler]
+            logger.propagate = False
+    try:
+        yield
+    finally:
+        for logger, handlers, propagate in moved:
+            logger.handlers = handlers
+            logger.propagate = propagate
+
+
+def _close_dask(client, cluster, running) -> None:
+    """Cancel what still runs (stopped early: a failure, or Ctrl-C) and close
+    the client, without waiting long for a scheduler that is gone."""
+    try:
+        if running and client.status == "running":
+            client.cancel(list(running), force=True)
+        client.close(timeout=5)
+    except Exception:  # the scheduler is gone; nothing is left to cancel
+        pass
+    if cluster is not None:
+        cluster.close()
 
 
 _CRASH_LOG = None  # in a loky worker: the open run.log its crash reports go to
@@ -243,13 +340,14 @@ def failed(failures: list[MemberFailure], out: Path, size: int, n_saved: int):
         shown += f"; and {len(failures) - 3} more"
     what = (f"{len(failures)} of {size} members failed ({shown}); {n_saved} are saved; "
             f"details in {out / 'run.log'}")
-    if any(f.error == WORKER_DIED for f in failures):
+    if any(f.error in (WORKER_DIED, DASK_WORKER_DIED) for f in failures):
         what += ("; a worker dies when killed from outside, out of memory or by a crash in C "
                  "code, and every member running in the pool then fails with it")
     # a full disk also kills workers: crfsuite can crash on a model it could
     # not write whole before the check sees it
     if (any(f.errno in _DISK_ERRNOS for f in failures)
-            and all(f.errno in _DISK_ERRNOS or f.error == WORKER_DIED for f in failures)):
+            and all(f.errno in _DISK_ERRNOS or f.error in (WORKER_DIED, DASK_WORKER_DIED)
+                    for f in failures)):
         return OutputError(out, what, "free some space or fix the permissions, then rerun the "
                                       "same command: only the missing members are trained")
     return RunError(f"{what}; rerun the same command to train only the missing members")

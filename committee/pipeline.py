@@ -5,10 +5,11 @@ Steps (docs/method.md §3, §4, §8):
 1. read the training and test corpora named by the config;
 2. claim ``output.dir`` (:func:`committee.rundir.claim_output_dir`: a fresh
    directory, or one holding a run of the very same config and corpora,
-   which is resumed);
+   which is resumed), holding its lock until the end
+   (:mod:`committee.runlock`: another process writing it is refused);
 3. draw the K members (each depends only on the seed and its index), train
    and decode the missing ones in parallel (:mod:`committee.parallel`: loky,
-   or Dask through joblib's dask backend), saving each finished member
+   or a Dask cluster), saving each finished member
    atomically as soon as it arrives (:func:`committee.marks.save_member`),
    so an interrupted run loses at most the members in flight;
 4. stack the members' marks in member order into ``marks.npz`` and write
@@ -25,10 +26,12 @@ then ends with :class:`~committee.errors.RunError` (exit 5) before writing
 any output, and rerunning the same command trains only the missing members.
 With loky at most ``n_jobs`` members are in flight, so a dead worker fails
 exactly the members that were running (which one killed it cannot be told)
-and the rest go on in a fresh pool.  A full disk or a read-only directory is
+and the rest go on in a fresh pool; with Dask, a member fails when its
+workers died more often than Dask allows, and a scheduler that goes away
+ends the run with one line, the finished members saved.  A full disk or a read-only directory is
 an :class:`~committee.errors.OutputError` (exit 6).  A killed run leaves only
 whole files (every write is atomic); its temporary files are removed when it
-resumes.
+resumes, unless their owner still runs (:func:`committee.fileio.is_removable`).
 
 Every output file is a function of the config and the corpora only: members
 are assembled in member order and nothing time- or worker-dependent enters
@@ -43,7 +46,6 @@ import math
 import os
 import platform
 import re
-import shutil
 import statistics
 import time
 import traceback
@@ -60,9 +62,9 @@ from committee import difficulty as difficulty_mod
 from committee import features as features_mod
 from committee import marks as marks_mod
 from committee import members as members_mod
-from committee import parallel, rundir
+from committee import parallel, rundir, runlock
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import atomic_write_text, sha256_bytes, write_npz
+from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
 
 log = logging.getLogger("committee.run")
@@ -184,17 +186,22 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     """Run (or resume) the committee of ``cfg``; return the output directory.
 
     ``inputs`` are its corpora when already read (:func:`load_inputs`).
+    ``output.dir`` has one owner: another process writing it is refused
+    (:mod:`committee.runlock`), and a refused run writes nothing.
     """
+    out = Path(cfg.output.dir)
+    runlock.check_free(out, runlock.RUN)  # before the corpora are read
     if inputs is None:
         inputs = load_inputs(cfg)
-    out = Path(cfg.output.dir)
     fingerprint = run_fingerprint(cfg, inputs)
-    rundir.claim_output_dir(out, fingerprint, cfg.name, restart)
-    handler = rundir.open_log(out)
-    try:
-        return _run(cfg, inputs, out, fingerprint, progress)
-    finally:
-        rundir.close_log(handler)
+    rundir.check_output_dir(out, fingerprint, restart)  # refused: not even a lock is written
+    with runlock.hold(out, runlock.RUN, create=True):
+        rundir.claim_output_dir(out, fingerprint, cfg.name, restart)
+        handler = rundir.open_log(out)
+        try:
+            return _run(cfg, inputs, out, fingerprint, progress)
+        finally:
+            rundir.close_log(handler)
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
@@ -262,7 +269,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             (out / rundir.MODELS_DIR).mkdir(exist_ok=True)
             for f in kept.iterdir():
                 os.replace(f, out / rundir.MODELS_DIR / f.name)
-    shutil.rmtree(workdir, ignore_errors=True)
+    clear_dir(workdir)  # a live worker's temporary model stays (a killed run's worker)
     if failures:
         raise parallel.failed(failures, out, c.size, len(records))
     _warn_weak_members(committee, records)

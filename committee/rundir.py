@@ -4,8 +4,10 @@ A finished ``committee run`` leaves these files in ``output.dir``; the
 pipeline writes them, and the report and the scorer read them through
 :func:`paths`, so no other module spells a file name of the run directory.
 This module also decides whether a directory may be used for a run
-(:func:`claim_output_dir`: new, or a run of the same config to resume),
-opens its ``run.log`` and writes and reads its manifest.
+(:func:`claim_output_dir`: new, or a run of the same config to resume; the
+caller holds its lock, :mod:`committee.runlock`), whether a run's files are
+final for a reader (:func:`check_final`), opens its ``run.log`` and writes
+and reads its manifest.
 
 >>> p = paths("runs/default")
 >>> p.weight.name, p.test.name, p.train_words.name
@@ -22,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from committee import __version__
+from committee import __version__, runlock
 from committee.errors import InputError, OutputError, RunError
-from committee.fileio import atomic_write_text, sha256_bytes
+from committee.fileio import atomic_write_text, clear_dir, is_removable, sha256_bytes
 
 #: Run state: the run's name and fingerprint (what decides its outputs).
 STATE_FILE = "run.json"
@@ -170,17 +172,31 @@ def member_path(out: Path, k: int) -> Path:
 # claim and resume
 
 
+def check_output_dir(out: Path, fingerprint: str, restart: bool) -> bool:
+    """Refuse an ``out`` that cannot become a run of ``fingerprint``, reading
+    only; return whether it holds a run of another config to discard
+    (``restart``).
+
+    >>> check_output_dir(Path("no/such/dir"), "f", restart=False)
+    False
+    """
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output.dir {out} exists and is not a directory")
+    if out.is_dir() and any(p.name != runlock.LOCK_FILE for p in out.iterdir()):
+        return _check_resumable(out, out / STATE_FILE, fingerprint, restart)
+    return False
+
+
 def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
     """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
 
     A directory holding a run of another config is refused unless
-    ``restart``; one holding anything else is always refused.
+    ``restart``; one holding anything else is always refused.  The caller
+    holds ``out``'s lock (:func:`committee.runlock.hold`).
     """
-    if out.exists() and not out.is_dir():
-        raise RunError(f"output.dir {out} exists and is not a directory")
+    if check_output_dir(out, fingerprint, restart):
+        discard_run(out)
     state_path = out / STATE_FILE
-    if out.is_dir() and any(out.iterdir()):
-        _check_resumable(out, state_path, fingerprint, restart)
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -196,16 +212,17 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
             if created:  # leave nothing behind when not even run.json can be written
                 shutil.rmtree(out, ignore_errors=True)
             raise
-    tmp = out / TMP_DIR
-    if tmp.exists():  # leftovers of a killed run: temporary models
-        shutil.rmtree(tmp)
+    # leftovers of a killed run: temporary models, unless their worker still runs
+    clear_dir(out / TMP_DIR)
 
 
-def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool) -> None:
-    """Refuse a non-empty ``out`` that is not a run of ``fingerprint`` (a run of
-    another fingerprint is discarded with ``restart``)."""
-    foreign = sorted(p.name for p in out.iterdir()
-                     if p.name not in OWN_ENTRIES and not _is_leftover(p.name))
+def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool) -> bool:
+    """Refuse a non-empty ``out`` that is not a run of ``fingerprint``; return
+    whether it is a run of another fingerprint, to discard (``restart``)."""
+    names = [p.name for p in out.iterdir() if p.name != runlock.LOCK_FILE]
+    foreign = sorted(n for n in names if n not in OWN_ENTRIES and not _is_leftover(n))
+    if not state_path.exists() and all(_is_leftover(n) for n in names):
+        return False  # a run killed while it wrote its first run.json: a new run
     if not state_path.exists() or foreign:
         shown = ", ".join(foreign[:3]) or f"(no {STATE_FILE})"
         raise RunError(f"output.dir {out} holds files that are not part of a committee "
@@ -222,7 +239,8 @@ def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: boo
                 f"(run {state.get('name')!r}, fingerprint {str(state.get('fingerprint'))[:12]}, "
                 f"now {fingerprint[:12]}); pass --restart to discard it, "
                 "or choose another output.dir")
-        discard_run(out)
+        return True
+    return False
 
 
 def _is_leftover(name: str) -> bool:
@@ -237,23 +255,55 @@ def _is_leftover(name: str) -> bool:
 
 def _remove_leftovers(out: Path) -> None:
     """Delete what atomic writes interrupted by a kill left behind (never a
-    finished file: those are renamed into place whole)."""
+    finished file: those are renamed into place whole; never the file of a
+    process that still runs: :func:`committee.fileio.is_removable`)."""
     for d in (out, out / MEMBER_DIR):
         if not d.is_dir():
             continue
         for p in d.iterdir():
-            if p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file():
+            if (p.name.startswith(".") and p.name.endswith(".tmp") and p.is_file()
+                    and is_removable(p.name)):
                 p.unlink()
 
 
 def discard_run(out: Path) -> None:
-    """Remove a previous run's files (only the ones a run writes)."""
-    for name in OWN_ENTRIES:
+    """Remove a previous run's files (only the ones a run writes).
+    ``manifest.json`` goes first: a run without it is not final."""
+    for name in sorted(OWN_ENTRIES, key=lambda n: n != MANIFEST_FILE):
         p = out / name
-        if p.is_dir():
+        if name == TMP_DIR:  # a live worker's temporary model stays
+            clear_dir(p)
+        elif p.is_dir():
             shutil.rmtree(p)
         elif p.exists():
             p.unlink()
+
+
+# --------------------------------------------------------------------------
+# readers
+
+
+def check_final(run_dir: str | os.PathLike, command: str = "committee score") -> None:
+    """Raise :class:`RunError` unless ``run_dir``'s files are final, for a reader.
+
+    Only a directory holding ``run.json`` or a lock file (a committee run's
+    output directory) is checked.  It is final when ``manifest.json`` is
+    present (a run writes it last, a discarded run loses it first) and no
+    ``committee run`` holds it; ``committee report`` writes only its own
+    files, so a run it holds stays final.  Nothing is added to the published
+    files to mark them final.
+
+    >>> check_final("no/such/dir")   # not a run directory: nothing to check
+    """
+    d = Path(run_dir)
+    if not ((d / STATE_FILE).exists() or (d / runlock.LOCK_FILE).exists()):
+        return
+    h = runlock.holder(d)
+    if h is not None and h.command != runlock.REPORT:
+        raise runlock.in_use_error(d, h, command)
+    if not (d / MANIFEST_FILE).is_file():
+        raise RunError(f"{d} holds a committee run that is not finished (no {MANIFEST_FILE}: "
+                       "it was interrupted); rerun the same committee run to finish it")
 
 
 # --------------------------------------------------------------------------
@@ -312,11 +362,13 @@ def need(path: Path) -> Path:
     return path
 
 
-def read_manifest(run_dir: str | os.PathLike) -> dict:
-    """The manifest of the finished run in ``run_dir``."""
+def read_manifest(run_dir: str | os.PathLike, command: str = "committee score") -> dict:
+    """The manifest of the finished run in ``run_dir``; a run that is not
+    final (:func:`check_final`) is refused for ``command``."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise InputError(str(run_dir), None, "no such directory")
+    check_final(run_dir, command)
     path = need(run_dir / MANIFEST_FILE)
     try:
         return json.loads(path.read_text(encoding="utf-8"))

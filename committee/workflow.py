@@ -4,7 +4,11 @@ finished run).
 
 This is the only module that knows both :mod:`committee.pipeline` (which
 makes the difficulty dataset) and :mod:`committee.report` (which reads it):
-neither imports the other.
+neither imports the other.  :func:`run` holds ``output.dir``'s lock
+(:mod:`committee.runlock`) from the committee to the end of its report, so
+no other process writes the run in between.  Both are imported on first
+use: a refused run (``output.dir`` in use) costs little more than reading
+the config.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from committee import config as config_mod
-from committee import pipeline, report as report_mod
+from committee import rundir, runlock
 
 
 def _overrides(overrides: dict) -> list[str]:
@@ -40,14 +44,21 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
         raise TypeError("overrides apply to a config path; this config is already loaded")
     else:
         cfg = config
+    out = Path(cfg.output.dir)
+    runlock.check_free(out, runlock.RUN)  # in use: refused before anything heavy is loaded
+    from committee import pipeline, report as report_mod
+
     inputs = pipeline.load_inputs(cfg)
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
         report_mod.check_experiments(cfg)
-    out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs)
-    if wanted:
-        report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
+    # refused (another run's files): nothing is written, not even a lock
+    rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
+    with runlock.hold(out, runlock.RUN, create=True):
+        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs)
+        if wanted:
+            report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
     return out
 
 
@@ -57,6 +68,8 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     """``committee report``: the analyses on the finished run in ``run_dir``
     (config: ``config_path``, else the one its manifest records; ``overrides``
     applied); return the path of ``report.md``."""
+    from committee import pipeline, report as report_mod
+
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,

@@ -316,19 +316,23 @@ def test_import_committee_is_cheap_and_exports_the_api():
         committee.nothing  # noqa: B018
 
 
-def test_run_passes_config_and_overrides(monkeypatch):
+def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
     """committee.run(config, **overrides) reads the config with the overrides and runs it."""
+    from types import SimpleNamespace
+
     from committee import config as config_mod
     from committee import pipeline
 
     seen = {}
+    cfg = SimpleNamespace(output=SimpleNamespace(dir=str(tmp_path / "out")), experiments=None)
     monkeypatch.setattr(config_mod, "load_config",
                         lambda path, overrides=(): seen.update(path=path, sets=list(overrides))
-                        or "CFG")
+                        or cfg)
     monkeypatch.setattr(pipeline, "load_inputs", lambda cfg: None)
+    monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs: "f")
     monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs: (cfg, restart))
     assert committee.run("a.yaml", committee__size=3, **{"crf.params.c2": 0.5}) == (
-        "CFG", False)
+        cfg, False)
     assert seen == {"path": "a.yaml", "sets": ["committee.size=3", "crf.params.c2=0.5"]}
 
 

@@ -157,8 +157,16 @@ def test_member_failing_on_a_full_disk_is_an_output_error(toy_corpus, tmp_path, 
 
 
 def _loky_workers(proc):
-    return [c for c in proc.children(recursive=True)
-            if "popen_loky" in " ".join(c.cmdline())]
+    import psutil
+
+    workers = []
+    for c in proc.children(recursive=True):
+        try:
+            if "popen_loky" in " ".join(c.cmdline()):
+                workers.append(c)
+        except psutil.Error:  # a child that exited meanwhile (a zombie, or gone)
+            pass
+    return workers
 
 
 def test_worker_killed_from_outside(reference, toy_corpus, tmp_path):

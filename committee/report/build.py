@@ -12,7 +12,7 @@ from typing import Sequence
 import pandas as pd
 
 from committee import __version__
-from committee import analysis, metrics, plots, rundir, scoring
+from committee import analysis, metrics, plots, rundir, runlock, scoring
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError
 from committee.fileio import atomic_write_text, sha256_file
@@ -66,6 +66,14 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     if unknown:
         raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
     check_experiments(cfg, analyses or ("ranking",))
+    with runlock.hold(run_dir, runlock.REPORT):  # one writer of run_dir at a time
+        return _build(run_dir, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
+                      progress)
+
+
+def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
+           progress) -> Path:
+    """:func:`build_report` once ``run_dir`` is held."""
     data = load_run(run_dir)
     handler = rundir.open_log(run_dir)  # committee report: log to the run's log too
     try:

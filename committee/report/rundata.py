@@ -15,7 +15,7 @@ from committee import config as config_mod
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import marks as marks_mod
-from committee import plots, rundir
+from committee import plots, rundir, runlock
 from committee import segmenters as seg_mod
 from committee.errors import ConfigError, InputError
 from committee.rundir import need
@@ -55,9 +55,10 @@ class RunData:
 
 
 def load_run(run_dir) -> RunData:
-    """Read a finished run's outputs (see :class:`RunData`)."""
+    """Read a finished run's outputs (see :class:`RunData`); a run that is not
+    final (:func:`committee.rundir.check_final`) is refused."""
     p = rundir.paths(run_dir)
-    manifest = rundir.read_manifest(p.root)
+    manifest = rundir.read_manifest(p.root, runlock.REPORT)
     test = corpus_mod.read_corpus(need(p.test))
     words = difficulty_mod.read_words_tsv(need(p.words))
     if len(words) != test.n_words():
@@ -96,6 +97,7 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
     if config_path is not None:
         cfg = config_mod.load_config(config_path, overrides=overrides + [f"output.dir={run_dir}"])
     else:
+        rundir.check_final(run_dir, runlock.REPORT)
         manifest_path = need(rundir.paths(run_dir).manifest)
         try:
             data = json.loads(manifest_path.read_text(encoding="utf-8"))["config"]

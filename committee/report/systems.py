@@ -9,7 +9,6 @@ import json
 import logging
 import math
 import os
-import shutil
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from committee import crf, metrics, parallel, rundir, scoring
 from committee import members as members_mod
 from committee import segmenters as seg_mod
 from committee.errors import InputError, RunError, UndefinedMetricWarning
-from committee.fileio import atomic_write_text
+from committee.fileio import atomic_write_text, clear_dir, owner_tag
 from committee.report.rundata import RunData
 
 log = logging.getLogger("committee.run")
@@ -101,7 +100,7 @@ def _train_one(index, template, sentences, test_chars, algorithm, params, workdi
     """Runs in a worker: train Table 2 model ``index`` and segment the test set."""
     t0 = time.perf_counter()
     pred, t = crf.train_and_segment(sentences, template, test_chars, algorithm, params, workdir,
-                                    rand_seed=rand_seed, prefix=".table2-")
+                                    rand_seed=rand_seed, prefix=f".table2-{owner_tag()}-")
     return _Table2Result(index, pred, {
         "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
         "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
@@ -212,7 +211,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     finally:
         bar.close()
     log.info("table2: %d model(s) in %.0f s", len(tasks), time.monotonic() - started)
-    shutil.rmtree(workdir, ignore_errors=True)
+    clear_dir(workdir)  # a live worker's temporary model stays (a killed report's worker)
     return systems
 
 

@@ -1,0 +1,426 @@
+"""One owner per run directory (committee.runlock): the lock, its refusal, the
+takeover of a dead holder's lock, owner tags on temporary files
+(committee.fileio), final runs for readers (committee.rundir), and the CLI: two concurrent ``committee run`` on one output.dir, ``committee report``
+and ``committee score --difficulty`` on a run in progress."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from committee import fileio, rundir, runlock
+from committee.errors import InputError, RunError
+
+from toyrun import outputs, write_config
+
+IN_USE = re.compile(r"^(?P<dir>\S+) is in use by committee run \(pid (?P<pid>\d+), "
+                    r"started \d\d:\d\d:\d\d\); wait for it or choose another output\.dir$")
+
+# A process that takes the lock of argv[1] as argv[2], says so, and sleeps.
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from committee import runlock
+    with runlock.hold(sys.argv[1], sys.argv[2], create=True):
+        print("locked", flush=True)
+        time.sleep(600)
+""")
+
+
+def start_holder(run_dir: Path, command: str = "committee run") -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(run_dir), command],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.kill()
+    proc.wait()
+    proc.stdout.close()
+
+
+def dead_tag() -> str:
+    """The tag of a process that ran and is gone."""
+    out = subprocess.run([sys.executable, "-c", "from committee import fileio; "
+                          "print(fileio.owner_tag())"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert fileio.tag_in(out) == out
+    return out
+
+
+@pytest.fixture()
+def sleeper():
+    """A live process that is not a committee process."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+# --------------------------------------------------------------------------
+# the lock
+
+
+def test_live_holder_is_refused_at_once_with_one_line(tmp_path):
+    run_dir = tmp_path / "x"
+    proc = start_holder(run_dir)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(RunError) as info:
+            with runlock.hold(run_dir, "committee run"):
+                pass
+        elapsed = time.monotonic() - t0
+    finally:
+        stop(proc)
+    message = str(info.value)
+    m = IN_USE.match(message)
+    assert m, message
+    assert m["dir"] == str(run_dir) and int(m["pid"]) == proc.pid
+    assert info.value.exit_code == 5 and "\n" not in message
+    assert elapsed < 1.0
+    # once the holder is gone, the lock is free again
+    with runlock.hold(run_dir, "committee run") as owner:
+        assert owner.holder.pid == os.getpid()
+
+
+def test_report_is_refused_with_its_own_hint(tmp_path):
+    proc = start_holder(tmp_path, "committee report")
+    try:
+        with pytest.raises(RunError, match=r"is in use by committee report \(pid \d+, started "
+                                           r"[\d:]+\); wait for it to finish$"):
+            with runlock.hold(tmp_path, "committee report"):
+                pass
+    finally:
+        stop(proc)
+
+
+def test_dead_holders_lock_is_taken_over(tmp_path):
+    proc = start_holder(tmp_path)
+    proc.kill()  # SIGKILL: the lock file and its record stay behind
+    proc.wait()
+    proc.stdout.close()
+    record = json.loads((tmp_path / runlock.LOCK_FILE).read_text())
+    assert record["pid"] == proc.pid and record["command"] == "committee run"
+    with runlock.hold(tmp_path, "committee run") as owner:
+        assert owner.previous is not None and owner.previous.pid == proc.pid
+        assert json.loads((tmp_path / runlock.LOCK_FILE).read_text())["pid"] == os.getpid()
+    assert not (tmp_path / runlock.LOCK_FILE).exists()
+
+
+def test_recycled_pid_is_not_the_holder(tmp_path, sleeper):
+    """A stale record naming a pid that now belongs to another (live) process:
+    the lock is free, readers see no holder, and the record is replaced."""
+    host, boot = fileio.machine()
+    stale = {"command": "committee run", "pid": sleeper.pid, "host": os.uname().nodename,
+             "tag": f"pid{sleeper.pid}-1-{host}{boot}", "started": time.time() - 3600}
+    (tmp_path / runlock.LOCK_FILE).write_text(json.dumps(stale))
+    (tmp_path / "run.json").write_text("{}")
+    (tmp_path / "manifest.json").write_text("{}")
+    assert fileio.is_dead(stale["tag"])
+    assert runlock.holder(tmp_path) is None
+    rundir.check_final(tmp_path)
+    with runlock.hold(tmp_path, "committee run") as owner:
+        assert owner.previous.pid == sleeper.pid
+
+
+def test_holder_without_a_record_is_still_a_holder(tmp_path):
+    """The kernel's lock decides, not the record: a lock held by a process
+    that wrote no record refuses all the same, after a short wait."""
+    code = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+            "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(600)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / runlock.LOCK_FILE)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "locked"
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(RunError) as info:
+            with runlock.hold(tmp_path, "committee run"):
+                pass
+        assert time.monotonic() - t0 < runlock.SETTLE_S + 0.5
+        assert runlock.holder(tmp_path).pid == 0
+    finally:
+        stop(proc)
+    assert str(info.value) == (f"{tmp_path} is in use by another process (no record of it); "
+                               "wait for it or choose another output.dir")
+
+
+def test_hold_is_reentrant_and_leaves_nothing(tmp_path):
+    run_dir = tmp_path / "new" / "x"
+    with runlock.hold(run_dir, "committee run", create=True) as outer:
+        with runlock.hold(run_dir, "committee report") as inner:
+            assert inner is outer
+        assert (run_dir / runlock.LOCK_FILE).exists()  # the outer hold still has it
+        assert runlock.holder(run_dir) is None  # this process is not "another" holder
+    assert not run_dir.exists()  # created here, and nothing else was written
+
+
+def test_hold_on_a_missing_directory_without_create(tmp_path):
+    with pytest.raises(InputError, match="no such directory"):
+        with runlock.hold(tmp_path / "nope", "committee report"):
+            pass
+    assert not (tmp_path / "nope").exists()
+
+
+def test_holder_takes_no_lock_on_a_read_only_lock_file(tmp_path):
+    proc = start_holder(tmp_path)
+    try:
+        h = runlock.holder(tmp_path)
+        assert h is not None and h.pid == proc.pid and h.command == "committee run"
+    finally:
+        stop(proc)
+    assert runlock.holder(tmp_path) is None
+
+
+# --------------------------------------------------------------------------
+# owner tags and leftovers
+
+
+def test_tags_name_live_and_dead_owners(sleeper):
+    assert not fileio.is_dead(fileio.owner_tag())
+    assert fileio.is_dead(dead_tag())
+    host, boot = fileio.machine()
+    live = fileio.process_tag(sleeper.pid)
+    assert not fileio.is_dead(live)
+    assert fileio.is_dead(live.replace(boot, "0" * 6 if boot != "0" * 6 else "1" * 6))
+    other_host = live.replace(host, "0" * 6 if host != "0" * 6 else "1" * 6)
+    assert not fileio.is_dead(other_host)  # another machine cannot be checked
+    with pytest.raises(ValueError):
+        fileio.is_dead("pid12")
+
+
+def _leftovers(out: Path, tag: str) -> list[Path]:
+    files = [out / f".test.weight.{tag}.ab12cd.tmp",
+             out / rundir.MEMBER_DIR / f".member-0002.json.{tag}.ef34gh.tmp",
+             out / rundir.TMP_DIR / f".member-0001-{tag}-ij56kl.crfsuite"]
+    for f in files:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"partial")
+    return files
+
+
+def test_resume_keeps_a_live_owners_files_and_removes_the_deads(tmp_path, sleeper):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / rundir.STATE_FILE).write_text(json.dumps({"name": "t", "fingerprint": "f"}))
+    live = _leftovers(out, fileio.process_tag(sleeper.pid))
+    dead = _leftovers(out, dead_tag())
+    with runlock.hold(out, "committee run"):
+        rundir.claim_output_dir(out, "f", "t", restart=False)
+    assert all(f.exists() for f in live)
+    assert not any(f.exists() for f in dead)
+    # the end of a run clears its work directory the same way
+    assert not fileio.clear_dir(out / rundir.TMP_DIR)
+    sleeper.kill()
+    sleeper.wait()
+    assert fileio.clear_dir(out / rundir.TMP_DIR)
+    assert not (out / rundir.TMP_DIR).exists()
+
+
+def test_temporary_files_carry_their_owner(tmp_path, monkeypatch):
+    from committee import fileio
+
+    seen = []
+    real = os.replace
+
+    def spy(src, dst, *a, **k):
+        seen.append(os.path.basename(src))
+        return real(src, dst, *a, **k)
+
+    monkeypatch.setattr(os, "replace", spy)
+    fileio.atomic_write_text(tmp_path / "a.txt", "x")
+    assert fileio.tag_in(seen[0]) == fileio.owner_tag()
+
+
+def test_check_final(tmp_path):
+    rundir.check_final(tmp_path)  # not a run directory: nothing to say
+    (tmp_path / "run.json").write_text("{}")
+    with pytest.raises(RunError, match=r"holds a committee run that is not finished \(no "
+                                       r"manifest\.json: it was interrupted\)"):
+        rundir.check_final(tmp_path)
+    (tmp_path / "manifest.json").write_text("{}")
+    rundir.check_final(tmp_path)
+    proc = start_holder(tmp_path, "committee report")
+    try:
+        rundir.check_final(tmp_path)  # a report does not change the run's files
+    finally:
+        stop(proc)
+    proc = start_holder(tmp_path)
+    try:
+        with pytest.raises(RunError, match=r"is in use by committee run .*wait for it to finish$"):
+            rundir.check_final(tmp_path)
+    finally:
+        stop(proc)
+
+
+# --------------------------------------------------------------------------
+# the command line
+
+
+def committee(*args, **kw) -> subprocess.Popen:
+    """``committee ARGS`` in a new process."""
+    return subprocess.Popen([sys.executable, "-m", "committee", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def wait_for(predicate, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def lone_run(toy_corpus, tmp_path_factory):
+    """The toy run, uninterrupted and alone."""
+    d = tmp_path_factory.mktemp("lone")
+    cfg = write_config(d / "c.yaml", toy_corpus, d / "run", size=4, iterations=20)
+    proc = committee("run", cfg, "--quiet")
+    out, err = proc.communicate()
+    assert proc.returncode == 0, err
+    return d / "run"
+
+
+def timed(*args) -> tuple[float, int, str, str]:
+    """Run ``committee ARGS``: its wall time, exit code, stdout and stderr."""
+    t0 = time.monotonic()
+    proc = committee(*args)
+    out, err = proc.communicate()
+    return time.monotonic() - t0, proc.returncode, out, err
+
+
+def test_second_concurrent_run_is_refused_and_the_first_completes(toy_corpus, tmp_path,
+                                                                  lone_run):
+    """The first run is paused (SIGSTOP) once it holds output.dir, so that the
+    second run, the report and the scorer all meet a run in progress."""
+    import signal
+
+    run_dir = tmp_path / "run"
+    cfg = write_config(tmp_path / "c.yaml", toy_corpus, run_dir, size=4, iterations=20)
+    first = committee("run", cfg, "--quiet")
+    try:
+        wait_for(lambda: getattr(runlock.holder(run_dir), "pid", None) == first.pid, first)
+        first.send_signal(signal.SIGSTOP)
+        # what starting the command line and reading a config costs on this machine
+        base, _, _, base_err = timed("run", tmp_path / "nope.yaml", "--quiet")
+        assert "nope.yaml" in base_err
+        elapsed, second_code, out, err = timed("run", cfg, "--quiet")
+        _, report_code, r_out, r_err = timed("report", run_dir, "--quiet")
+    finally:
+        first.send_signal(signal.SIGCONT)
+    f_out, f_err = first.communicate()
+
+    assert second_code == 5 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("committee: error: "), err
+    m = IN_USE.match(lines[0][len("committee: error: "):])
+    assert m and m["dir"] == str(run_dir) and int(m["pid"]) == first.pid, lines
+    assert elapsed - base < 1.0, f"refused after {elapsed:.2f} s (start-up {base:.2f} s)"
+    assert report_code == 5 and r_out == "", r_err
+    assert re.fullmatch(rf"committee: error: {re.escape(str(run_dir))} is in use by "
+                        rf"committee run \(pid {first.pid}, started [\d:]+\); wait for it to "
+                        r"finish\n", r_err), r_err
+    assert first.returncode == 0, f_err
+    assert outputs(run_dir) == outputs(lone_run)
+    assert not (run_dir / "report.md").exists()
+    assert not (run_dir / runlock.LOCK_FILE).exists() and not (run_dir / ".tmp").exists()
+
+
+def test_report_on_an_interrupted_run_refuses(tmp_path):
+    (tmp_path / "run.json").write_text("{}")
+    _, code, out, err = timed("report", tmp_path, "--quiet")
+    assert code == 5 and out == ""
+    assert err == (f"committee: error: {tmp_path} holds a committee run that is not finished "
+                   "(no manifest.json: it was interrupted); rerun the same committee run to "
+                   "finish it\n")
+
+
+def test_readers_refuse_a_run_being_rewritten(toy_corpus, tmp_path, lone_run):
+    """A finished run that a committee run writes again (a rerun) is not final
+    while it runs; while a report writes into it, it is."""
+    import shutil
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(lone_run, run_dir)
+    score = ("score", "--gold", run_dir / "test.txt", "--difficulty", run_dir / "test.weight",
+             run_dir / "test.txt")
+    proc = start_holder(run_dir, "committee run")
+    try:
+        _, code, out, err = timed(*score)
+        _, r_code, r_out, r_err = timed("report", run_dir, "--quiet", "--skip", "table2")
+    finally:
+        stop(proc)
+    assert code == 5 and out == "", err
+    assert re.fullmatch(rf"committee: error: {re.escape(str(run_dir))} is in use by committee "
+                        rf"run \(pid {proc.pid}, started [\d:]+\); wait for it to finish\n",
+                        err), err
+    assert r_code == 5 and r_out == "" and "is in use by committee run" in r_err, r_err
+    assert not (run_dir / "report.md").exists()
+    proc = start_holder(run_dir, "committee report")
+    try:
+        _, code, out, err = timed(*score)
+    finally:
+        stop(proc)
+    assert code == 0 and err == "" and "fb" in out, err
+
+
+def test_score_on_a_new_run_in_progress_names_the_holder(tmp_path):
+    """Before a run has written its test.weight, ``committee score
+    --difficulty`` (a run directory, or the file inside it) names the run
+    in progress rather than a missing file."""
+    run_dir = tmp_path / "run"
+    gold = tmp_path / "gold.txt"
+    gold.write_text("我 爱 北京\n", encoding="utf-8")
+    proc = start_holder(run_dir, "committee run")
+    try:
+        (run_dir / "run.json").write_text("{}")
+        results = [timed("score", "--gold", gold, "--difficulty", d, gold)
+                   for d in (run_dir, run_dir / "test.weight")]
+    finally:
+        stop(proc)
+    for _, code, out, err in results:
+        assert code == 5 and out == "", err
+        assert re.fullmatch(rf"committee: error: {re.escape(str(run_dir))} is in use by "
+                            rf"committee run \(pid {proc.pid}, started [\d:]+\); wait for it "
+                            r"to finish\n", err), err
+
+
+def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
+    from committee import crf
+    from committee.report import systems
+
+    seen = {}
+
+    def fake(sentences, template, test_chars, algorithm, params, workdir, *, rand_seed, prefix,
+             keep_as=None):
+        seen["prefix"] = prefix
+        return [[]], {"attributes_s": 0.0, "append_s": 0.0, "train_s": 0.0, "tag_s": 0.0}
+
+    monkeypatch.setattr(crf, "train_and_segment", fake)
+    systems._train_one(0, "F2", [["我"]], ["我"], "lbfgs", {}, str(tmp_path), 1)
+    assert fileio.tag_in(seen["prefix"]) == fileio.owner_tag()
+    assert seen["prefix"].startswith(".table2-")
+
+
+def test_run_killed_before_its_first_run_json_is_new(tmp_path):
+    """A directory holding only the temporary run.json of a killed run is a
+    new run, not foreign files."""
+    out = tmp_path / "run"
+    out.mkdir()
+    leftover = out / f".run.json.{dead_tag()}.ab12cd.tmp"
+    leftover.write_text("{")
+    assert rundir.check_output_dir(out, "f", restart=False) is False
+    with runlock.hold(out, "committee run"):
+        rundir.claim_output_dir(out, "f", "t", restart=False)
+    assert not leftover.exists() and json.loads((out / "run.json").read_text())["fingerprint"] == "f"
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not part of a committee run"):
+        rundir.check_output_dir(out, "f", restart=False)
