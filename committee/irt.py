@@ -360,6 +360,23 @@ def _objective_ab(a, b, r, n, x, prior_a, prior_b):
         (b - prior_b[0]) / prior_b[1]) ** 2
 
 
+def _polish_step(a, b, r, n, x, prior_a, prior_b, halvings):
+    """One Fisher-scoring step in (a, b) of every item, halved where it would
+    lower the item's objective and dropped where halving does not help."""
+    old = _objective_ab(a, b, r, n, x, prior_a, prior_b)
+    (ga, gb), (jaa, jbb, jab) = _info_ab(a, b, r, n, x, prior_a, prior_b)
+    det = jaa * jbb - jab * jab
+    da = np.clip((jbb * ga - jab * gb) / det, -1.0, 1.0)
+    db = np.clip((jaa * gb - jab * ga) / det, -2.0, 2.0)
+    for _ in range(halvings):
+        worse = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b) < old
+        if not worse.any():
+            return da, db
+        da, db = np.where(worse, da / 2, da), np.where(worse, db / 2, db)
+    keep = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b) >= old
+    return np.where(keep, da, 0.0), np.where(keep, db, 0.0)
+
+
 def _polish_2pl(a, c, r, n, x, prior_a, prior_b, tol, halvings=8):
     """The final 2PL M-step: every item's posterior mode in (a, b) under
     priors on a and b, by Fisher scoring from the converged (a, c) (b
@@ -369,24 +386,15 @@ def _polish_2pl(a, c, r, n, x, prior_a, prior_b, tol, halvings=8):
     b = −c / a is undefined."""
     with np.errstate(divide="ignore", invalid="ignore"):
         b = np.clip(-c / np.where(a != 0, a, 1e-12), -LIMIT, LIMIT)
-    old = _objective_ab(a, b, r, n, x, prior_a, prior_b)
+    a, b = a.copy(), b.copy()
+    todo = np.arange(a.shape[0])  # items still moving
     for _ in range(POLISH_STEPS):
-        (ga, gb), (jaa, jbb, jab) = _info_ab(a, b, r, n, x, prior_a, prior_b)
-        det = jaa * jbb - jab * jab
-        da = np.clip((jbb * ga - jab * gb) / det, -1.0, 1.0)
-        db = np.clip((jaa * gb - jab * ga) / det, -2.0, 2.0)
-        for _ in range(halvings):
-            new = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b)
-            worse = new < old
-            if not worse.any():
-                break
-            da, db = np.where(worse, da / 2, da), np.where(worse, db / 2, db)
-        new = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b)
-        keep = new >= old
-        da, db = np.where(keep, da, 0.0), np.where(keep, db, 0.0)
-        a, b, old = a + da, b + db, np.where(keep, new, old)
-        if max(np.abs(da).max(initial=0.0), np.abs(db).max(initial=0.0)) < tol / 10:
+        if todo.size == 0:
             break
+        da, db = _polish_step(a[todo], b[todo], r[todo], n, x, prior_a, prior_b, halvings)
+        a[todo] += da
+        b[todo] += db
+        todo = todo[np.maximum(np.abs(da), np.abs(db)) >= tol / 10]
     _, (jaa, jbb, jab) = _info_ab(a, b, r, n, x, prior_a, prior_b)
     det = jaa * jbb - jab * jab
     return a, b, np.sqrt(jbb / det), np.sqrt(jaa / det)
@@ -582,20 +590,33 @@ def information(theta, discrimination, difficulty) -> np.ndarray:
     return a[None, :] ** 2 * p * (1.0 - p)
 
 
+def mean_information(discrimination, difficulty, theta_range: tuple[float, float],
+                     n_points: int = 21) -> np.ndarray:
+    """Each item's Fisher information averaged over ``n_points`` abilities
+    spread evenly on ``theta_range``.
+
+    >>> mean_information([2.0], [0.0], (0.0, 0.0), 1).tolist()
+    [1.0]
+    """
+    grid = np.linspace(theta_range[0], theta_range[1], n_points)
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    out = np.zeros(b.shape[0])
+    for s in range(0, a.shape[0], _BLOCK):
+        out[s:s + _BLOCK] = information(grid, a[s:s + _BLOCK], b[s:s + _BLOCK]).mean(0)
+    return out
+
+
 def select_items(discrimination, difficulty, n: int, theta_range: tuple[float, float],
                  n_points: int = 21) -> np.ndarray:
     """The ``n`` items with the most Fisher information averaged over
-    ``n_points`` abilities spread evenly on ``theta_range``; sorted indices.
+    ``n_points`` abilities spread evenly on ``theta_range``
+    (:func:`mean_information`); sorted indices.
 
     >>> select_items([1, 1, 3, 1], [0, 5, 0, -5], 2, (-1, 1)).tolist()
     [0, 2]
     """
-    grid = np.linspace(theta_range[0], theta_range[1], n_points)
-    mean_info = np.zeros(np.asarray(difficulty).shape[0])
-    a = np.asarray(discrimination, np.float64)
-    b = np.asarray(difficulty, np.float64)
-    for s in range(0, a.shape[0], _BLOCK):
-        mean_info[s:s + _BLOCK] = information(grid, a[s:s + _BLOCK], b[s:s + _BLOCK]).mean(0)
+    mean_info = mean_information(discrimination, difficulty, theta_range, n_points)
     order = np.argsort(-mean_info, kind="stable")[:n]
     return np.sort(order)
 
