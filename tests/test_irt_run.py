@@ -266,3 +266,25 @@ def test_report_irt_section(tmp_path):
     small = Context(cfg, RunData(tmp_path, test, d, n_correct, None, marks[:3], None, {}),
                     tmp_path / "report")
     assert REGISTRY["irt"](small) is None and "too few" in small.notes[0]
+
+
+def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
+    pytest.importorskip("matplotlib")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from toyrun import write_config
+
+    from committee import workflow
+
+    out = tmp_path / "run"
+    cfg = write_config(tmp_path / "toy.yaml", toy_corpus, out, size=6, iterations=3)
+    # the small-committee warning becomes a note of the report
+    workflow.run(cfg, experiments__irt=True, experiments__irt_subset=30, progress=False)
+    p = paths(out)
+    assert p.irt_items.is_file() and p.irt_check.is_file() and p.irt_subset.is_file()
+    summary = json.loads(p.irt_fit.read_text("utf-8"))
+    assert summary["n_members"] == 6 and summary["subset"]["n"] == 30
+    report = (out / "report.md").read_text("utf-8")
+    assert "## IRT" in report and "only 6 members" in report
