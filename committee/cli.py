@@ -57,10 +57,13 @@ def format_table(result: dict) -> str:
     systems = result["systems"]
     name_w = max([len("system")] + [len(s["name"]) for s in systems])
     head = ["system".ljust(name_w)] + [h.rjust(6) for _, h in PERCENT_COLUMNS] + ["#f1", "#fb"]
+    head += ["theta"] if any("theta" in s for s in systems) else []
     lines = ["  ".join(head)]
     for s in systems:
         cells = [s["name"].ljust(name_w)] + [_fmt(s[k]).rjust(6) for k, _ in PERCENT_COLUMNS]
         cells += [str(s["rank_f1"] or "-").rjust(3), str(s["rank_fb"] or "-").rjust(3)]
+        if "theta" in s:
+            cells.append(f"{s['theta']:.3f}±{s['theta_se']:.3f}")
         lines.append("  ".join(cells))
     if any("ci" in s for s in systems):
         lines.append("")
@@ -92,12 +95,12 @@ def cmd_score(args) -> int:
     if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
         difficulty.check_final(args.difficulty)
     scoring.require_files([args.gold, difficulty.difficulty_file(args.difficulty),
-                           args.train_words, args.train, *args.outputs])
+                           args.train_words, args.train, *args.outputs])  # --irt: a run directory, checked by the Scorer
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=args.format, encoding=args.encoding,
         normalization=None if args.normalize == "none" else args.normalize,
-        train_format=args.train_format if args.train else None)
+        train_format=args.train_format if args.train else None, irt=args.irt)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
@@ -168,13 +171,16 @@ def cmd_irt(args) -> int:
     from committee import irtrun
 
     summary = irtrun.run(args.run_dir, model=args.model, systems=args.system or [],
-                         min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export)
+                         min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export,
+                         subset=args.subset, seed=args.seed)
     flags = ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items()) or "none"
     print(f"wrote {args.run_dir}/items.tsv, irt.json, check-gold.tsv: {summary['model']} on "
           f"K={summary['n_members']} × {summary['n_words']:,} words, {summary['n_iter']} EM "
           f"iterations, log-likelihood {summary['log_likelihood']:.1f}; flags: {flags}")
     for s in summary["systems"]:
         print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")
+    if "subset" in summary:
+        print(format_subset(summary["subset"]))
     return 0
 
 
@@ -190,6 +196,24 @@ def _report_description() -> str:
             "nothing of the committee is retrained.")
 
 
+def format_subset(sub: dict) -> str:
+    """``committee irt --subset``'s table: each held-out system's θ, r and fb
+    from every word, from the chosen words and from as many random words."""
+    head = f"{'system':<24} {'theta':>7} {'subset':>7} {'random':>7}  {'fb':>6} {'subset':>6} " \
+           f"{'random':>6}"
+    lines = [f"irt-subset.tsv: {sub['n']} words chosen over theta "
+             f"[{sub['theta_range'][0]:.2f}, {sub['theta_range'][1]:.2f}]", head]
+    for r in sub["systems"]:
+        lines.append(f"{r['system'][-24:]:<24} {r['theta']:>7.3f} {r['theta_subset']:>7.3f} "
+                     f"{r['theta_random']:>7.3f}  {_fmt(r['fb']):>6} {_fmt(r['fb_subset']):>6} "
+                     f"{_fmt(r['fb_random']):>6}")
+    rms = sub["rms"]
+    lines.append(f"RMS error: theta {rms['theta_subset']:.3f} (random words "
+                 f"{rms['theta_random']:.3f}), fb {_fmt(rms['fb_subset'])} points (random "
+                 f"{_fmt(rms['fb_random'])})")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="committee",
@@ -198,7 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true",
                         help="let unexpected errors propagate with their traceback")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_score, _add_run, _add_report, _add_irt, _add_segment):
+        add(sub)
+    return parser
 
+
+def _add_score(sub) -> None:
     s = sub.add_parser("score", help="score segmenters' outputs with standard and balanced metrics",
                        description="Score each OUTPUT against GOLD: p/r/f1, the balanced "
                                    "pb/rb/fb (with --difficulty), OOV/IV recall, ER, TNR, "
@@ -227,7 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000)")
     s.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.add_argument("--irt", metavar="RUN_DIR",
+                   help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
+                        "fixed; run `committee irt RUN_DIR` first)")
     s.set_defaults(func=cmd_score)
+
+
+def _add_run(sub) -> None:
 
     r = sub.add_parser("run", help="train the committee of a YAML config and write difficulties",
                        description="Train the committee described by CONFIG, decode the test "
@@ -241,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 
+
+def _add_report(sub) -> None:
     p = sub.add_parser("report", help="the paper's analyses (Table 2, Figs. 1-7) on a finished run",
                        description=_report_description)
     p.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
@@ -259,6 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report)
 
+
+def _add_irt(sub) -> None:
+
     t = sub.add_parser("irt", help="item response theory (1PL/2PL) on a run's member marks",
                        description="Fit an IRT model to RUN_DIR/marks.npz (members x gold "
                                    "words) and write items.tsv, irt.json, check-gold.tsv "
@@ -273,7 +313,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="EM iterations at most (default: 500)")
     t.add_argument("--no-export", action="store_true",
                    help="skip irt-responses.jsonlines and irt-responses.npz")
+    t.add_argument("--subset", type=int, metavar="N",
+                   help="choose the N most informative words (irt-subset.tsv) and measure "
+                        "theta, r and fb estimated from them on the --system outputs and "
+                        "perturbed gold")
+    t.add_argument("--seed", type=int, default=0,
+                   help="seed of the perturbed outputs and the random words (default: 0)")
     t.set_defaults(func=cmd_irt)
+
+
+def _add_segment(sub) -> None:
 
     g = sub.add_parser("segment", help="segment a test set with a real segmenter (SIGHAN output)",
                        description="Segment the characters of every sentence of TEST with "
@@ -290,7 +339,6 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--encoding", default="utf-8", help="encoding of TEST (default: utf-8)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=cmd_segment)
-    return parser
 
 
 class _UsageError(Exception):

@@ -53,6 +53,8 @@ Schema, with defaults::
       split_half_repeats: 100
       word_weights: false           # Fig. 7: sentences with each word's difficulty
       word_weight_sentences: []     # sentence indices; empty = the hardest ones
+      irt: false                    # 2PL IRT on the marks (as `committee irt`), θ of every system
+      irt_subset: 500               # informative words chosen to estimate θ and fb (docs/irt.md)
       seed: 2016
 
 ``parallel.n_jobs`` defaults to 1: a run uses more cores only when asked to.
@@ -394,7 +396,7 @@ class OutputConfig(_Section):
 
 #: The switches of :class:`ExperimentsConfig`, in report order.
 EXPERIMENTS = ("table2", "stability", "linguistic", "bins", "ranking", "split_half",
-               "word_weights")
+               "word_weights", "irt")
 
 #: Real segmenters the report can run itself (committee.segmenters).
 SEGMENTERS = tuple(_SEGMENTER_TABLE)
@@ -429,6 +431,8 @@ class ExperimentsConfig(_Section):
     split_half_repeats: PositiveInt = 100
     word_weights: StrictBool = False
     word_weight_sentences: tuple[NonNegativeInt, ...] = ()
+    irt: StrictBool = False
+    irt_subset: PositiveInt = 500
     seed: NonNegativeInt = 2016
 
     @field_validator("table2_fractions")

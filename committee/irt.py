@@ -10,7 +10,8 @@ subject *k* an ability ``θ_k``::
 The 1PL model shares one ``a`` between all items.  :func:`fit` estimates the
 items by marginal maximum a posteriori (Bock–Aitkin EM over a quadrature of
 the ability distribution, weak normal priors on ``a`` and ``c = -ab``), vectorised
-over items with numpy.  :func:`ability` gives the EAP ability and its
+over items with numpy; the 2PL's last M-step re-estimates each item in
+(a, b) with a weak prior on b, which keeps b finite as a → 0.  :func:`ability` gives the EAP ability and its
 posterior standard deviation of any subject from its right/wrong outcomes,
 the items held fixed.
 
@@ -55,6 +56,11 @@ WARN_K = 30
 #: show) and the intercept c = −ab ~ N(0, 3²); θ ~ N(0, 1) (docs/irt.md).
 PRIOR_A = (1.0, 1.5)
 PRIOR_C = (0.0, 3.0)
+#: Prior of the final (a, b) polishing step of the 2PL: b ~ N(0, 3²), which
+#: keeps b finite where the data hardly fix it (a near 0; docs/irt.md).
+PRIOR_B = (0.0, 3.0)
+#: Fisher-scoring steps of that polishing step at most.
+POLISH_STEPS = 100
 #: Ability range of every grid; θ beyond ±6 has prior density below 1e-8.
 LIMIT = 6.0
 #: Fisher-scoring steps per M-step.
@@ -287,7 +293,7 @@ class _EStep:
         return r, n[active], active
 
 
-def _em(y, model, x, prior_a, prior_c, tol, max_iter):
+def _em(y, model, x, prior_a, prior_c, prior_b, tol, max_iter):
     """EM over the distinct patterns of items with variance; returns
     ((a, c, se_a, se_c, cov_ac) per pattern, inverse, n, change, iterations)."""
     first, inverse, counts = _patterns(y)
@@ -319,22 +325,79 @@ def _em(y, model, x, prior_a, prior_c, tol, max_iter):
     r, n, act = estep(a, c)
     n_all = np.zeros(x.shape[0])
     n_all[act] = n
-    errors = _item_errors(model, a, c, r, n, x[act], counts, prior_a, prior_c)
+    errors = _item_errors(model, a, c, r, n, x[act], counts, prior_a, prior_c, prior_b, tol)
     return errors, inverse, n_all, change, it
 
 
-def _item_errors(model, a, c, r, n, x, counts, prior_a, prior_c):
-    """(a, b, se_a, se_b) at the estimates: the covariance of (a, c) is the
-    inverse information, and b = −c / a takes its SE by the delta method."""
+def _item_errors(model, a, c, r, n, x, counts, prior_a, prior_c, prior_b, tol):
+    """(a, b, se_a, se_b) at the estimates.  2PL: the (a, b) posterior mode
+    of :func:`_polish_2pl`, its covariance the inverse information; 1PL:
+    b = −c / a with its SE by the delta method."""
     if model == "2pl":
-        _, (jaa, jcc, jac) = _newton_2pl(a, c, r, n, x, prior_a, prior_c)
-        det = jaa * jcc - jac * jac
-        vaa, vcc, vac = jcc / det, jaa / det, -jac / det
-    else:
-        _, jcc = _newton_c(a[0], c, r, n, x, prior_c, steps=0)
-        _, ja = _common_a(a[0], c, r, n, x, counts, prior_a)
-        vaa, vcc, vac = np.full(a.shape, 1 / ja), 1 / jcc, np.zeros(a.shape)
+        return _polish_2pl(a, c, r, n, x, prior_a, prior_b, tol)
+    _, jcc = _newton_c(a[0], c, r, n, x, prior_c, steps=0)
+    _, ja = _common_a(a[0], c, r, n, x, counts, prior_a)
+    vaa, vcc, vac = np.full(a.shape, 1 / ja), 1 / jcc, np.zeros(a.shape)
     return _to_b(a, c, vaa, vcc, vac)
+
+
+def _info_ab(a, b, r, n, x, prior_a, prior_b):
+    """Gradient and Fisher information of every item's log posterior in
+    (a, b), z = a (θ − b), priors on a and on b."""
+    (ma, sa), (mb, sb) = prior_a, prior_b
+    u = x[None, :] - b[:, None]
+    p = expit(a[:, None] * u)
+    resid = r - n * p
+    w = n * p * (1.0 - p)
+    ga = (resid * u).sum(1) - (a - ma) / sa**2
+    gb = -a * resid.sum(1) - (b - mb) / sb**2
+    wu = (w * u).sum(1)
+    return (ga, gb), ((w * u * u).sum(1) + 1.0 / sa**2, a * a * w.sum(1) + 1.0 / sb**2, -a * wu)
+
+
+def _objective_ab(a, b, r, n, x, prior_a, prior_b):
+    return _objective_2pl(a, -a * b, r, n, x, prior_a, (0.0, math.inf)) - 0.5 * (
+        (b - prior_b[0]) / prior_b[1]) ** 2
+
+
+def _polish_step(a, b, r, n, x, prior_a, prior_b, halvings):
+    """One Fisher-scoring step in (a, b) of every item, halved where it would
+    lower the item's objective and dropped where halving does not help."""
+    old = _objective_ab(a, b, r, n, x, prior_a, prior_b)
+    (ga, gb), (jaa, jbb, jab) = _info_ab(a, b, r, n, x, prior_a, prior_b)
+    det = jaa * jbb - jab * jab
+    da = np.clip((jbb * ga - jab * gb) / det, -1.0, 1.0)
+    db = np.clip((jaa * gb - jab * ga) / det, -2.0, 2.0)
+    for _ in range(halvings):
+        worse = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b) < old
+        if not worse.any():
+            return da, db
+        da, db = np.where(worse, da / 2, da), np.where(worse, db / 2, db)
+    keep = _objective_ab(a + da, b + db, r, n, x, prior_a, prior_b) >= old
+    return np.where(keep, da, 0.0), np.where(keep, db, 0.0)
+
+
+def _polish_2pl(a, c, r, n, x, prior_a, prior_b, tol, halvings=8):
+    """The final 2PL M-step: every item's posterior mode in (a, b) under
+    priors on a and b, by Fisher scoring from the converged (a, c) (b
+    clipped to the ability range), each step halved where it would lower
+    the item's objective; returns (a, b, se_a, se_b), the SEs from the
+    inverse information.  The prior on b keeps b finite as a → 0, where
+    b = −c / a is undefined."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.clip(-c / np.where(a != 0, a, 1e-12), -LIMIT, LIMIT)
+    a, b = a.copy(), b.copy()
+    todo = np.arange(a.shape[0])  # items still moving
+    for _ in range(POLISH_STEPS):
+        if todo.size == 0:
+            break
+        da, db = _polish_step(a[todo], b[todo], r[todo], n, x, prior_a, prior_b, halvings)
+        a[todo] += da
+        b[todo] += db
+        todo = todo[np.maximum(np.abs(da), np.abs(db)) >= tol / 10]
+    _, (jaa, jbb, jab) = _info_ab(a, b, r, n, x, prior_a, prior_b)
+    det = jaa * jbb - jab * jab
+    return a, b, np.sqrt(jbb / det), np.sqrt(jaa / det)
 
 
 def _to_b(a, c, vaa, vcc, vac):
@@ -356,7 +419,7 @@ def _extreme_items(correct: bool, a, n, x, prior_c):
 
 def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
         prior_a: tuple[float, float] = PRIOR_A, prior_c: tuple[float, float] = PRIOR_C,
-        tol: float = 1e-3, max_iter: int = 500) -> IrtFit:
+        prior_b: tuple[float, float] = PRIOR_B, tol: float = 1e-3, max_iter: int = 500) -> IrtFit:
     """Fit a 1PL or 2PL model to a (K subjects × N items) boolean matrix.
 
     Parameters
@@ -366,7 +429,10 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
     model : {"2pl", "1pl"}
     n_nodes : ability nodes of the M-step (see :func:`nodes`).
     prior_a, prior_c : (mean, sd) of the normal priors on a and on the
-        intercept c = −ab (the model's logit is a θ + c).
+        intercept c = −ab (the model's logit is a θ + c) during EM.
+    prior_b : (mean, sd) of the normal prior on b of the 2PL's final
+        M-step, which re-estimates every item in (a, b) under the priors on
+        a and b, starting from EM's (a, c) (docs/irt.md).
     tol : EM stops when no a and no c moves by more than ``tol``.
     max_iter : EM iterations at most; ``converged`` is False when reached.
 
@@ -394,7 +460,7 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
     n_at = k * np.exp(-0.5 * x * x) / np.exp(-0.5 * x * x).sum()
     if varied.any():
         (au, bu, sau, sbu), inverse, n_at, change, n_iter = _em(
-            y[:, varied], model, x, prior_a, prior_c, tol, max_iter)
+            y[:, varied], model, x, prior_a, prior_c, prior_b, tol, max_iter)
         n_patterns = int(au.shape[0])
         a[varied], b[varied] = au[inverse], bu[inverse]
         se_a[varied], se_b[varied] = sau[inverse], sbu[inverse]
@@ -405,9 +471,12 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
             b[mask], se_b[mask] = _extreme_items(correct, float(a[mask][0]), n_at, x, prior_c)
     theta, theta_se = ability(y, a, b)
     ll = log_likelihood(y, a, b)
-    lp = ll + float(_log_normal(-a * b, *prior_c).sum())
-    lp += float(_log_normal(a, *prior_a).sum() if model == "2pl" else _log_normal(a[0], *prior_a))
+    if model == "2pl":
+        lp = ll + float(_log_normal(b, *prior_b).sum() + _log_normal(a, *prior_a).sum())
+    else:
+        lp = ll + float(_log_normal(-a * b, *prior_c).sum() + _log_normal(a[0], *prior_a))
     settings = {"n_nodes": n_nodes, "prior_a": list(prior_a), "prior_c": list(prior_c),
+                "prior_b": list(prior_b),
                 "tol": tol, "max_iter": max_iter, "n_patterns": n_patterns}
     return IrtFit(model, b, a, se_b, se_a, theta, theta_se, n_correct, all_correct, all_wrong,
                   ll, float(lp), bool(change < tol), n_iter, change, settings)
@@ -521,20 +590,33 @@ def information(theta, discrimination, difficulty) -> np.ndarray:
     return a[None, :] ** 2 * p * (1.0 - p)
 
 
+def mean_information(discrimination, difficulty, theta_range: tuple[float, float],
+                     n_points: int = 21) -> np.ndarray:
+    """Each item's Fisher information averaged over ``n_points`` abilities
+    spread evenly on ``theta_range``.
+
+    >>> mean_information([2.0], [0.0], (0.0, 0.0), 1).tolist()
+    [1.0]
+    """
+    grid = np.linspace(theta_range[0], theta_range[1], n_points)
+    a = np.asarray(discrimination, np.float64)
+    b = np.asarray(difficulty, np.float64)
+    out = np.zeros(b.shape[0])
+    for s in range(0, a.shape[0], _BLOCK):
+        out[s:s + _BLOCK] = information(grid, a[s:s + _BLOCK], b[s:s + _BLOCK]).mean(0)
+    return out
+
+
 def select_items(discrimination, difficulty, n: int, theta_range: tuple[float, float],
                  n_points: int = 21) -> np.ndarray:
     """The ``n`` items with the most Fisher information averaged over
-    ``n_points`` abilities spread evenly on ``theta_range``; sorted indices.
+    ``n_points`` abilities spread evenly on ``theta_range``
+    (:func:`mean_information`); sorted indices.
 
     >>> select_items([1, 1, 3, 1], [0, 5, 0, -5], 2, (-1, 1)).tolist()
     [0, 2]
     """
-    grid = np.linspace(theta_range[0], theta_range[1], n_points)
-    mean_info = np.zeros(np.asarray(difficulty).shape[0])
-    a = np.asarray(discrimination, np.float64)
-    b = np.asarray(difficulty, np.float64)
-    for s in range(0, a.shape[0], _BLOCK):
-        mean_info[s:s + _BLOCK] = information(grid, a[s:s + _BLOCK], b[s:s + _BLOCK]).mean(0)
+    mean_info = mean_information(discrimination, difficulty, theta_range, n_points)
     order = np.argsort(-mean_info, kind="stable")[:n]
     return np.sort(order)
 

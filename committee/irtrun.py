@@ -42,7 +42,11 @@ MIN_A = 0.3
 ITEM_COLUMNS = ("sentence", "word_index", "word", "d", "n_correct", "irt_b", "irt_b_se",
                 "irt_a", "irt_a_se", "infit", "flags")
 CHECK_COLUMNS = ("sentence", "word_index", "word", "d", "n_correct", "irt_a", "irt_a_se",
-                 "irt_b", "reason", "context")
+                 "irt_b", "reason", "right_by_strong", "context")
+SUBSET_COLUMNS = ("sentence", "word_index", "word", "d", "irt_a", "irt_b", "information")
+#: Perturbation rates of the gold segmentation used as held-out systems
+#: when measuring the informative subset (:func:`perturb`).
+PERTURB_RATES = (0.02, 0.05, 0.1, 0.2)
 
 
 @dataclass(frozen=True)
@@ -123,13 +127,31 @@ def items_tsv(fit: irt.IrtFit, words, infit: np.ndarray, item_flags) -> str:
     return "\n".join(rows) + "\n"
 
 
-def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags) -> str:
-    """The text of ``check-gold.tsv``: all-wrong words first, then negative
-    and flat discriminations by increasing a; ``context`` is the sentence
-    with the word in 【】."""
+def strong_right(fit: irt.IrtFit, systems) -> list[list[str]]:
+    """For every item, the strong systems that get it right: ``systems`` are
+    dicts with ``name``, ``theta`` and ``marks``; strong means θ at least the
+    members' median θ."""
+    cut = float(np.median(fit.ability))
+    out: list[list[str]] = [[] for _ in range(fit.n_items)]
+    for s in systems:
+        if s["theta"] >= cut:
+            for i in np.flatnonzero(s["marks"] & fit.all_wrong):
+                out[i].append(s["name"])
+    return out
+
+
+def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags,
+                   right_by=None) -> str:
+    """The text of ``check-gold.tsv``: words every member misses that strong
+    systems get right first (most such systems first), then the other
+    all-wrong words, then negative and flat discriminations by increasing a;
+    ``right_by_strong`` lists those systems (``right_by``, from
+    :func:`strong_right`), ``context`` is the sentence with the word in 【】."""
+    right_by = right_by or [[] for _ in range(fit.n_items)]
     order = {"all_wrong": 0, "negative_a": 1, "flat_a": 2}
     picked = [i for i, f in enumerate(item_flags) if f and f[0] in order]
-    picked.sort(key=lambda i: (order[item_flags[i][0]], fit.discrimination[i], i))
+    picked.sort(key=lambda i: (order[item_flags[i][0]], -len(right_by[i]),
+                               fit.discrimination[i], i))
     sent, idx = words["sentence"].to_numpy(), words["word_index"].to_numpy()
     rows = ["\t".join(CHECK_COLUMNS)]
     for i in picked:
@@ -139,7 +161,19 @@ def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags) 
         rows.append(f"{s}\t{j}\t{toks[j]}\t{float(words['difficulty'].iat[i])!r}"
                     f"\t{int(fit.n_correct[i])}\t{_fmt(fit.discrimination[i])}"
                     f"\t{_fmt(fit.discrimination_se[i])}\t{_fmt(fit.difficulty[i])}"
-                    f"\t{item_flags[i][0]}\t{context}")
+                    f"\t{item_flags[i][0]}\t{','.join(right_by[i])}\t{context}")
+    return "\n".join(rows) + "\n"
+
+
+def subset_tsv(fit: irt.IrtFit, words, items: np.ndarray, info: np.ndarray) -> str:
+    """The text of ``irt-subset.tsv``: the chosen words in corpus order with
+    their mean Fisher information over the ability range."""
+    rows = ["\t".join(SUBSET_COLUMNS)]
+    for i in items:
+        rows.append(f"{int(words['sentence'].iat[i])}\t{int(words['word_index'].iat[i])}"
+                    f"\t{words['word'].iat[i]}\t{float(words['difficulty'].iat[i])!r}"
+                    f"\t{_fmt(fit.discrimination[i])}\t{_fmt(fit.difficulty[i])}"
+                    f"\t{_fmt(info[i])}")
     return "\n".join(rows) + "\n"
 
 
@@ -153,13 +187,22 @@ def pyirt_jsonlines(marks: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
-def system_marks(test: corpus_mod.Corpus, output_path, fmt: str = "sighan") -> np.ndarray:
-    """Right/wrong outcome of a segmenter's output on every gold word."""
+def read_system(test: corpus_mod.Corpus, d: np.ndarray, output_path,
+                fmt: str = "sighan") -> dict:
+    """A segmenter's output as a system: ``name`` (the path), ``marks``
+    (right/wrong on every gold word) and ``stats`` (against ``d``)."""
+    pred = corpus_mod.read_corpus(output_path, format=fmt)
+    return system(os.fspath(output_path), test, d, pred.words)
+
+
+def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="system") -> dict:
+    """A segmentation of the test set as a system dict (see :func:`read_system`)."""
     from committee import metrics, spans
 
-    pred = corpus_mod.read_corpus(output_path, format=fmt)
+    pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
-    return spans.marks(test.words, pred.words)
+    return {"name": name, "kind": kind, "marks": spans.marks(test.words, pred.words),
+            "stats": metrics.Scorer(test, difficulty=d).collect(pred, check=False)}
 
 
 def _k_check(marks_path, k: int) -> None:
@@ -173,21 +216,39 @@ def _k_check(marks_path, k: int) -> None:
             f"(use at least {irt.WARN_K})"))
 
 
-def run(run_dir, model: str = "2pl", *, systems=(), min_a: float = MIN_A,
-        max_iter: int = 500, tol: float = 1e-3, export: bool = True) -> dict:
-    """Fit ``model`` to a run's marks and write the IRT files into ``run_dir``.
+@dataclass
+class IrtResult:
+    """What :func:`compute` found: the fit, the systems with their θ, the
+    files' texts (path → text) and the chosen subset (or None)."""
 
-    ``systems`` are segmenters' outputs (SIGHAN) whose θ is estimated with
-    the items held fixed.  Returns the content of ``irt.json``.  Raises
-    :class:`InputError` for a missing or malformed input, a committee below
-    :data:`committee.irt.MIN_K` members or an output that does not align,
-    and :class:`RunError` for a fit that does not converge; nothing is
-    written then.
+    data: RunResponses
+    fit: irt.IrtFit
+    summary: dict
+    texts: dict
+    systems: list
+    items: np.ndarray | None = None
+
+
+def compute(run_dir, model: str = "2pl", *, systems=(), extra=(), min_a: float = MIN_A,
+            max_iter: int = 500, tol: float = 1e-3, subset: int | None = None,
+            seed: int = 0) -> IrtResult:
+    """Fit ``model`` to a run's marks; nothing is written (see :func:`run`).
+
+    ``systems`` are output files, ``extra`` system dicts (:func:`system`);
+    their θ is estimated with the items fixed, and those at least as able
+    as the members' median fill ``right_by_strong`` of ``check-gold.tsv``.
+    ``subset``: choose that many words by Fisher information over the
+    members' θ range and measure the estimates from them on the systems
+    and on perturbed gold outputs (:func:`subset_errors`, ``seed``).
     """
     p = paths(run_dir)
     data = load(run_dir)
     _k_check(p.marks, data.marks.shape[0])
-    sys_marks = [(os.fspath(s), system_marks(data.test, s)) for s in systems]
+    if subset is not None and not 0 < subset <= data.marks.shape[1]:
+        raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
+                         f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
+    d = data.words["difficulty"].to_numpy(dtype=np.float64)
+    named = [read_system(data.test, d, s) for s in systems] + list(extra)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PlausibilityWarning)  # said once by _k_check
         fit = irt.fit(data.marks, model=model, max_iter=max_iter, tol=tol)
@@ -198,21 +259,61 @@ def run(run_dir, model: str = "2pl", *, systems=(), min_a: float = MIN_A,
     infit = irt.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)
     summary = _summary(fit, min_a, item_flags)
-    for name, m in sys_marks:
-        th, se = irt.ability(m, fit.discrimination, fit.difficulty)
-        summary["systems"].append({"output": name, "theta": float(th), "theta_se": float(se),
-                                   "n_correct": int(m.sum())})
+    for s in named:
+        s["theta"], s["theta_se"] = map(float, irt.ability(s["marks"], fit.discrimination,
+                                                           fit.difficulty))
+        summary["systems"].append({"output": s["name"], "theta": s["theta"],
+                                   "theta_se": s["theta_se"], "n_correct": int(s["marks"].sum())})
     texts = {p.irt_items: items_tsv(fit, data.words, infit, item_flags),
-             p.irt_check: check_gold_tsv(fit, data.words, data.test, item_flags)}
+             p.irt_check: check_gold_tsv(fit, data.words, data.test, item_flags,
+                                         strong_right(fit, named))}
+    items = None
+    if subset is not None:
+        lo, hi = float(fit.ability.min()), float(fit.ability.max())
+        info = irt.mean_information(fit.discrimination, fit.difficulty, (lo, hi))
+        items = irt.select_items(fit.discrimination, fit.difficulty, subset, (lo, hi))
+        texts[p.irt_subset] = subset_tsv(fit, data.words, items, info)
+        held_out = named + [system(f"gold, {100 * q:g}% perturbed", data.test, d,
+                                   perturb(data.test.words, q, seed + j), kind="perturbed")
+                            for j, q in enumerate(PERTURB_RATES)]
+        rows = subset_errors(fit, d, items, held_out, seed)
+        summary["subset"] = {"n": int(subset), "theta_range": [lo, hi], "seed": seed,
+                             "rms": rms_errors(rows), "systems": rows}
+    return IrtResult(data, fit, summary, texts, named, items)
+
+
+def write(run_dir, result: IrtResult, export: bool = True) -> dict:
+    """Write the files of ``result`` into ``run_dir`` (atomically, ``irt.json``
+    last); with ``export``, the py-irt and girth exports too."""
+    p = paths(run_dir)
+    texts = dict(result.texts)
     if export:
-        texts[p.irt_pyirt] = pyirt_jsonlines(data.marks)
-        write_npz(p.irt_npz, responses=data.marks.T.astype(np.uint8),
-                  difficulty=fit.difficulty, discrimination=fit.discrimination,
-                  ability=fit.ability)
+        texts[p.irt_pyirt] = pyirt_jsonlines(result.data.marks)
+        write_npz(p.irt_npz, responses=result.data.marks.T.astype(np.uint8),
+                  difficulty=result.fit.difficulty, discrimination=result.fit.discrimination,
+                  ability=result.fit.ability)
     for path, text in texts.items():
         atomic_write_text(path, text)
-    atomic_write_text(p.irt_fit, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
-    return summary
+    atomic_write_text(p.irt_fit, json.dumps(result.summary, ensure_ascii=False, indent=2) + "\n")
+    return result.summary
+
+
+def run(run_dir, model: str = "2pl", *, systems=(), min_a: float = MIN_A,
+        max_iter: int = 500, tol: float = 1e-3, export: bool = True,
+        subset: int | None = None, seed: int = 0) -> dict:
+    """Fit ``model`` to a run's marks and write the IRT files into ``run_dir``.
+
+    ``systems`` are segmenters' outputs (SIGHAN) whose θ is estimated with
+    the items held fixed; ``subset`` writes ``irt-subset.tsv`` and the
+    estimation error (:func:`compute`).  Returns the content of
+    ``irt.json``.  Raises :class:`InputError` for a missing or malformed
+    input, a committee below :data:`committee.irt.MIN_K` members or an
+    output that does not align, and :class:`RunError` for a fit that does
+    not converge; nothing is written then.
+    """
+    return write(run_dir, compute(run_dir, model, systems=systems, min_a=min_a,
+                                  max_iter=max_iter, tol=tol, subset=subset, seed=seed),
+                 export)
 
 
 def _summary(fit: irt.IrtFit, min_a: float, item_flags) -> dict:
@@ -231,3 +332,115 @@ def _summary(fit: irt.IrtFit, min_a: float, item_flags) -> dict:
                     for k, (t, s) in enumerate(zip(fit.ability, fit.ability_se))],
         "systems": [],
     }
+
+
+# --------------------------------------------------------------------------
+# an informative subset (tinyBenchmarks-style estimates)
+
+
+def perturb(words, rate: float, seed: int) -> list[list[str]]:
+    """The gold segmentation with errors: each word of two or more characters
+    is split at a random inner point with probability ``rate / 2``, then
+    each word is merged into the previous one with probability ``rate / 2``
+    (seeded, local generator).
+
+    >>> perturb([["我们", "爱", "北京"]], 0.0, 1)
+    [['我们', '爱', '北京']]
+    >>> "".join(perturb([["我们", "爱", "北京"]], 1.0, 1)[0])
+    '我们爱北京'
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for sentence in words:
+        split = []
+        for w in sentence:
+            if len(w) > 1 and rng.random() < rate / 2:
+                k = int(rng.integers(1, len(w)))
+                split += [w[:k], w[k:]]
+            else:
+                split.append(w)
+        merged = split[:1]
+        for w in split[1:]:
+            if rng.random() < rate / 2:
+                merged[-1] += w
+            else:
+                merged.append(w)
+        out.append(merged)
+    return out
+
+
+def _balanced(stats, n_correct: float, correct_d: float, bin_correct) -> dict:
+    """p, r, f1, pb, rb, fb from ``stats``' totals with the gold-dependent
+    sums replaced by estimates (the output-side sums n_pred and Σ d' need no
+    gold comparison: d' comes from the test set's difficulties)."""
+    from dataclasses import fields, replace
+
+    from committee import metrics
+
+    totals = {f.name: None if getattr(stats, f.name) is None
+              else getattr(stats, f.name).sum(0, dtype=np.float64)[None]
+              for f in fields(stats)}
+    est = replace(metrics.SufficientStats(**totals), n_correct=np.array([n_correct]),
+                  correct_d=np.array([correct_d]), bin_correct=np.asarray(bin_correct)[None],
+                  n_oov=None, oov_correct=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = metrics.compute(est)
+    return {k: m[k] for k in ("p", "r", "f1", "pb", "rb", "fb")}
+
+
+def estimate(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, marks: np.ndarray,
+             stats) -> dict:
+    """θ and the scores of a system from its outcomes on ``items`` alone.
+
+    θ is the EAP from those outcomes (items fixed); every other word's
+    outcome is its expected value P(correct | θ) (:func:`irt.fill_outcomes`),
+    whose sums give the recall side (Σ m_i, Σ d_i m_i); the precision side
+    uses the output's own n_pred and Σ d'_j from ``stats``.
+    """
+    from committee import metrics
+
+    theta, se = irt.ability(marks[items], fit.discrimination, fit.difficulty, items=items)
+    y = irt.fill_outcomes(theta, fit.discrimination, fit.difficulty, items, marks[items])
+    bins = np.bincount(metrics.difficulty_bins(d), weights=y, minlength=metrics.N_BINS)
+    return {"theta": float(theta), "theta_se": float(se),
+            **_balanced(stats, float(y.sum()), float(d @ y), bins)}
+
+
+def subset_errors(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, systems,
+                  seed: int = 0) -> list[dict]:
+    """θ, r and fb of each system from all words, from ``items`` and from as
+    many random words (seeded); ``systems`` are dicts with ``name``,
+    ``kind``, ``marks`` (every gold word) and ``stats`` (its sufficient
+    statistics against the run's difficulties)."""
+    from committee import metrics
+
+    rng = np.random.default_rng(seed)
+    rand = np.sort(rng.choice(fit.n_items, size=items.size, replace=False))
+    rows = []
+    for s in systems:
+        theta, _ = irt.ability(s["marks"], fit.discrimination, fit.difficulty)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            full = metrics.compute(s["stats"])
+        sub = estimate(fit, d, items, s["marks"], s["stats"])
+        ran = estimate(fit, d, rand, s["marks"], s["stats"])
+        rows.append({"system": s["name"], "kind": s.get("kind", "system"),
+                     "theta": float(theta), "theta_subset": sub["theta"],
+                     "theta_random": ran["theta"], "r": full["r"], "r_subset": sub["r"],
+                     "r_random": ran["r"], "fb": full["fb"], "fb_subset": sub["fb"],
+                     "fb_random": ran["fb"]})
+    return rows
+
+
+def rms_errors(rows) -> dict:
+    """Root-mean-square error of the subset's and the random words' θ, r and
+    fb against the full test's, over ``rows`` of :func:`subset_errors`."""
+    out = {}
+    for key in ("theta", "r", "fb"):
+        for how in ("subset", "random"):
+            pairs = [(r[key], r[f"{key}_{how}"]) for r in rows
+                     if r[key] is not None and r[f"{key}_{how}"] is not None]
+            out[f"{key}_{how}"] = (float(np.sqrt(np.mean([(u - v) ** 2 for u, v in pairs])))
+                                   if pairs else None)
+    return out

@@ -412,3 +412,72 @@ def word_weights(path, sentences: Sequence[Sequence[str]], weights: Sequence[Seq
     ax.set_title("Word difficulties (share of committee members that miss the word)",
                  loc="left")
     return _save(fig, path)
+
+
+def irt_items(path, b_by_d: dict, a_edges: np.ndarray, a_counts: np.ndarray,
+              icc: dict) -> Path:
+    """IRT items: b against d (median and 10–90% band of the words at each
+    d), the distribution of a, and item characteristic curves of a sample
+    of words.
+
+    ``b_by_d``: ``d``, ``b_median``, ``b_q10``, ``b_q90`` (sequences);
+    ``a_edges``/``a_counts``: histogram of a; ``icc``: ``word``, ``a``,
+    ``b`` of the words whose curve is drawn.
+    """
+    plt = require_matplotlib()
+    _style(plt)
+    fig, (bx, ax, cx) = plt.subplots(1, 3, figsize=(13, 4))
+    d = np.asarray(b_by_d["d"], dtype=np.float64)
+    bx.fill_between(d, b_by_d["b_q10"], b_by_d["b_q90"], color=_COLORS[0], alpha=0.25,
+                    label="10–90% of the words")
+    bx.plot(d, b_by_d["b_median"], color=_COLORS[0], lw=1.5, marker="o", ms=3, label="median")
+    bx.set_xlabel("difficulty d (share of members wrong)")
+    bx.set_ylabel("IRT difficulty b")
+    bx.set_title("b against d")
+    bx.legend(fontsize=8, loc="upper left")
+    widths = np.diff(a_edges)
+    ax.bar(a_edges[:-1], a_counts, width=widths, align="edge", color=_COLORS[2], alpha=0.85)
+    ax.axvline(0.0, color="#888888", lw=0.8, ls="--")
+    ax.set_xlabel("discrimination a")
+    ax.set_ylabel("words with variance")
+    ax.set_title("Distribution of a")
+    theta = np.linspace(-4, 4, 161)
+    for i, (w, a, b) in enumerate(zip(icc["word"], icc["a"], icc["b"])):
+        p = 1 / (1 + np.exp(-a * (theta - b)))
+        cx.plot(theta, p, color=_COLORS[i % len(_COLORS)], lw=1.3,
+                label=f"{w} (a {a:.2f}, b {b:.2f})")
+    cx.set_xlabel("ability θ")
+    cx.set_ylabel("P(correct)")
+    cx.set_ylim(-0.02, 1.02)
+    cx.set_title("Item characteristic curves")
+    cx.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def irt_systems(path, names: Sequence[str], kinds: Sequence[str], theta: Sequence[float],
+                fb: Sequence[float]) -> Path:
+    """Ability θ against fb of every system (members included)."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    th, f = np.asarray(theta, dtype=np.float64), 100 * np.asarray(fb, dtype=np.float64)
+    for kind in ("member", "table2", "system"):
+        sel = [i for i, k in enumerate(kinds) if k == kind]
+        if not sel:
+            continue
+        color, marker = _KIND_STYLE[kind]
+        label = {"member": "committee members", "table2": "Table 2 models",
+                 "system": "other systems"}[kind]
+        ax.scatter(th[sel], f[sel], color=color, marker=marker, s=30, zorder=3,
+                   label=f"{label} ({len(sel)})")
+        if kind != "member":
+            for i in sel:
+                ax.annotate(names[i], (th[i], f[i]), xytext=(4, 3), textcoords="offset points",
+                            fontsize=8)
+    ax.set_xlabel("ability θ (committee scale)")
+    ax.set_ylabel("fb (%)")
+    ax.set_title("θ against fb")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return _save(fig, path)

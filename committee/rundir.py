@@ -50,6 +50,8 @@ IRT_FIT_FILE = "irt.json"
 IRT_CHECK_FILE = "check-gold.tsv"
 IRT_PYIRT_FILE = "irt-responses.jsonlines"
 IRT_NPZ_FILE = "irt-responses.npz"
+#: ``committee irt --subset N``: the N most informative words.
+IRT_SUBSET_FILE = "irt-subset.tsv"
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
@@ -138,6 +140,10 @@ class RunPaths:
     @property
     def irt_npz(self) -> Path:
         return self.root / IRT_NPZ_FILE
+
+    @property
+    def irt_subset(self) -> Path:
+        return self.root / IRT_SUBSET_FILE
 
     @property
     def log(self) -> Path:

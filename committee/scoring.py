@@ -195,6 +195,10 @@ class Scores:
         or ``crossed`` (:func:`committee.metrics.error_types`).
     stats : SufficientStats
         The per-sentence counts behind the scores (for :func:`compare`).
+    theta, theta_se : float or None
+        With ``irt``: the output's IRT ability (EAP from its right/wrong
+        outcome on every gold word, the run's items fixed) and its
+        posterior standard deviation (docs/irt.md).
     """
 
     p: float | None
@@ -223,6 +227,8 @@ class Scores:
     ci: dict | None = None
     error_types: dict | None = None
     stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
+    theta: float | None = None
+    theta_se: float | None = None
 
     def to_dict(self) -> dict:
         """The scores as plain data: a system of ``committee score --json``
@@ -236,6 +242,8 @@ class Scores:
             out["error_types"] = dict(self.error_types)
         if self.ci is not None:
             out["ci"] = {k: list(v) for k, v in self.ci.items()}
+        if self.theta is not None:
+            out["theta"], out["theta_se"] = self.theta, self.theta_se
         out["signature"] = self.signature
         return out
 
@@ -259,6 +267,8 @@ class Scores:
         if self.ci is not None:
             lines.append("95% ci      " + "  ".join(
                 f"{k} [{_pct(self.ci[k][0])}, {_pct(self.ci[k][1])}]" for k in ("f1", "fb")))
+        if self.theta is not None:
+            lines.append(f"irt         theta {self.theta:.3f} ± {self.theta_se:.3f}")
         lines.append(self.signature)
         return "\n".join(lines)
 
@@ -292,6 +302,9 @@ class Scorer:
         for the gold and every output.
     train_format : str, optional
         Read a ``train_words`` path as a training corpus in this format.
+    irt : path, optional
+        A run directory where ``committee irt`` wrote ``items.tsv`` (or that
+        file): every score then has ``theta`` and ``theta_se``.
 
     Raises
     ------
@@ -309,7 +322,7 @@ class Scorer:
 
     def __init__(self, gold, difficulty=None, train_words=None, *, format: str = "sighan",
                  encoding: str = "utf-8", normalization: str | None = None,
-                 train_format: str | None = None):
+                 train_format: str | None = None, irt=None):
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.gold = read_segmentation(gold, label="<gold>", format=format, encoding=encoding,
                                       normalization=normalization)
@@ -330,6 +343,7 @@ class Scorer:
             oov = metrics.oov_flags(self.gold, self.train_words)
             check_oov_rate(self.gold, oov, train_words)
         self._scorer = metrics.Scorer(self.gold, difficulty=self.difficulty, oov=oov)
+        self.irt_items = None if irt is None else read_irt_items(irt, self.gold)
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
         """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
@@ -365,14 +379,19 @@ class Scorer:
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
-        ci = None
+        ci = theta = None
         if bootstrap:
             ci = significance.bootstrap(stats, n=bootstrap, seed=seed)
+        if self.irt_items is not None:
+            from committee import irt, spans
+
+            theta = irt.ability(spans.marks(self.gold.words, pred.words), *self.irt_items)
         return Scores(**{k: values[k] for k in METRIC_KEYS},
                       recall_by_bin=values["recall_by_bin"], counts=values["counts"],
                       signature=self.signature(bootstrap, seed), name=name, path=path,
                       ci=ci, error_types=metrics.error_types(self.gold, pred, check=False),
-                      stats=stats)
+                      stats=stats, theta=None if theta is None else float(theta[0]),
+                      theta_se=None if theta is None else float(theta[1]))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED) -> dict:
         """Score and rank several outputs: what ``committee score --json`` prints.
@@ -411,15 +430,16 @@ class Scorer:
 
 def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
           seed: int = SEED, format: str = "sighan", encoding: str = "utf-8",
-          normalization: str | None = None, train_format: str | None = None) -> Scores:
+          normalization: str | None = None, train_format: str | None = None,
+          irt=None) -> Scores:
     """Score one segmentation against gold: standard, balanced, OOV, error,
-    boundary metrics, and the signature.
+    boundary metrics, the signature and, with ``irt``, the IRT ability.
 
     Parameters
     ----------
     gold, output : path, Corpus, list of word lists, or list of str
         Same sentences, same characters; otherwise :class:`InputError`.
-    difficulty, train_words, format, encoding, normalization, train_format
+    difficulty, train_words, format, encoding, normalization, train_format, irt
         As for :class:`Scorer`.
     bootstrap : int
         Resamples for 95% intervals (``Scores.ci``); 0 for none.
@@ -441,7 +461,7 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
     committee.errors.InputError: <output>:1: characters differ from <gold>:1 at offset 3: '京' vs end of line
     """
     scorer = Scorer(gold, difficulty, train_words, format=format, encoding=encoding,
-                    normalization=normalization, train_format=train_format)
+                    normalization=normalization, train_format=train_format, irt=irt)
     return scorer.score(output, bootstrap=bootstrap, seed=seed)
 
 
@@ -532,6 +552,44 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
         f"{path}: made by committee run for another test set ({manifest_path.name}: test.txt "
         f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
         f"may belong to other words; score against {path.parent / 'test.txt'}"), stacklevel=3)
+
+
+def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) of every gold word from ``items.tsv`` of ``committee irt``
+    (``source``: the run directory or the file); :class:`InputError` naming
+    file and line when it is missing, malformed or made for other words."""
+    import csv
+
+    from committee import rundir
+
+    path = Path(source)
+    if path.is_dir():
+        path = rundir.paths(path).irt_items
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file (run `committee irt RUN_DIR` first)")
+    gold_words = [w for s in gold.words for w in s]
+    a, b = [], []
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+        head = next(rows, [])
+        if not {"word", "irt_a", "irt_b"} <= set(head):
+            raise InputError(str(path), 1, "not an items.tsv: no columns word, irt_a, irt_b")
+        cw, ca, cb = head.index("word"), head.index("irt_a"), head.index("irt_b")
+        for line, row in enumerate(rows, start=2):
+            i = line - 2
+            if i >= len(gold_words) or row[cw] != gold_words[i]:
+                found = "nothing" if i >= len(gold_words) else repr(gold_words[i])
+                raise InputError(str(path), line, f"word {row[cw]!r} but gold word {i + 1} is "
+                                 f"{found}: the items belong to another test set")
+            try:
+                a.append(float(row[ca]))
+                b.append(float(row[cb]))
+            except (ValueError, IndexError):
+                raise InputError(str(path), line, "irt_a / irt_b is not a number") from None
+    if len(a) != len(gold_words):
+        raise InputError(str(path), None, f"has {len(a)} words, gold has {len(gold_words)}: "
+                         "the items belong to another test set")
+    return np.array(a), np.array(b)
 
 
 def system_name(path: str, taken: set[str]) -> str:

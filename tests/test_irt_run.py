@@ -9,7 +9,7 @@ import pytest
 
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
-from committee import irtrun
+from committee import irt, irtrun, metrics
 from committee.cli import main
 from committee.fileio import write_npz
 from committee.rundir import paths
@@ -125,3 +125,166 @@ def test_no_convergence_refused(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "did not converge in 2 EM iterations" in err[0]
     assert sorted(x.name for x in tmp_path.iterdir()) == before
+
+
+# --------------------------------------------------------------------------
+# words to check, the informative subset, θ of any system
+
+
+def test_check_gold_puts_words_strong_systems_get_right_first(tmp_path):
+    marks, test = make_run(tmp_path)
+    marks[:, 7] = False  # a second word every member misses; gold gets both right
+    difficulty_mod.write_words_tsv(tmp_path / "words.tsv", test,
+                                   *difficulty_mod.difficulties(marks))
+    write_npz(tmp_path / "marks.npz", marks=marks)
+    chars = [list("".join(s)) for s in test.words]
+    corpus_mod.write_sighan(tmp_path / "chars.txt", chars)
+    gold = str(tmp_path / "test.txt")
+    irtrun.run(tmp_path, systems=[gold, str(tmp_path / "chars.txt")], export=False)
+    rows = [r.split("\t") for r in paths(tmp_path).irt_check.read_text("utf-8").splitlines()]
+    head, rows = rows[0], rows[1:]
+    col = head.index("right_by_strong")
+    strong = [r for r in rows if r[col]]
+    # gold (θ above every member) gets both all-wrong words right; the
+    # one-character output is weak, so never listed
+    assert {tuple(r[:2]) for r in strong} == {("0", "0"), tuple(map(str, _where(test, 7)))}
+    assert all(r[col] == gold for r in strong) and rows[:2] == strong
+
+
+def test_subset_with_every_word_reproduces_the_full_scores(tmp_path):
+    make_run(tmp_path)
+    res = irtrun.compute(tmp_path, systems=[str(tmp_path / "test.txt")])
+    d = res.data.words["difficulty"].to_numpy()
+    gold = res.systems[0]
+    every = np.arange(res.fit.n_items)
+    est = irtrun.estimate(res.fit, d, every, gold["marks"], gold["stats"])
+    assert est["fb"] == pytest.approx(1.0) and est["r"] == pytest.approx(1.0)
+    # a perturbed output: the estimate from every word is its own fb
+    test = res.data.test
+    pert = irtrun.system("p", test, d, irtrun.perturb(test.words, 0.2, 1))
+    full = metrics.compute(pert["stats"])
+    est = irtrun.estimate(res.fit, d, every, pert["marks"], pert["stats"])
+    assert est["fb"] == pytest.approx(full["fb"]) and est["r"] == pytest.approx(full["r"])
+    assert full["r"] < 0.95
+
+
+def test_subset_command_writes_the_words_and_the_errors(tmp_path, capsys):
+    marks, test = make_run(tmp_path)
+    assert main(["irt", str(tmp_path), "--subset", "50", "--no-export"]) == 0
+    out = capsys.readouterr().out
+    assert "RMS error: theta" in out and "gold, 20% perturbed" in out
+    rows = paths(tmp_path).irt_subset.read_text("utf-8").splitlines()
+    assert rows[0].split("\t") == list(irtrun.SUBSET_COLUMNS) and len(rows) == 51
+    info = [float(r.split("\t")[-1]) for r in rows[1:]]
+    sub = json.loads(paths(tmp_path).irt_fit.read_text("utf-8"))["subset"]
+    assert sub["n"] == 50 and len(sub["systems"]) == len(irtrun.PERTURB_RATES)
+    # the chosen words carry more information than the words left out
+    fit = irtrun.compute(tmp_path)
+    lo, hi = sub["theta_range"]
+    every = irt.mean_information(fit.fit.discrimination, fit.fit.difficulty, (lo, hi))
+    assert min(info) >= np.sort(every)[-50] - 1e-6
+    # fewer perturbations, higher θ
+    thetas = [r["theta"] for r in sub["systems"]]
+    assert thetas == sorted(thetas, reverse=True)
+    assert main(["irt", str(tmp_path), "--subset", str(marks.shape[1] + 1)]) == 3
+
+
+def test_score_with_irt_adds_theta(tmp_path, capsys):
+    import committee
+
+    make_run(tmp_path)
+    assert main(["irt", str(tmp_path), "--no-export"]) == 0
+    test = corpus_mod.read_corpus(tmp_path / "test.txt")
+    corpus_mod.write_sighan(tmp_path / "chars.txt", [list("".join(s)) for s in test.words])
+    capsys.readouterr()
+    assert main(["score", "--gold", str(tmp_path / "test.txt"), "--irt", str(tmp_path),
+                 "--json", str(tmp_path / "test.txt"), str(tmp_path / "chars.txt")]) == 0
+    systems = json.loads(capsys.readouterr().out)["systems"]
+    assert systems[0]["theta"] > systems[1]["theta"] + 1 and systems[0]["theta_se"] > 0
+    summary = irtrun.run(tmp_path, systems=[str(tmp_path / "chars.txt")], export=False)
+    s = committee.score(tmp_path / "test.txt", tmp_path / "chars.txt", irt=tmp_path)
+    assert s.theta == pytest.approx(summary["systems"][0]["theta"])
+    assert "theta" in str(s)
+
+
+def test_score_with_irt_of_another_test_set_is_refused(tmp_path, capsys):
+    make_run(tmp_path)
+    assert main(["irt", str(tmp_path), "--no-export"]) == 0
+    other = corpus_mod.read_embedded().words[:5]
+    corpus_mod.write_sighan(tmp_path / "other.txt", other)
+    capsys.readouterr()
+    assert main(["score", "--gold", str(tmp_path / "other.txt"), "--irt", str(tmp_path),
+                 str(tmp_path / "other.txt")]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "items.tsv:2: word" in err[0] and "another test set" in err[0]
+    assert main(["score", "--gold", str(tmp_path / "other.txt"), "--irt", str(tmp_path / "x"),
+                 str(tmp_path / "other.txt")]) == 3
+
+
+def test_report_irt_section(tmp_path):
+    pytest.importorskip("matplotlib")
+    import pandas as pd
+
+    from committee.config import parse_config
+    from committee.report import REGISTRY, Context, System
+    from committee.report.rundata import RunData
+    from committee.report.systems import score
+
+    marks, test = make_run(tmp_path)
+    d, n_correct = difficulty_mod.difficulties(marks)
+    chars = System("chars", "system", [list("".join(s)) for s in test.words])
+    gold = System("gold", "system", test.words)
+    half = System("half", "system", irtrun.perturb(test.words, 0.3, 2))
+    systems = [chars, gold, half]
+    score(systems, metrics.Scorer(test, difficulty=d), test)
+    cfg = parse_config({
+        "name": "hand",
+        "corpus": {"train": {"builtin": "peoples-daily-1998", "split": "train"},
+                   "test": {"builtin": "peoples-daily-1998", "split": "test"}},
+        "committee": {"size": marks.shape[0]}, "output": {"dir": str(tmp_path)},
+        "experiments": {"irt": True, "irt_subset": 40}}, check_paths=False)
+    data = RunData(tmp_path, test, d, n_correct, None, marks, None, {"name": "hand"})
+    (tmp_path / "report").mkdir()
+    ctx = Context(cfg, data, tmp_path / "report", others=systems, f1_rank=[3, 1, 2],
+                  fb_rank=[3, 1, 2])
+    text = REGISTRY["irt"](ctx)
+    assert text.startswith("## IRT") and "### Words to check" in text
+    ranks = pd.read_csv(ctx.out_dir / "irt-systems.csv")
+    assert ranks.set_index("system")["rank_theta"].to_dict() == {"gold": 1, "half": 2,
+                                                                 "chars": 3}
+    assert "θ and f1 rank the systems in the same order" in text
+    assert ctx.irt["a"].shape == (test.n_words(),) and set(ctx.irt["theta"]) == {
+        "chars", "gold", "half"}
+    sub = pd.read_csv(ctx.out_dir / "irt-subset.csv")
+    assert len(sub) == 3 + len(irtrun.PERTURB_RATES)
+    b_vs_d = pd.read_csv(ctx.out_dir / "irt-b-vs-d.csv")
+    assert b_vs_d["n_words"].sum() == test.n_words()
+    assert np.corrcoef(b_vs_d["d"], b_vs_d["b_median"])[0, 1] > 0.9  # harder by d and b
+    assert ctx.figures == ["irt-items.png", "irt-systems.png"]
+    assert paths(tmp_path).irt_items.is_file()
+    # too small a committee: a note, no section
+    small = Context(cfg, RunData(tmp_path, test, d, n_correct, None, marks[:3], None, {}),
+                    tmp_path / "report")
+    assert REGISTRY["irt"](small) is None and "too few" in small.notes[0]
+
+
+def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
+    pytest.importorskip("matplotlib")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from toyrun import write_config
+
+    from committee import workflow
+
+    out = tmp_path / "run"
+    cfg = write_config(tmp_path / "toy.yaml", toy_corpus, out, size=6, iterations=3)
+    # the small-committee warning becomes a note of the report
+    workflow.run(cfg, experiments__irt=True, experiments__irt_subset=30, progress=False)
+    p = paths(out)
+    assert p.irt_items.is_file() and p.irt_check.is_file() and p.irt_subset.is_file()
+    summary = json.loads(p.irt_fit.read_text("utf-8"))
+    assert summary["n_members"] == 6 and summary["subset"]["n"] == 30
+    report = (out / "report.md").read_text("utf-8")
+    assert "## IRT" in report and "only 6 members" in report

@@ -22,10 +22,10 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from committee import analysis, plots, rundir
+from committee import analysis, irtrun, plots, rundir
 from committee import corpus as corpus_mod
 from committee.config import EXPERIMENTS
-from committee.errors import ConfigError, UndefinedMetricWarning
+from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWarning
 from committee.fileio import atomic_write_text
 from committee.report.output import SCORE_KEYS, markdown_table, pct, write_csv
 from committee.report.rundata import RunData
@@ -52,6 +52,9 @@ class Context:
         Human judgements by system name; ``human_path`` their file.
     notes, figures : list of str
         Filled by the analyses.
+    irt : dict or None
+        Filled by :func:`irt`: each word's ``a`` and ``b`` and each ranked
+        system's ``theta`` and ``theta_se`` (by name), for ``report.html``.
     """
 
     cfg: object
@@ -66,6 +69,7 @@ class Context:
     human_path: object = None
     notes: list[str] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)
+    irt: dict | None = None
 
     @property
     def run_dir(self) -> Path:
@@ -374,6 +378,153 @@ def _idiom_list(cfg, idioms: str) -> set[str]:
     return corpus_mod.read_word_list(cfg.resolve(idioms))
 
 
+def irt(ctx: Context) -> str | None:
+    """IRT: the 2PL fit of ``committee irt`` (its files written into the
+    run), b against d, a's distribution, item curves, θ of every system
+    against fb and f1, the informative subset's estimates, words to check."""
+    from committee import irt as irt_mod
+    from committee import spans
+
+    data, e = ctx.data, ctx.cfg.experiments
+    if data.K < irt_mod.MIN_K:
+        ctx.notes.append(f"No IRT section: {data.K} members are too few for an IRT fit "
+                         f"(at least {irt_mod.MIN_K}).")
+        return None
+    systems = [{"name": s.name, "kind": s.kind, "marks": spans.marks(data.test.words, s.words),
+                "stats": s.stats} for s in ctx.ranked]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = irtrun.compute(ctx.run_dir, extra=systems, seed=e.seed,
+                             subset=min(e.irt_subset, data.marks.shape[1]))
+        irtrun.write(ctx.run_dir, res)
+    ctx.notes += [f"IRT: {w.message}" for w in caught
+                  if issubclass(w.category, PlausibilityWarning)]
+    fit = res.fit
+    ctx.irt = {"a": fit.discrimination, "b": fit.difficulty,
+               "theta": {s["name"]: s["theta"] for s in res.systems}}
+    flags = ", ".join(f"{k} {v:,}" for k, v in res.summary["flags"].items()) or "none"
+    return (
+        "## IRT: item response theory on the committee's marks\n\n"
+        f"A 2PL model fitted to the K = {data.K} members × {fit.n_items:,} words "
+        f"(`committee irt`; {fit.n_iter} EM iterations; flags: {flags}). θ is on the "
+        "committee's scale (members: mean 0, sd 1); b is the ability at which a word is "
+        "right half the time, a how sharply that chance rises with θ "
+        "(docs/irt.md, docs/method.md §11). Files: `items.tsv`, `irt.json`, "
+        "`check-gold.tsv`, `irt-subset.tsv`.\n\n"
+        + _irt_items_part(ctx, fit) + _irt_systems_part(ctx, fit, res.systems)
+        + _irt_subset_part(ctx, res.summary["subset"]) + _irt_check_part(ctx))
+
+
+def _irt_items_part(ctx: Context, fit) -> str:
+    """b against d, a's histogram and item curves (``irt-items.png``)."""
+    d = ctx.data.d
+    varied = ~(fit.all_correct | fit.all_wrong)
+    values = np.unique(d)
+    b_by_d = {"d": values, "n_words": [], "b_median": [], "b_q10": [], "b_q90": []}
+    for v in values:
+        b = fit.difficulty[d == v]
+        b_by_d["n_words"].append(int(b.size))
+        for key, q in (("b_median", 0.5), ("b_q10", 0.1), ("b_q90", 0.9)):
+            b_by_d[key].append(float(np.quantile(b, q)))
+    a = fit.discrimination[varied]
+    edges = np.histogram_bin_edges(a, bins=30) if a.size else np.array([0.0, 1.0])
+    counts, _ = np.histogram(a, bins=edges)
+    pick = analysis.sample_words(np.where(varied, d, -1.0), 6, ctx.cfg.experiments.seed)
+    pick = [int(i) for i in pick if varied[i]] or [0]
+    flat = [w for s in ctx.data.test.words for w in s]
+    icc = {"word_id": pick, "word": [flat[i] for i in pick], "d": d[pick].tolist(),
+           "a": fit.discrimination[pick].tolist(), "b": fit.difficulty[pick].tolist()}
+    plots.irt_items(ctx.out_dir / "irt-items.png", b_by_d, edges, counts, icc)
+    ctx.figures.append("irt-items.png")
+    write_csv(ctx.out_dir / "irt-b-vs-d.csv", pd.DataFrame(b_by_d))
+    write_csv(ctx.out_dir / "irt-a-histogram.csv", pd.DataFrame(
+        {"a_low": edges[:-1], "a_high": edges[1:], "n_words": counts}))
+    write_csv(ctx.out_dir / "irt-icc.csv", pd.DataFrame(icc))
+    r = float(np.corrcoef(d[varied], fit.difficulty[varied])[0, 1]) if varied.sum() > 2 else None
+    return (f"Words with variance ({int(varied.sum()):,}): Pearson r(b, d) = "
+            + ("–" if r is None else f"{r:.3f}")
+            + f"; median a {np.median(a) if a.size else float('nan'):.2f}, "
+            f"{int((a < 0).sum()):,} with a < 0. Left: the median b (and its 10–90% band) of "
+            "the words at each d; middle: a; right: item curves of words sampled across d. "
+            "Data: `report/irt-b-vs-d.csv`, `irt-a-histogram.csv`, `irt-icc.csv`.\n\n"
+            "![IRT items](report/irt-items.png)\n\n")
+
+
+def _irt_systems_part(ctx: Context, fit, systems) -> str:
+    """Systems ranked by θ, fb and f1, and θ against fb (``irt-systems.png``)."""
+    ranked = ctx.ranked
+    if not ranked:
+        return ""
+    from committee.scoring import rank
+
+    theta = [s["theta"] for s in systems]
+    rank_theta = rank(theta)
+    rows = [{"system": s.name, "kind": s.kind, "theta": t["theta"], "theta_se": t["theta_se"],
+             "f1": s.scores["f1"], "fb": s.scores["fb"], "rank_f1": rf, "rank_fb": rb,
+             "rank_theta": rt}
+            for s, t, rf, rb, rt in zip(ranked, systems, ctx.f1_rank, ctx.fb_rank, rank_theta)]
+    write_csv(ctx.out_dir / "irt-systems.csv", pd.DataFrame(rows))
+    names = [r["system"] for r in rows] + [m.name for m in ctx.members]
+    kinds = [r["kind"] for r in rows] + ["member"] * len(ctx.members)
+    thetas = theta + fit.ability[:len(ctx.members)].tolist()
+    fbs = [r["fb"] for r in rows] + [m.scores["fb"] for m in ctx.members]
+    plots.irt_systems(ctx.out_dir / "irt-systems.png", names, kinds, thetas,
+                      [np.nan if v is None else v for v in fbs])
+    ctx.figures.append("irt-systems.png")
+    table = markdown_table(["system", "θ", "± se", "f1", "fb", "#f1", "#fb", "#θ"],
+                           [[r["system"], f"{r['theta']:.3f}", f"{r['theta_se']:.3f}",
+                             pct(r["f1"]), pct(r["fb"]), r["rank_f1"], r["rank_fb"],
+                             r["rank_theta"]] for r in rows])
+    differ = {k: [r["system"] for r in rows if r["rank_theta"] != r[f"rank_{k}"]]
+              for k in ("f1", "fb")}
+    text = " ".join(f"θ and {k} rank these differently: {', '.join(v)}." if v else
+                    f"θ and {k} rank the systems in the same order." for k, v in differ.items())
+    return ("### Systems ranked by θ\n\nEAP ability of every system from its right/wrong "
+            "outcome on each gold word, the words' a and b fixed (`committee score --irt`); "
+            "members shown in grey in the figure. Data: `report/irt-systems.csv`.\n\n"
+            + table + "\n\n" + text + "\n\n![IRT systems](report/irt-systems.png)\n\n")
+
+
+def _irt_subset_part(ctx: Context, sub: dict) -> str:
+    """The informative subset: θ, r, fb estimated from its words alone."""
+    rows = sub["systems"]
+    write_csv(ctx.out_dir / "irt-subset.csv", pd.DataFrame(rows))
+    rms = sub["rms"]
+    body = [[r["system"], f"{r['theta']:.3f}", f"{r['theta_subset']:.3f}",
+             f"{r['theta_random']:.3f}", pct(r["fb"]), pct(r["fb_subset"]),
+             pct(r["fb_random"])] for r in rows]
+    return (f"### An informative subset of {sub['n']:,} words\n\n"
+            f"The {sub['n']:,} words with the most Fisher information over the members' θ "
+            f"range [{sub['theta_range'][0]:.2f}, {sub['theta_range'][1]:.2f}] "
+            "(`irt-subset.tsv`). Each system below, none of which chose the words (the "
+            "report's systems and the gold segmentation perturbed at "
+            + ", ".join(f"{100 * q:g}%" for q in irtrun.PERTURB_RATES) + "), is scored from its "
+            "outcomes on those words alone: θ by EAP, fb with every other word's outcome "
+            "replaced by P(correct | θ); as many random words for comparison. RMS error "
+            f"against the full test: θ {rms['theta_subset']:.3f} (random words "
+            f"{rms['theta_random']:.3f}); fb {pct(rms['fb_subset'])} points (random "
+            f"{pct(rms['fb_random'])}). Data: `report/irt-subset.csv`.\n\n"
+            + markdown_table(["system", "θ", "θ subset", "θ random", "fb", "fb subset",
+                              "fb random"], body) + "\n\n")
+
+
+def _irt_check_part(ctx: Context, n: int = 15) -> str:
+    """The first rows of ``check-gold.tsv``."""
+    path = rundir.paths(ctx.run_dir).irt_check
+    df = pd.read_csv(path, sep="\t", keep_default_na=False, quoting=3, dtype=str)
+    if df.empty:
+        return "### Words to check\n\nNo word is flagged.\n"
+    body = [[r["word"], r["d"], r["n_correct"], r["irt_a"], r["reason"],
+             r["right_by_strong"] or "–", r["context"]] for _, r in df.head(n).iterrows()]
+    return ("### Words to check\n\n"
+            f"{len(df):,} words (`check-gold.tsv`; the first {min(n, len(df))} below): words "
+            "every member misses that strong systems (θ at least the members' median) get "
+            "right first, then the other words every member misses, then words with negative "
+            "or near-zero discrimination. Their gold segmentation deserves a look.\n\n"
+            + markdown_table(["word", "d", "members right", "a", "reason",
+                              "right by strong systems", "sentence"], body) + "\n")
+
+
 #: The analyses, in the order of their sections in ``report.md``.
 REGISTRY: dict[str, Callable[[Context], str | None]] = {
     "table2": table2,
@@ -383,5 +534,6 @@ REGISTRY: dict[str, Callable[[Context], str | None]] = {
     "bins": bins,
     "split_half": split_half,
     "word_weights": word_weights,
+    "irt": irt,
 }
 assert set(REGISTRY) == set(EXPERIMENTS), "every experiment switch has one analysis"

@@ -189,13 +189,15 @@ def _write_html(ctx: Context) -> None:
     as CSV, and the item explorer (:mod:`committee.report.html`)."""
     from committee.report import html
 
-    data = ctx.data
+    data, irt = ctx.data, ctx.irt or {}
+    theta = irt.get("theta", {})
     page = html.ReportData(
         name=data.manifest.get("name", ctx.run_dir.name),
         signature=_score_signature(ctx.run_dir, data.test), gold=data.test.words, d=data.d,
-        oov=data.oov,
-        systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb})
-                 for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
+        oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
+        systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb} | (
+            {"theta": theta[s.name]} if s.name in theta else {}))
+            for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
         analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes))
     try:
         path = html.write_html(rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE, page)

@@ -387,6 +387,14 @@ _RUN_ANALYSES = (
      ("pearson_fb", "pearson_f1"), None, "Pearson r across halves, for each random split."),
     ("report/fig7-word-weights.csv", "Fig. 7: word weights", "table", None, None, None,
      "The words of the chosen sentences with their difficulties."),
+    ("report/irt-b-vs-d.csv", "IRT: b against d", "line", "d", ("b_median", "b_q10", "b_q90"),
+     None, "IRT difficulty b of the words at each committee difficulty d."),
+    ("report/irt-a-histogram.csv", "IRT: distribution of a", "bar", "a_low", ("n_words",), None,
+     "Discrimination of the words with variance."),
+    ("report/irt-systems.csv", "IRT: ability θ against fb", "scatter", "theta", ("fb",),
+     "system", "Each system's θ (items fixed) against its fb."),
+    ("report/irt-subset.csv", "IRT: estimates from an informative subset", "table", None, None,
+     None, "θ and fb of held-out systems from all words, the chosen words and random words."),
 )
 
 
