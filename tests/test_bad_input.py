@@ -161,7 +161,7 @@ def _train_words(text):
 def _format(fmt, gold, output):
     def build(d, mp):
         argv = score_files(d, gold=gold, output=output)
-        return argv[:1] + ["--format", fmt] + argv[1:]
+        return argv[:1] + ["--format", fmt, "--gold-format", fmt] + argv[1:]
     return build
 
 
