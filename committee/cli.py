@@ -31,7 +31,9 @@ import argparse
 import codecs
 import difflib
 import json
+import logging
 import os
+import signal
 import sys
 import warnings
 
@@ -359,6 +361,18 @@ def _check_args(args) -> None:
         args.check(args)
 
 
+def _exit_now(code: int) -> None:
+    """Flush the standard streams and end the process without tearing down
+    the interpreter (what is left to free is only memory)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    logging.shutdown()
+    os._exit(code)
+
+
 def _stdout_closed() -> int:
     """The reader of our standard output went away (``| head``): stop quietly."""
     try:  # keep Python from complaining again when it flushes stdout at exit
@@ -370,10 +384,18 @@ def _stdout_closed() -> int:
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``committee`` script; returns the exit code."""
+    """Entry point of the ``committee`` script; returns the exit code.
+
+    As the script (``argv`` None), Ctrl-C (SIGINT) is honoured even when the
+    process started with it ignored (a background job of a script), and the
+    process ends at once after saying so: finished work is already on disk
+    (every write is atomic) and freeing a large training set can take seconds.
+    """
     parser = build_parser()
-    if argv is None:
+    script = argv is None
+    if script:
         argv = sys.argv[1:]
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not argv:
         parser.print_help(sys.stderr)
         return 2
@@ -393,6 +415,8 @@ def main(argv=None) -> int:
             return exc.exit_code
         except KeyboardInterrupt:
             print("committee: interrupted; finished work is kept", file=sys.stderr)
+            if script:
+                _exit_now(130)
             return 130
         except BrokenPipeError:
             return _stdout_closed()

@@ -18,6 +18,7 @@ Schema, with defaults::
       #   or {builtin: peoples-daily-1998, split: train}   (format pku)
       test: {path: gold/pku_test_gold.utf8}               # required, like train
       train_words: null             # word list for OOV; null = derived from train
+      allow_overlap: false          # true: a test set equal to train is a warning, not an error
     committee:
       size: 90
       templates: [F1, F2, F3]
@@ -251,6 +252,8 @@ class CorpusConfig(_Section):
     train: CorpusSource
     test: CorpusSource
     train_words: NonEmptyStr | None = None
+    #: accept a test set with the very words of the training set (a warning)
+    allow_overlap: Annotated[bool, Strict()] = False
 
     @model_validator(mode="after")
     def _same_normalization(self) -> CorpusConfig:
