@@ -807,18 +807,47 @@ def _override_target(key: str, data: dict[str, Any]) -> tuple[list[str] | None, 
     return keys, None
 
 
+SET = "--set"
+
+
+def _blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
+    """Problems of a key an override set, as ``--set KEY=VALUE: message``
+    (the value was not in the file: say where it came from).
+
+    >>> _blame_overrides(["committee.size: must be >= 1, got 0", "name: required"], ["committee.size=0"])
+    ['--set committee.size=0: must be >= 1, got 0', 'name: required']
+    """
+    items = []
+    for item in overrides:
+        key, sep, _ = str(item).partition("=")
+        if sep and key.strip():
+            items.append((key.strip(), str(item)))
+    items.sort(key=lambda t: -len(t[0]))  # the longest key that matches
+    out = []
+    for problem in problems:
+        for key, item in items:
+            if problem.startswith(key + ":"):
+                problem = f"{SET} {item}:{problem[len(key) + 1:]}"
+                break
+            if problem.startswith(key + "."):
+                problem = f"{SET} {item}: {problem[len(key) + 1:]}"
+                break
+        out.append(problem)
+    return out
+
+
 def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str]:
     problems = []
     for item in overrides:
         key, sep, text = str(item).partition("=")
         key = key.strip()
         if not sep or not key:
-            problems.append(f"override {str(item)!r}: expected KEY=VALUE, e.g. committee.size=5")
+            problems.append(f"{SET} {item}: expected KEY=VALUE, e.g. committee.size=5")
             continue
         try:
             value = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            problems.append(f"{key}: cannot parse override value {text!r}: {_yaml_problem(exc)}")
+            problems.append(f"{key}: cannot parse the value: {_yaml_problem(exc)}")
             continue
         keys, problem = _override_target(key, data)
         if problem is not None:
@@ -899,7 +928,7 @@ def parse_config(
     if check_paths:
         problems.extend(_path_problems(data, config._cwd if config is not None else os.getcwd()))
     if problems or config is None:
-        raise ConfigError(where, list(dict.fromkeys(problems)))
+        raise ConfigError(where, _blame_overrides(list(dict.fromkeys(problems)), overrides))
     return config
 
 
