@@ -414,10 +414,10 @@ def check_first_members(f1s: Sequence[float | None], size: int, train: str = "th
     --------
     >>> check_first_members([0.91], 12), check_first_members([0.91, 0.9, 0.93], 12)
     (False, True)
-    >>> check_first_members([0.06, 0.05, 0.07], 12, "corpus.train (train.conllu: sighan, utf-8)")
+    >>> check_first_members([0.06, 0.05, 0.07], 12, "corpus.train raw.txt (sighan, utf-8)")
     Traceback (most recent call last):
     ...
-    committee.errors.RunError: the first 3 members of 12 score a median f1 of 0.060 (below 0.5): they cannot segment the test set, so every word would look hard; are the format and encoding of corpus.train (train.conllu: sighan, utf-8) and the test corpus right? Fix the config and rerun with --restart
+    committee.errors.RunError: the first 3 members of 12 score a median f1 of 0.060 (below 0.5): they cannot segment the test set, so every word would look hard; are the format and encoding of corpus.train raw.txt (sighan, utf-8) and the test corpus right? Fix the config and rerun with --restart
     """
     if len(f1s) < min(FIRST_MEMBERS, size):
         return False

@@ -105,8 +105,8 @@ def load_inputs(cfg) -> RunInputs:
     try:
         checks.check_train_test(train, test, allow_identical=allow)
     except InputError as exc:
-        raise InputError(exc.path, exc.line, f"{exc.message} (or set corpus.allow_overlap: true)"
-                         ) from None
+        raise InputError(exc.path, exc.line,
+                         f"{exc.message}, or accept it with corpus.allow_overlap: true") from None
     if cfg.corpus.train_words:
         path = cfg.resolve(cfg.corpus.train_words)
         vocabulary = corpus_mod.read_word_list(path, fix="corpus.train_words: a UTF-8 file (it reads as {value})")
@@ -291,8 +291,8 @@ def _check_first(cfg, records: dict) -> bool:
 
     return members_mod.check_first_members(
         [r.get("f1") for r in records.values()], cfg.committee.size,
-        f"corpus.train ({source_description(cfg.corpus.train)})",
-        f"corpus.test ({source_description(cfg.corpus.test)})")
+        f"corpus.train {source_description(cfg.corpus.train)}",
+        f"corpus.test {source_description(cfg.corpus.test)}")
 
 
 #: A member whose f1 is more than this below the committee's median draws a warning.

@@ -121,7 +121,8 @@ def python_spelling(source: str):
     ("gold_format='conllu'", "encoding='gb18030'")
     """
     prefix = "" if source == "output" else f"{source}_"
-    return lambda key, value: f"{prefix}{key}={value!r}"
+    return lambda key, value: (f"{key}={value!r}" if key == "allow_overlap"
+                               else f"{prefix}{key}={value!r}")
 
 
 def _vocabulary(source, *, encoding, normalization, train_format, fix=None):
@@ -151,13 +152,37 @@ def _vocabulary(source, *, encoding, normalization, train_format, fix=None):
     return words, corpus_mod.word_list_sha256(words), train
 
 
+def _run_test_sha256(difficulty_path) -> str | None:
+    """The checksum of ``test.txt`` that the manifest beside a difficulty
+    file records (None without a readable run manifest)."""
+    manifest_path = Path(difficulty_path).parent / "manifest.json"
+    try:
+        files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return None
+    sha = files.get("test.txt") if isinstance(files, dict) else None
+    return sha if isinstance(sha, str) else None
+
+
+def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
+    """``exc`` (difficulties that do not fit ``gold``), with a hint when the
+    difficulties come from a run whose test set is not ``gold``."""
+    path = difficulty_mod.difficulty_file(difficulty)
+    sha = None if path is None else _run_test_sha256(path)
+    if sha is None or sha == corpus_mod.content_sha256(gold.words):
+        return exc
+    return InputError(exc.path, exc.line, f"{exc.message}; the gold {gold.path} is not the test "
+                      f"set of this run ({Path(path).parent / 'test.txt'}): were the gold and an "
+                      "output given the wrong way round?")
+
+
 def _check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
     """:func:`committee.checks.check_train_test` with the way out spelled by ``fix``."""
     try:
         checks.check_train_test(train, gold, allow_identical=allow)
     except InputError as exc:
         raise InputError(exc.path, exc.line,
-                         f"{exc.message} (or set {fix('allow_overlap', True)})") from None
+                         f"{exc.message}, or accept it with {fix('allow_overlap', True)}") from None
 
 
 def check_oov_rate(gold: Corpus, oov: np.ndarray, source) -> float | None:
@@ -371,7 +396,10 @@ class Scorer:
         self.known_golds: set[str] = set()
         self.difficulty = self.difficulty_sha256 = None
         if difficulty is not None:
-            self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+            try:
+                self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+            except InputError as exc:
+                raise _not_this_gold(exc, difficulty, self.gold) from None
             path = difficulty_mod.difficulty_file(difficulty)
             if path is None:
                 self.difficulty_sha256 = metrics.array_sha256(self.difficulty)
@@ -605,8 +633,9 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
 
 
 def system_name(path: str, taken: set[str]) -> str:
-    """A short unique name for an output file (its stem, made unique)."""
-    name = Path(path).name
+    """A short unique name for an output file (its stem, made unique;
+    ``stdin`` for ``-``)."""
+    name = "stdin" if path == "-" else Path(path).name
     for suffix in (".utf8", ".txt", ".dat", ".seg", ".out"):
         if name.endswith(suffix) and len(name) > len(suffix):
             name = name[: -len(suffix)]
