@@ -401,9 +401,13 @@ def main(argv=None) -> int:
         return 2
     try:
         args = parser.parse_args(argv)
-        _check_args(args)
     except _UsageError as exc:
         print(f"committee: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        _check_args(args)
+    except _UsageError as exc:
+        print(f"committee: error: {exc} (see 'committee {args.command} --help')", file=sys.stderr)
         return 2
     with warnings.catch_warnings():
         warnings.simplefilter("default")

@@ -136,7 +136,7 @@ SPLITS = ("train", "test")
 
 #: Bumped whenever :meth:`Config.recipe` changes shape, so that old and new
 #: fingerprints never collide.
-FINGERPRINT_VERSION = 1
+FINGERPRINT_VERSION = 2
 
 _NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
 
@@ -511,13 +511,17 @@ class Config(_Section):
     def recipe(self) -> dict[str, Any]:
         """Everything that determines a run's outputs, as plain data.
 
-        Corpus sources appear without their paths (the run records corpus
-        checksums); ``parallel`` and ``output`` are left out.
+        Corpus sources appear without their paths and encodings (the run
+        records the checksums of the corpora's words); ``parallel``,
+        ``output`` and ``corpus.allow_overlap`` are left out.
         """
 
         def source(s: CorpusSource) -> dict[str, Any]:
             data = s.model_dump(mode="json")
             data.pop("path", None)
+            # the run records the corpora's content: the same words in
+            # another encoding make the same run
+            data.pop("encoding", None)
             return data
 
         return {
