@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="accept a --train corpus holding the very words of GOLD (a warning, "
                         "not an error)")
     _file_options(s, "gold", "GOLD")
-    _file_options(s, "train", "--train or --train-words")
+    _file_options(s, "train", "--train CORPUS (format) or --train-words (encoding)")
     _file_options(s, "", "the OUTPUTs")
     s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
                    help="normalise characters of every file identically (default: none)")
@@ -303,9 +303,9 @@ def _file_options(parser, source: str, what: str) -> None:
     """``--SOURCE-format`` and ``--SOURCE-encoding`` (``--format``,
     ``--encoding`` for an empty ``source``): how ``what`` is read."""
     prefix = f"--{source}-" if source else "--"
-    parser.add_argument(f"{prefix}format", default="sighan", choices=FORMATS,
-                        help=f"format of {what} (default: sighan)")
-    parser.add_argument(f"{prefix}encoding", default="utf-8",
+    parser.add_argument(f"{prefix}format", default="sighan", choices=FORMATS, metavar="F",
+                        help=f"format of {what}: {', '.join(FORMATS)} (default: sighan)")
+    parser.add_argument(f"{prefix}encoding", default="utf-8", metavar="E",
                         help=f"encoding of {what}: utf-8, gb18030, big5, cp950, big5hkscs, ... "
                              "(default: utf-8)")
 
