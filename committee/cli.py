@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import difflib
 import json
+import logging
 import os
+import signal
 import sys
 import warnings
 
@@ -48,19 +51,34 @@ PERCENT_COLUMNS = (
 )
 
 
+def _columns(names: str | None) -> tuple:
+    """The entries of :data:`PERCENT_COLUMNS` chosen by ``--metrics`` (a
+    comma-separated list of keys or headings), all without it."""
+    if names is None:
+        return PERCENT_COLUMNS
+    by_name = {n: col for col in PERCENT_COLUMNS for n in col}
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown or not wanted:
+        raise _UsageError(f"--metrics: unknown metric {', '.join(unknown) or repr(names)}; "
+                          f"choose from {', '.join(h for _, h in PERCENT_COLUMNS)}")
+    return tuple(dict.fromkeys(by_name[n] for n in wanted))
+
+
 def _fmt(value) -> str:
     return "-" if value is None else f"{100 * value:.2f}"
 
 
-def format_table(result: dict) -> str:
-    """Render a score result as a fixed-width table, percentages with 2 decimals."""
+def format_table(result: dict, columns=PERCENT_COLUMNS) -> str:
+    """Render a score result as a fixed-width table, percentages with 2
+    decimals; ``columns`` are entries of :data:`PERCENT_COLUMNS`."""
     systems = result["systems"]
     name_w = max([len("system")] + [len(s["name"]) for s in systems])
-    head = ["system".ljust(name_w)] + [h.rjust(6) for _, h in PERCENT_COLUMNS] + ["#f1", "#fb"]
+    head = ["system".ljust(name_w)] + [h.rjust(6) for _, h in columns] + ["#f1", "#fb"]
     head += ["theta"] if any("theta" in s for s in systems) else []
     lines = ["  ".join(head)]
     for s in systems:
-        cells = [s["name"].ljust(name_w)] + [_fmt(s[k]).rjust(6) for k, _ in PERCENT_COLUMNS]
+        cells = [s["name"].ljust(name_w)] + [_fmt(s[k]).rjust(6) for k, _ in columns]
         cells += [str(s["rank_f1"] or "-").rjust(3), str(s["rank_fb"] or "-").rjust(3)]
         if "theta" in s:
             cells.append(f"{s['theta']:.3f}±{s['theta_se']:.3f}")
@@ -89,23 +107,39 @@ def format_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def _cli_spelling(source: str):
+    """How messages spell setting ``key`` of ``source`` (``gold``, ``train``,
+    ``output``) on the command line: ``--gold-format conllu``, ``--format conllu``."""
+    prefix = "" if source == "output" else f"{source}-"
+
+    def spell(key: str, value) -> str:
+        if value is True:
+            return f"--{key.replace('_', '-')}"
+        return f"--{prefix}{key} {value}"
+    return spell
+
+
 def cmd_score(args) -> int:
     from committee import difficulty, scoring
 
     if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
         difficulty.check_final(args.difficulty)
+    # --irt: a run directory, checked by the Scorer; "-": standard input
     scoring.require_files([args.gold, difficulty.difficulty_file(args.difficulty),
-                           args.train_words, args.train, *args.outputs])  # --irt: a run directory, checked by the Scorer
+                           args.train_words, args.train, *(o for o in args.outputs if o != "-")])
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=args.format, encoding=args.encoding,
+        gold_format=args.gold_format, gold_encoding=args.gold_encoding,
+        train_encoding=args.train_encoding, allow_overlap=args.allow_overlap,
         normalization=None if args.normalize == "none" else args.normalize,
-        train_format=args.train_format if args.train else None, irt=args.irt)
+        train_format=args.train_format if args.train else None, spelling=_cli_spelling,
+        irt=args.irt)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(format_table(result))
+        print(format_table(result, args.columns))
     return 0
 
 
@@ -126,7 +160,8 @@ def cmd_run(args) -> int:
     return 0
 
 
-def _analyses(args) -> list[str]:
+def _analyses(args) -> None:
+    """``--only``/``--skip`` as ``args.analyses``; an unknown name is a usage error."""
     from committee.config import EXPERIMENTS as ANALYSES
 
     chosen = []
@@ -134,18 +169,24 @@ def _analyses(args) -> list[str]:
         names = [n.strip() for n in (value or "").split(",") if n.strip()]
         unknown = [n for n in names if n not in ANALYSES]
         if unknown:
-            raise SystemExit(f"committee report: error: {flag}: unknown analysis "
-                             f"{', '.join(unknown)}; choose from {', '.join(ANALYSES)}")
+            guess = difflib.get_close_matches(unknown[0], ANALYSES, n=1)
+            hint = f" (did you mean {guess[0]}?)" if guess else ""
+            raise _UsageError(f"{flag}: unknown analysis {', '.join(unknown)}{hint}; "
+                              f"choose from {', '.join(ANALYSES)}")
         chosen.append(names)
     only, skip = chosen
-    return [a for a in ANALYSES if (not only or a in only) and a not in skip]
+    args.analyses = [a for a in ANALYSES if (not only or a in only) and a not in skip]
+
+
+def _check_report(args) -> None:
+    _analyses(args)
+    _check_segmenters(argparse.Namespace(segmenter=args.segmenter or []))
 
 
 def cmd_report(args) -> int:
     from committee import workflow
 
-    analyses = _analyses(args)
-    path = workflow.report(args.run_dir, args.config, args.set or [], analyses=analyses,
+    path = workflow.report(args.run_dir, args.config, args.set or [], analyses=args.analyses,
                            systems=args.system or [], segmenters=args.segmenter or [],
                            human=args.human, progress=not args.quiet)
     print(f"wrote {path}")
@@ -158,9 +199,14 @@ def cmd_segment(args) -> int:
     seg = segmenters.load(args.segmenter)
     test = corpus.read_corpus(args.test, format=args.format, encoding=args.encoding)
     texts = ["".join(s) for s in test.words]
-    words = segmenters.segment(seg, texts, args.test, test.lines, progress=not args.quiet)
-    corpus.write_sighan(args.output, words)
-    print(f"wrote {args.output}: {len(words):,} sentences segmented by {seg.name} {seg.version}",
+    words = segmenters.segment(seg, texts, test.path, test.lines, progress=not args.quiet)
+    if args.output == "-":
+        sys.stdout.write(corpus.format_sighan(words))
+        sys.stdout.flush()
+    else:
+        corpus.write_sighan(args.output, words)
+    where = "standard output" if args.output == "-" else args.output
+    print(f"wrote {where}: {len(words):,} sentences segmented by {seg.name} {seg.version}",
           file=sys.stderr)
     if seg.note:
         print(f"committee: note: {seg.name} is {seg.note}", file=sys.stderr)
@@ -232,7 +278,8 @@ def _add_score(sub) -> None:
                        description="Score each OUTPUT against GOLD: p/r/f1, the balanced "
                                    "pb/rb/fb (with --difficulty), OOV/IV recall, ER, TNR, "
                                    "boundary P/R/F, and ranks by f1 and by fb.")
-    s.add_argument("outputs", nargs="+", metavar="OUTPUT", help="segmented output file(s)")
+    s.add_argument("outputs", nargs="+", metavar="OUTPUT",
+                   help="segmented output file(s); '-' reads standard input")
     s.add_argument("--gold", required=True, help="gold segmentation of the same text")
     s.add_argument("--difficulty", metavar="FILE.weight",
                    help="per-word difficulty file (.weight) for the balanced metrics")
@@ -241,15 +288,12 @@ def _add_score(sub) -> None:
                        help="training word list, one word per line (for OOV metrics)")
     group.add_argument("--train", metavar="CORPUS",
                        help="training corpus whose words define in-vocabulary (for OOV metrics)")
-    s.add_argument("--format", default="sighan",
-                   choices=FORMATS,
-                   help="format of GOLD and OUTPUTs (default: sighan)")
-    s.add_argument("--train-format", default="sighan",
-                   choices=FORMATS,
-                   help="format of --train (default: sighan)")
-    s.add_argument("--encoding", default="utf-8",
-                   help="encoding of every input file: utf-8, utf-8-sig, gb18030, cp936, big5, "
-                        "big5hkscs (default: utf-8)")
+    s.add_argument("--allow-overlap", action="store_true",
+                   help="accept a --train corpus holding the very words of GOLD (a warning, "
+                        "not an error)")
+    _file_options(s, "gold", "GOLD")
+    _file_options(s, "train", "--train CORPUS (format) or --train-words (encoding)")
+    _file_options(s, "", "the OUTPUTs")
     s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
                    help="normalise characters of every file identically (default: none)")
     s.add_argument("--bootstrap", type=int, default=0, metavar="N",
@@ -259,7 +303,10 @@ def _add_score(sub) -> None:
     s.add_argument("--irt", metavar="RUN_DIR",
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
                         "fixed; run `committee irt RUN_DIR` first)")
-    s.set_defaults(func=cmd_score)
+    s.add_argument("--metrics", metavar="NAMES",
+                   help="comma-separated columns of the table, e.g. p,r,f1,fb,oov_r "
+                        "(default: all; see README)")
+    s.set_defaults(func=cmd_score, check=_check_score)
 
 
 def _add_run(sub) -> None:
@@ -294,7 +341,7 @@ def _add_report(sub) -> None:
                         "(repeatable)")
     p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=cmd_report)
+    p.set_defaults(func=cmd_report, check=_check_report)
 
 
 def _add_irt(sub) -> None:
@@ -328,17 +375,27 @@ def _add_segment(sub) -> None:
                        description="Segment the characters of every sentence of TEST with "
                                    "a segmenter from PyPI and write SIGHAN output aligned "
                                    "line by line with TEST, ready for `committee score`.")
-    g.add_argument("test", metavar="TEST", help="test file (its words are joined back into text)")
+    g.add_argument("test", metavar="TEST", help="test file (its words are joined back into "
+                                                "text); '-' reads standard input")
     g.add_argument("--with", dest="segmenter", required=True, metavar="NAME",
                    help="jieba, thulac or snownlp (each an optional extra: "
                         "pip install 'committee[jieba]')")
-    g.add_argument("-o", "--output", required=True, help="output file (UTF-8, SIGHAN)")
-    g.add_argument("--format", default="sighan",
-                   choices=FORMATS,
-                   help="format of TEST (default: sighan)")
-    g.add_argument("--encoding", default="utf-8", help="encoding of TEST (default: utf-8)")
+    g.add_argument("-o", "--output", required=True,
+                   help="output file (UTF-8, SIGHAN); '-' writes standard output")
+    _file_options(g, "", "TEST")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
-    g.set_defaults(func=cmd_segment)
+    g.set_defaults(func=cmd_segment, check=_check_segmenters)
+
+
+def _file_options(parser, source: str, what: str) -> None:
+    """``--SOURCE-format`` and ``--SOURCE-encoding`` (``--format``,
+    ``--encoding`` for an empty ``source``): how ``what`` is read."""
+    prefix = f"--{source}-" if source else "--"
+    parser.add_argument(f"{prefix}format", default="sighan", choices=FORMATS, metavar="F",
+                        help=f"format of {what}: {', '.join(FORMATS)} (default: sighan)")
+    parser.add_argument(f"{prefix}encoding", default="utf-8", metavar="E",
+                        help=f"encoding of {what}: utf-8, gb18030, big5, cp950, big5hkscs, ... "
+                             "(default: utf-8)")
 
 
 class _UsageError(Exception):
@@ -361,17 +418,52 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"committee: warning: {message}", file=sys.stderr)
 
 
+def _check_score(args) -> None:
+    args.columns = _columns(args.metrics)
+    if args.outputs.count("-") > 1:
+        raise _UsageError("standard input ('-') can be given as one OUTPUT only")
+
+
+def _check_segmenters(args) -> None:
+    """``--with`` names a segmenter of :data:`committee.segmenters.SEGMENTERS`."""
+    from committee.segmenters import NOT_OFFERED, SEGMENTERS
+
+    for name in (args.segmenter if isinstance(args.segmenter, list) else [args.segmenter]):
+        if name in NOT_OFFERED:
+            raise _UsageError(f"--with {name}: not offered ({NOT_OFFERED[name]}); choose from "
+                              f"{', '.join(SEGMENTERS)}")
+        if name not in SEGMENTERS:
+            raise _UsageError(f"--with {name}: unknown segmenter; choose from "
+                              f"{', '.join(SEGMENTERS)}")
+
+
 def _check_args(args) -> None:
     """Argument checks argparse cannot express; raise :class:`_UsageError`."""
     if getattr(args, "bootstrap", 0) < 0:
         raise _UsageError("--bootstrap must be >= 0")
-    encoding = getattr(args, "encoding", None)
-    if isinstance(encoding, str):
+    for flag in ("encoding", "gold_encoding", "train_encoding"):
+        encoding = getattr(args, flag, None)
+        if isinstance(encoding, str):
+            try:
+                codecs.lookup(encoding)
+            except LookupError:
+                raise _UsageError(f"--{flag.replace('_', '-')}: unknown encoding {encoding!r}; "
+                                  "use one of utf-8, utf-8-sig, gb18030, cp936, big5, cp950, "
+                                  "big5hkscs, utf-16") from None
+    if getattr(args, "check", None) is not None:
+        args.check(args)
+
+
+def _exit_now(code: int) -> None:
+    """Flush the standard streams and end the process without tearing down
+    the interpreter (what is left to free is only memory)."""
+    for stream in (sys.stdout, sys.stderr):
         try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise _UsageError(f"--encoding: unknown encoding {encoding!r}; use one of utf-8, "
-                              "utf-8-sig, gb18030, cp936, big5, big5hkscs, utf-16") from None
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    logging.shutdown()
+    os._exit(code)
 
 
 def _stdout_closed() -> int:
@@ -385,18 +477,30 @@ def _stdout_closed() -> int:
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``committee`` script; returns the exit code."""
+    """Entry point of the ``committee`` script; returns the exit code.
+
+    As the script (``argv`` None), Ctrl-C (SIGINT) is honoured even when the
+    process started with it ignored (a background job of a script), and the
+    process ends at once after saying so: finished work is already on disk
+    (every write is atomic) and freeing a large training set can take seconds.
+    """
     parser = build_parser()
-    if argv is None:
+    script = argv is None
+    if script:
         argv = sys.argv[1:]
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not argv:
         parser.print_help(sys.stderr)
         return 2
     try:
         args = parser.parse_args(argv)
-        _check_args(args)
     except _UsageError as exc:
         print(f"committee: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        _check_args(args)
+    except _UsageError as exc:
+        print(f"committee: error: {exc} (see 'committee {args.command} --help')", file=sys.stderr)
         return 2
     with warnings.catch_warnings():
         warnings.simplefilter("default")
@@ -408,6 +512,8 @@ def main(argv=None) -> int:
             return exc.exit_code
         except KeyboardInterrupt:
             print("committee: interrupted; finished work is kept", file=sys.stderr)
+            if script:
+                _exit_now(130)
             return 130
         except BrokenPipeError:
             return _stdout_closed()

@@ -18,6 +18,7 @@ Schema, with defaults::
       #   or {builtin: peoples-daily-1998, split: train}   (format pku)
       test: {path: gold/pku_test_gold.utf8}               # required, like train
       train_words: null             # word list for OOV; null = derived from train
+      allow_overlap: false          # true: a test set equal to train is a warning, not an error
     committee:
       size: 90
       templates: [F1, F2, F3]
@@ -137,7 +138,7 @@ SPLITS = ("train", "test")
 
 #: Bumped whenever :meth:`Config.recipe` changes shape, so that old and new
 #: fingerprints never collide.
-FINGERPRINT_VERSION = 1
+FINGERPRINT_VERSION = 2
 
 _NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
 
@@ -253,6 +254,8 @@ class CorpusConfig(_Section):
     train: CorpusSource
     test: CorpusSource
     train_words: NonEmptyStr | None = None
+    #: accept a test set with the very words of the training set (a warning)
+    allow_overlap: Annotated[bool, Strict()] = False
 
     @model_validator(mode="after")
     def _same_normalization(self) -> CorpusConfig:
@@ -512,13 +515,17 @@ class Config(_Section):
     def recipe(self) -> dict[str, Any]:
         """Everything that determines a run's outputs, as plain data.
 
-        Corpus sources appear without their paths (the run records corpus
-        checksums); ``parallel`` and ``output`` are left out.
+        Corpus sources appear without their paths and encodings (the run
+        records the checksums of the corpora's words); ``parallel``,
+        ``output`` and ``corpus.allow_overlap`` are left out.
         """
 
         def source(s: CorpusSource) -> dict[str, Any]:
             data = s.model_dump(mode="json")
             data.pop("path", None)
+            # the run records the corpora's content: the same words in
+            # another encoding make the same run
+            data.pop("encoding", None)
             return data
 
         return {
@@ -808,18 +815,47 @@ def _override_target(key: str, data: dict[str, Any]) -> tuple[list[str] | None, 
     return keys, None
 
 
+SET = "--set"
+
+
+def _blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
+    """Problems of a key an override set, as ``--set KEY=VALUE: message``
+    (the value was not in the file: say where it came from).
+
+    >>> _blame_overrides(["committee.size: must be >= 1, got 0", "name: required"], ["committee.size=0"])
+    ['--set committee.size=0: must be >= 1, got 0', 'name: required']
+    """
+    items = []
+    for item in overrides:
+        key, sep, _ = str(item).partition("=")
+        if sep and key.strip():
+            items.append((key.strip(), str(item)))
+    items.sort(key=lambda t: -len(t[0]))  # the longest key that matches
+    out = []
+    for problem in problems:
+        for key, item in items:
+            if problem.startswith(key + ":"):
+                problem = f"{SET} {item}:{problem[len(key) + 1:]}"
+                break
+            if problem.startswith(key + "."):
+                problem = f"{SET} {item}: {problem[len(key) + 1:]}"
+                break
+        out.append(problem)
+    return out
+
+
 def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str]:
     problems = []
     for item in overrides:
         key, sep, text = str(item).partition("=")
         key = key.strip()
         if not sep or not key:
-            problems.append(f"override {str(item)!r}: expected KEY=VALUE, e.g. committee.size=5")
+            problems.append(f"{SET} {item}: expected KEY=VALUE, e.g. committee.size=5")
             continue
         try:
             value = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            problems.append(f"{key}: cannot parse override value {text!r}: {_yaml_problem(exc)}")
+            problems.append(f"{key}: cannot parse the value: {_yaml_problem(exc)}")
             continue
         keys, problem = _override_target(key, data)
         if problem is not None:
@@ -900,7 +936,7 @@ def parse_config(
     if check_paths:
         problems.extend(_path_problems(data, config._cwd if config is not None else os.getcwd()))
     if problems or config is None:
-        raise ConfigError(where, list(dict.fromkeys(problems)))
+        raise ConfigError(where, _blame_overrides(list(dict.fromkeys(problems)), overrides))
     return config
 
 

@@ -104,6 +104,9 @@ __all__ = [
     "split_tail",
 ]
 
+#: How standard input (the path ``"-"``) is named in messages.
+STDIN = "<stdin>"
+
 #: Format names accepted by :func:`read_corpus`.
 FORMATS = ("sighan", "pku", "char-slash", "char-tsv", "conllu")
 
@@ -803,6 +806,7 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     Parameters
     ----------
     path : str or path-like
+        ``"-"`` reads standard input (named ``<stdin>`` in messages).
     format : {"sighan", "pku", "char-slash", "char-tsv", "conllu"}
         See the module docstring.
     encoding : str
@@ -860,7 +864,7 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     """
     _check_args(format, normalization)
     _check_encoding(encoding)
-    p = str(path)
+    p = STDIN if str(path) == "-" else str(path)
     return _parse(p, _read_bytes(path), format, encoding, normalization, fix)
 
 

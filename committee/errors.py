@@ -56,6 +56,8 @@ class ConfigError(CommitteeError):
     a.yaml: 2 problems
       committee.size: must be >= 1
       crf.params.c3: unknown
+    >>> print(ConfigError("a.yaml", ["--set committee.size=0: must be >= 1, got 0"]))
+    --set committee.size=0: must be >= 1, got 0
     """
 
     exit_code = 4
@@ -63,10 +65,13 @@ class ConfigError(CommitteeError):
     def __init__(self, path: str, problems: list[str]):
         self.path = str(path)
         self.problems = list(problems)
+        # problems of command-line overrides ("--set KEY=VALUE: ...") are not in the file
+        where = ("" if self.problems and all(p.startswith("--set ") for p in self.problems)
+                 else f"{self.path}: ")
         if len(self.problems) == 1:
-            text = f"{self.path}: {self.problems[0]}"
+            text = f"{where}{self.problems[0]}"
         else:
-            text = f"{self.path}: {len(self.problems)} problems\n" + "\n".join(
+            text = f"{where}{len(self.problems)} problems\n" + "\n".join(
                 "  " + p for p in self.problems
             )
         super().__init__(text)

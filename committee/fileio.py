@@ -137,6 +137,7 @@ def write_npz(path: str | os.PathLike, **arrays) -> None:
 def read_input(path: str | os.PathLike) -> bytes:
     """The bytes of an input file; a file that cannot be read is an
     :class:`~committee.errors.InputError` naming it and saying why.
+    ``"-"`` is standard input.
 
     >>> read_input("/no/such/file")
     Traceback (most recent call last):
@@ -146,6 +147,10 @@ def read_input(path: str | os.PathLike) -> bytes:
     from committee.errors import InputError
 
     p = os.fspath(path)
+    if p == "-":
+        import sys
+
+        return sys.stdin.buffer.read()
     try:
         with open(p, "rb") as f:
             return f.read()

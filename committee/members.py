@@ -386,3 +386,60 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
                         n_correct=c, n_sentences=len(train_words),
                         n_train_chars=sum(len(w) for s in sentences for w in s),
                         timings=timings, pred_ends=pred_ends)
+
+
+#: A committee whose first members score a median f1 below this is stopped:
+#: CRF segmenters trained on a tenth of any real corpus score 0.8 and more
+#: (docs/results.md); below 0.5 the corpora were read wrongly.
+MIN_MEDIAN_F1 = 0.5
+
+#: How many members are finished before :func:`check_first_members` judges.
+FIRST_MEMBERS = 3
+
+
+def check_first_members(f1s: Sequence[float | None], size: int, train: str = "the training corpus",
+                        test: str = "the test corpus") -> bool:
+    """Stop a committee whose first members cannot segment the test set.
+
+    Parameters
+    ----------
+    f1s : sequence of float or None
+        f1 of the members finished so far (None: undefined).
+    size : int
+        Members in the committee.
+    train, test : str
+        How messages name the two corpora (e.g. their config keys and files).
+
+    Returns
+    -------
+    bool
+        True once judged (``min(FIRST_MEMBERS, size)`` members finished and
+        their median f1 is at least :data:`MIN_MEDIAN_F1`); False while
+        too few are finished.
+
+    Raises
+    ------
+    RunError
+        The median f1 is below :data:`MIN_MEDIAN_F1`.
+
+    Examples
+    --------
+    >>> check_first_members([0.91], 12), check_first_members([0.91, 0.9, 0.93], 12)
+    (False, True)
+    >>> check_first_members([0.06, 0.05, 0.07], 12, "corpus.train raw.txt (sighan, utf-8)")
+    Traceback (most recent call last):
+    ...
+    committee.errors.RunError: the first 3 members of 12 score a median f1 of 0.060 (below 0.5): they cannot segment the test set, so every word would look hard; are the format and encoding of corpus.train raw.txt (sighan, utf-8) and the test corpus right? Fix the config and rerun with --restart
+    """
+    if len(f1s) < min(FIRST_MEMBERS, size):
+        return False
+    values = sorted(v if isinstance(v, (int, float)) and math.isfinite(v) else 0.0 for v in f1s)
+    n = len(values)
+    median = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    if median >= MIN_MEDIAN_F1:
+        return True
+    raise RunError(
+        f"the first {n} members of {size} score a median f1 of {median:.3f} (below "
+        f"{MIN_MEDIAN_F1}): they cannot segment the test set, so every word would look hard; "
+        f"are the format and encoding of {train} and {test} right? Fix the config and rerun "
+        "with --restart")

@@ -670,7 +670,7 @@ def reference_scores(gold_words: list[list[str]], pred_words: list[list[str]],
     >>> ref["p"], ref["r"]
     (0.5, 0.6666666666666666)
     """
-    div, h, clip = _ref_div, _ref_h, _ref_clip
+    div, h = _ref_div, _ref_h
     vocab = None if train_words is None else set(train_words)
     N = Np = c = 0
     tw = 0
@@ -691,7 +691,7 @@ def reference_scores(gold_words: list[list[str]], pred_words: list[list[str]],
         for w in ps:
             pspans.append((pos, pos + len(w)))
             pos += len(w)
-        gset, pset = set(gspans), set(pspans)
+        pset = set(pspans)
         N += len(gspans)
         Np += len(pspans)
         tw += n * (n + 1) // 2

@@ -45,8 +45,8 @@ import logging
 import math
 import os
 import platform
-import re
 import statistics
+import sys
 import time
 import traceback
 import warnings
@@ -56,7 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from committee import __version__
-from committee import analysis
+from committee import analysis, checks
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import features as features_mod
@@ -82,20 +82,20 @@ class RunInputs:
 
 def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
     """Read one corpus source of the config (a file, or the built-in corpus);
-    ``key`` names it in messages (``corpus.train`` or ``corpus.test``)."""
+    ``key`` names it in messages (``corpus.train`` or ``corpus.test``): a
+    file that looks like another format or encoding is refused with the
+    fix spelled as the config key to set (``set corpus.train.format: conllu``)."""
     if getattr(source, "builtin", None):
         return corpus_mod.read_embedded(source.split, normalization=source.normalization)
-    try:
-        return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
-                                      encoding=source.encoding,
-                                      normalization=source.normalization)
-    except InputError as exc:  # a config sets the encoding, not a command-line flag
-        message = re.sub(r"--encoding (\S+)", rf"{key}.encoding: \1", exc.message)
-        message = message.replace("try --encoding with", f"set {key}.encoding to")
-        raise InputError(exc.path, exc.line, message) from None
+    return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
+                                  encoding=source.encoding, normalization=source.normalization,
+                                  fix=f"{key}.{{key}}: {{value}}")
 
 
 def load_inputs(cfg) -> RunInputs:
+    """The corpora of ``cfg``, read and checked: a test set that is the
+    training set is refused unless ``corpus.allow_overlap`` (and a large
+    overlap draws a warning, :func:`committee.checks.check_train_test`)."""
     train = load_source(cfg.corpus.train, cfg, "corpus.train")
     test = load_source(cfg.corpus.test, cfg, "corpus.test")
     train_sentences = [s for s in train.words if s]
@@ -103,23 +103,31 @@ def load_inputs(cfg) -> RunInputs:
         raise InputError(train.path, None, "the training corpus has no words")
     if test.n_words() == 0:
         raise InputError(test.path, None, "the test corpus has no words")
+    allow = bool(getattr(cfg.corpus, "allow_overlap", False))
+    try:
+        checks.check_train_test(train, test, allow_identical=allow)
+    except InputError as exc:
+        raise InputError(exc.path, exc.line,
+                         f"{exc.message}, or accept it with corpus.allow_overlap: true") from None
     if cfg.corpus.train_words:
         path = cfg.resolve(cfg.corpus.train_words)
-        vocabulary = corpus_mod.read_word_list(path)
+        vocabulary = corpus_mod.read_word_list(path, fix="corpus.train_words: a UTF-8 file (it reads as {value})")
         norm = cfg.corpus.train.normalization
         if norm:
             vocabulary = {corpus_mod.normalize(w, norm) for w in vocabulary}
-        from committee.fileio import sha256_file
-        vsource = {"word_list": str(cfg.corpus.train_words), "sha256": sha256_file(path)}
+        vsource = {"word_list": str(cfg.corpus.train_words)}
     else:
         vocabulary = corpus_mod.training_words(train)
-        vsource = {"training_corpus": True, "sha256": train.sha256}
+        vsource = {"training_corpus": True}
+    # the words, not the file: the same vocabulary in any encoding or file
+    vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
     return RunInputs(train, test, train_sentences, vocabulary, vsource)
 
 
 def run_fingerprint(cfg, inputs: RunInputs) -> str:
-    """What decides a run's outputs: the config's recipe and the corpora's bytes."""
-    parts = [cfg.fingerprint(), inputs.train.sha256, inputs.test.sha256,
+    """What decides a run's outputs: the config's recipe and the corpora's
+    content (their words, whatever their file's encoding)."""
+    parts = [cfg.fingerprint(), inputs.train.content_sha256, inputs.test.content_sha256,
              inputs.vocabulary_source["sha256"], __version__]
     return sha256_bytes("\n".join(parts).encode())
 
@@ -156,8 +164,8 @@ def difficulty_signature(cfg, inputs: RunInputs) -> str:
     params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
     return "|".join([
         "committee-difficulty",
-        f"test:sha256={inputs.test.sha256[:12]}",
-        f"train:sha256={inputs.train.sha256[:12]}",
+        f"test:sha256={inputs.test.content_sha256[:12]}",
+        f"train:sha256={inputs.train.content_sha256[:12]}",
         f"K:{c.size}",
         f"templates:{','.join(c.templates)}",
         f"ratios:{','.join(str(r) for r in c.ratios)}",
@@ -227,6 +235,10 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     log.info("run %s: K=%d, %d members saved, %d to train; backend %s, n_jobs %s",
              cfg.name, c.size, len(records), len(todo), cfg.parallel.backend,
              cfg.parallel.n_jobs)
+    if records:
+        print(f"committee: resuming {out}: {len(records)} member{'s' * (len(records) != 1)} "
+              f"saved, {len(todo)} to train", file=sys.stderr, flush=True)
+    judged = _check_first(cfg, records)
     workdir = rundir.paths(out).tmp
     workdir.mkdir(exist_ok=True)
     keep = cfg.output.keep_models
@@ -243,10 +255,10 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
                disable=not progress, dynamic_ncols=True)
     started = time.monotonic()
     failures: list[parallel.MemberFailure] = []
+    pool = parallel.results(_member_task, tasks(), cfg.parallel.backend, cfg.parallel.n_jobs,
+                            scheduler=cfg.parallel.scheduler, crash_log=rundir.paths(out).log)
     try:
-        for result in parallel.results(_member_task, tasks(), cfg.parallel.backend,
-                                       cfg.parallel.n_jobs, scheduler=cfg.parallel.scheduler,
-                                       crash_log=rundir.paths(out).log):
+        for result in pool:
             if isinstance(result, parallel.MemberFailure):
                 failures.append(result)
                 log.error("member %d failed: %s\n%s", result.index, result.error,
@@ -260,7 +272,9 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
                      m.index, m.template, m.ratio, result.n_sentences, result.f1,
                      ", ".join(f"{k} {v:.1f}" for k, v in sorted(t.items())))
             bar.update(1)
+            judged = judged or _check_first(cfg, records)
     finally:
+        pool.close()  # stops the workers still running when the loop ended early
         bar.close()
     log.info("members trained in %.1f s", time.monotonic() - started)
     if keep:
@@ -276,6 +290,16 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     write_outputs(cfg, inputs, out, committee, records, fingerprint)
     log.info("wrote %s", ", ".join(OUTPUT_FILES))
     return out
+
+
+def _check_first(cfg, records: dict) -> bool:
+    """:func:`committee.members.check_first_members` on the members saved so far."""
+    from committee.config import source_description
+
+    return members_mod.check_first_members(
+        [r.get("f1") for r in records.values()], cfg.committee.size,
+        f"corpus.train {source_description(cfg.corpus.train)}",
+        f"corpus.test {source_description(cfg.corpus.test)}")
 
 
 #: A member whose f1 is more than this below the committee's median draws a warning.
@@ -364,5 +388,6 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov) -
 
 def _corpus_summary(c: corpus_mod.Corpus, n_sentences: int) -> dict:
     return {"path": c.path if not c.path.startswith("/") else os.path.basename(c.path),
-            "sha256": c.sha256, "sentences": n_sentences, "words": c.n_words(),
+            "sha256": c.sha256, "content_sha256": c.content_sha256,
+            "sentences": n_sentences, "words": c.n_words(),
             "characters": sum(len(w) for s in c.words for w in s)}

@@ -32,10 +32,10 @@ import numpy as np
 
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
-from committee import metrics, significance
+from committee import checks, metrics, significance
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import sha256_bytes, sha256_file
+from committee.fileio import sha256_file
 
 __all__ = ["Scorer", "Scores", "compare", "read_segmentation", "score"]
 
@@ -54,7 +54,8 @@ SEED = 12345
 # --------------------------------------------------------------------------
 
 def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
-                      encoding: str = "utf-8", normalization: str | None = None) -> Corpus:
+                      encoding: str = "utf-8", normalization: str | None = None,
+                      fix=None) -> Corpus:
     """A segmentation as a :class:`~committee.corpus.Corpus`, from a file or memory.
 
     Parameters
@@ -65,9 +66,9 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
         words separated by spaces.
     label : str
         How in-memory sentences are named in messages (``<gold>:2: ...``).
-    format, encoding, normalization
+    format, encoding, normalization, fix
         As in :func:`committee.corpus.read_corpus`; in-memory words are
-        normalised the same way.
+        normalised the same way.  A path ``"-"`` is standard input.
 
     Examples
     --------
@@ -83,7 +84,7 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
         return source
     if isinstance(source, (str, os.PathLike)):
         return corpus_mod.read_corpus(source, format=format, encoding=encoding,
-                                      normalization=normalization)
+                                      normalization=normalization, fix=fix)
     if normalization not in corpus_mod.NORMALIZATIONS:
         raise ValueError(f"unknown normalization {normalization!r}")
     try:
@@ -107,22 +108,81 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
             raise InputError(label, i + 1, f"word {bad!r} is empty or contains whitespace")
         words.append(ws)
     # the checksum of the same words written as a SIGHAN UTF-8 file
-    sha = sha256_bytes(corpus_mod.format_sighan(words).encode("utf-8"))
+    sha = corpus_mod.content_sha256(words)
     return Corpus(label, words, list(range(1, len(words) + 1)), sha256=sha,
-                  normalization=normalization)
+                  normalization=normalization, content_sha256=sha)
 
 
-def _vocabulary(source, *, encoding, normalization, train_format):
-    """``(words, sha256)`` of a training vocabulary, or ``(None, None)``."""
+def python_spelling(source: str):
+    """How :class:`Scorer` messages spell setting ``key`` of ``source``
+    (``"gold"``, ``"train"`` or ``"output"``): its keyword argument.
+
+    >>> python_spelling("gold")("format", "conllu"), python_spelling("output")("encoding", "gb18030")
+    ("gold_format='conllu'", "encoding='gb18030'")
+    """
+    prefix = "" if source == "output" else f"{source}_"
+    return lambda key, value: (f"{key}={value!r}" if key == "allow_overlap"
+                               else f"{prefix}{key}={value!r}")
+
+
+def _vocabulary(source, *, encoding, normalization, train_format, fix=None):
+    """``(words, sha256, corpus)`` of a training vocabulary, or ``(None, None, None)``.
+
+    The checksum is of the words (:func:`committee.corpus.word_list_sha256`),
+    whatever file, format or encoding they came from; ``corpus`` is the
+    training corpus when the vocabulary came from one.
+    """
     if source is None:
-        return None, None
-    if isinstance(source, (str, os.PathLike, Corpus)):
-        return corpus_mod.load_vocabulary(source, encoding=encoding, normalization=normalization,
-                                          corpus_format=train_format)
-    words = set(source)
-    if normalization:
-        words = {corpus_mod.normalize(w, normalization) for w in words}
-    return words, metrics.words_sha256(words)
+        return None, None, None
+    train = None
+    if isinstance(source, Corpus):
+        train = source
+    elif isinstance(source, (str, os.PathLike)) and train_format is not None:
+        train = corpus_mod.read_corpus(source, format=train_format, encoding=encoding,
+                                       normalization=normalization, fix=fix)
+    if train is not None:
+        words = corpus_mod.training_words(train)
+    elif isinstance(source, (str, os.PathLike)):
+        words = corpus_mod.read_word_list(source, encoding=encoding,
+                                          normalization=normalization, fix=fix)
+    else:
+        words = set(source)
+        if normalization:
+            words = {corpus_mod.normalize(w, normalization) for w in words}
+    return words, corpus_mod.word_list_sha256(words), train
+
+
+def _run_test_sha256(difficulty_path) -> str | None:
+    """The checksum of ``test.txt`` that the manifest beside a difficulty
+    file records (None without a readable run manifest)."""
+    manifest_path = Path(difficulty_path).parent / "manifest.json"
+    try:
+        files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return None
+    sha = files.get("test.txt") if isinstance(files, dict) else None
+    return sha if isinstance(sha, str) else None
+
+
+def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
+    """``exc`` (difficulties that do not fit ``gold``), with a hint when the
+    difficulties come from a run whose test set is not ``gold``."""
+    path = difficulty_mod.difficulty_file(difficulty)
+    sha = None if path is None else _run_test_sha256(path)
+    if sha is None or sha == corpus_mod.content_sha256(gold.words):
+        return exc
+    return InputError(exc.path, exc.line, f"{exc.message}; the gold {gold.path} is not the test "
+                      f"set of this run ({Path(path).parent / 'test.txt'}): were the gold and an "
+                      "output given the wrong way round?")
+
+
+def _check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
+    """:func:`committee.checks.check_train_test` with the way out spelled by ``fix``."""
+    try:
+        checks.check_train_test(train, gold, allow_identical=allow)
+    except InputError as exc:
+        raise InputError(exc.path, exc.line,
+                         f"{exc.message}, or accept it with {fix('allow_overlap', True)}") from None
 
 
 def check_oov_rate(gold: Corpus, oov: np.ndarray, source) -> float | None:
@@ -297,19 +357,34 @@ class Scorer:
         A word-list file, a training ``Corpus`` (or, with ``train_format``,
         a training-corpus file), or an iterable of words.  Without it the
         OOV metrics are ``None``.
-    format, encoding, normalization : optional
-        How files are read (:func:`committee.corpus.read_corpus`); the same
-        for the gold and every output.
+    format, encoding : str, optional
+        Format and encoding of the outputs (:func:`committee.corpus.read_corpus`);
+        also of the gold and the training corpus unless given apart.
+    normalization : str, optional
+        Character normalisation, the same for every file.
+    gold_format, gold_encoding : str, optional
+        Format and encoding of the gold (default: ``format``, ``encoding``).
     train_format : str, optional
         Read a ``train_words`` path as a training corpus in this format.
     irt : path, optional
         A run directory where ``committee irt`` wrote ``items.tsv`` (or that
         file): every score then has ``theta`` and ``theta_se``.
+    train_encoding : str, optional
+        Encoding of a ``train_words`` path (default: ``encoding``).
+    allow_overlap : bool
+        Accept a training corpus with the very words of the gold (with a
+        warning) instead of refusing it (:func:`committee.checks.check_train_test`).
+    spelling : callable, optional
+        ``spelling(source)`` returns how messages spell setting an option of
+        ``source`` (``"gold"``, ``"train"``, ``"output"``) as
+        ``fix(key, value)``; default :func:`python_spelling`.
 
     Raises
     ------
     InputError
-        A file is missing or malformed, or the difficulties do not fit the gold.
+        A file is missing or malformed (:class:`~committee.errors.FormatMismatchError`
+        when it looks like another format), the difficulties do not fit the
+        gold, or the training corpus is the gold.
 
     Examples
     --------
@@ -322,22 +397,33 @@ class Scorer:
 
     def __init__(self, gold, difficulty=None, train_words=None, *, format: str = "sighan",
                  encoding: str = "utf-8", normalization: str | None = None,
-                 train_format: str | None = None, irt=None):
+                 train_format: str | None = None, gold_format: str | None = None,
+                 gold_encoding: str | None = None, train_encoding: str | None = None,
+                 allow_overlap: bool = False, spelling=None, irt=None):
         self.format, self.encoding, self.normalization = format, encoding, normalization
-        self.gold = read_segmentation(gold, label="<gold>", format=format, encoding=encoding,
-                                      normalization=normalization)
+        self.spelling = spelling or python_spelling
+        self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
+                                      encoding=gold_encoding or encoding,
+                                      normalization=normalization, fix=self.spelling("gold"))
+        #: content checksums known to be the gold of this test set (a run's test.txt)
+        self.known_golds: set[str] = set()
         self.difficulty = self.difficulty_sha256 = None
         if difficulty is not None:
-            self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+            try:
+                self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+            except InputError as exc:
+                raise _not_this_gold(exc, difficulty, self.gold) from None
             path = difficulty_mod.difficulty_file(difficulty)
             if path is None:
                 self.difficulty_sha256 = metrics.array_sha256(self.difficulty)
             else:
                 self.difficulty_sha256 = sha256_file(path)
-                check_provenance(path, self.difficulty_sha256, self.gold)
-        self.train_words, self.train_words_sha256 = _vocabulary(
-            train_words, encoding=encoding, normalization=normalization,
-            train_format=train_format)
+                self.known_golds |= check_provenance(path, self.difficulty_sha256, self.gold)
+        self.train_words, self.train_words_sha256, train = _vocabulary(
+            train_words, encoding=train_encoding or encoding, normalization=normalization,
+            train_format=train_format, fix=self.spelling("train"))
+        if train is not None:
+            _check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
         oov = None
         if self.train_words is not None:
             oov = metrics.oov_flags(self.gold, self.train_words)
@@ -348,15 +434,18 @@ class Scorer:
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
         """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
         return metrics.signature(normalization=self.normalization,
-                                 gold_sha256=self.gold.sha256,
+                                 gold_sha256=self.gold.content_sha256 or self.gold.sha256,
                                  difficulty_sha256=self.difficulty_sha256,
                                  train_words_sha256=self.train_words_sha256,
                                  n_bootstrap=bootstrap, seed=seed)
 
     def read(self, output, label: str = "<output>") -> Corpus:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
-        return read_segmentation(output, label=label, format=self.format,
-                                 encoding=self.encoding, normalization=self.normalization)
+        pred = read_segmentation(output, label=label, format=self.format,
+                                 encoding=self.encoding, normalization=self.normalization,
+                                 fix=self.spelling("output"))
+        checks.check_gold_output(self.gold, pred, self.known_golds)
+        return pred
 
     def collect(self, output) -> metrics.SufficientStats:
         """Per-sentence sufficient statistics of ``output``; raises
@@ -431,7 +520,7 @@ class Scorer:
 def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
           seed: int = SEED, format: str = "sighan", encoding: str = "utf-8",
           normalization: str | None = None, train_format: str | None = None,
-          irt=None) -> Scores:
+          irt=None, **options) -> Scores:
     """Score one segmentation against gold: standard, balanced, OOV, error,
     boundary metrics, the signature and, with ``irt``, the IRT ability.
 
@@ -441,6 +530,9 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
         Same sentences, same characters; otherwise :class:`InputError`.
     difficulty, train_words, format, encoding, normalization, train_format, irt
         As for :class:`Scorer`.
+    **options
+        ``gold_format``, ``gold_encoding``, ``train_encoding``,
+        ``allow_overlap``, ``spelling``: as for :class:`Scorer`.
     bootstrap : int
         Resamples for 95% intervals (``Scores.ci``); 0 for none.
     seed : int
@@ -461,7 +553,8 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
     committee.errors.InputError: <output>:1: characters differ from <gold>:1 at offset 3: '京' vs end of line
     """
     scorer = Scorer(gold, difficulty, train_words, format=format, encoding=encoding,
-                    normalization=normalization, train_format=train_format, irt=irt)
+                    normalization=normalization, train_format=train_format, irt=irt,
+                    **options)
     return scorer.score(output, bootstrap=bootstrap, seed=seed)
 
 
@@ -506,7 +599,7 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
 # Checks and names
 # --------------------------------------------------------------------------
 
-def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.Corpus) -> None:
+def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.Corpus) -> set[str]:
     """Warn when a difficulty file from ``committee run`` does not fit ``gold``.
 
     The rule: when a ``manifest.json`` sits beside the difficulty file, it is
@@ -518,21 +611,25 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
     UTF-8 (one sentence per line, words joined by one space), must be
     byte-identical to ``test.txt``.  Either mismatch gives one
     :class:`PlausibilityWarning`; without a manifest nothing is checked.
+
+    Returns the content checksums known to be the run's gold (that of its
+    ``test.txt``, written as SIGHAN UTF-8), for
+    :func:`committee.checks.check_gold_output`; empty without a manifest.
     """
     path = Path(difficulty_path)
     manifest_path = path.parent / "manifest.json"
     if not manifest_path.is_file():
-        return
+        return set()
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         warnings.warn(PlausibilityWarning(
             f"{manifest_path}: unreadable ({' '.join(str(exc).split())}); cannot check that "
             f"{path.name} belongs to gold {gold.path}"), stacklevel=3)
-        return
+        return set()
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, dict):
-        return  # not a committee run manifest
+        return set()  # not a committee run manifest
     recorded = files.get(path.name)
     if isinstance(recorded, str) and recorded != difficulty_sha256:
         warnings.warn(PlausibilityWarning(
@@ -543,15 +640,16 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
     test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
     known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
              if isinstance(s, str)}
+    golds = {test_sha} if isinstance(test_sha, str) else set()
     if not known or gold.sha256 in known:
-        return
-    canonical = sha256_bytes(corpus_mod.format_sighan(gold.words).encode("utf-8"))
-    if canonical == test_sha:
-        return
+        return golds
+    if corpus_mod.content_sha256(gold.words) == test_sha:
+        return golds
     warnings.warn(PlausibilityWarning(
         f"{path}: made by committee run for another test set ({manifest_path.name}: test.txt "
         f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
         f"may belong to other words; score against {path.parent / 'test.txt'}"), stacklevel=3)
+    return golds
 
 
 def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
@@ -593,8 +691,9 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
 
 
 def system_name(path: str, taken: set[str]) -> str:
-    """A short unique name for an output file (its stem, made unique)."""
-    name = Path(path).name
+    """A short unique name for an output file (its stem, made unique;
+    ``stdin`` for ``-``)."""
+    name = "stdin" if path == "-" else Path(path).name
     for suffix in (".utf8", ".txt", ".dat", ".seg", ".out"):
         if name.endswith(suffix) and len(name) > len(suffix):
             name = name[: -len(suffix)]

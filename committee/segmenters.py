@@ -119,8 +119,8 @@ SEGMENTERS: dict[str, tuple[str, str, Callable[[], Segmenter]]] = {
 
 #: Segmenters asked for but not offered, and why.
 NOT_OFFERED = {
-    "pkuseg": "pkuseg does not build from PyPI here and spacy-pkuseg downloads its model "
-              "on first use (no network)",
+    "pkuseg": "pkuseg needs a C compiler to install from PyPI and spacy-pkuseg downloads "
+              "its model on first use",
 }
 
 

@@ -6,6 +6,7 @@ equivalence tests run ``committee score --json`` on the same files.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import shutil
@@ -81,6 +82,11 @@ def test_scorer_reproduces_the_golden_command_output():
     for row in result["systems"]:
         row["path"] = Path(row["path"]).name
         assert sum(row.pop("error_types").values()) == 17  # one class per gold word
+    # the oov: field is now the checksum of the vocabulary's words (test_score_golden.py)
+    words = sorted(set((DATA / "train.txt").read_text(encoding="utf-8").split()))
+    oov = hashlib.sha256("".join(w + "\n" for w in words).encode("utf-8")).hexdigest()[:12]
+    gold_json["signature"] = gold_json["signature"].replace("oov:words=e6195d6b52ad",
+                                                            f"oov:words={oov}")
     assert result == gold_json
 
 
@@ -287,7 +293,9 @@ def test_compare_refuses_scores_of_other_inputs():
 
 def test_scorer_scores_many_outputs_in_memory():
     scorer = committee.Scorer(["我 爱 北京", "约翰 喜欢 玛丽"])
-    result = scorer.score_all([["我 爱 北京", "约翰 喜欢 玛丽"], ["我爱 北京", "约翰 喜欢 玛丽"]])
+    with pytest.warns(committee.PlausibilityWarning, match="<output>: has the same words as the "
+                                                          "gold <gold>"):
+        result = scorer.score_all([["我 爱 北京", "约翰 喜欢 玛丽"], ["我爱 北京", "约翰 喜欢 玛丽"]])
     assert [s["name"] for s in result["systems"]] == ["output-1", "output-2"]
     assert [s["rank_f1"] for s in result["systems"]] == [1, 2]
     assert result["systems"][1]["f1"] == pytest.approx(8 / 11)  # p = 4/5, r = 4/6

@@ -161,7 +161,7 @@ def _train_words(text):
 def _format(fmt, gold, output):
     def build(d, mp):
         argv = score_files(d, gold=gold, output=output)
-        return argv[:1] + ["--format", fmt] + argv[1:]
+        return argv[:1] + ["--format", fmt, "--gold-format", fmt] + argv[1:]
     return build
 
 
@@ -347,7 +347,7 @@ CASES = [
     Case("config-missing-corpus", _run(train="/nonexistent/train.txt"), 4,
          r"c\.yaml: corpus\.train\.path: no such file: /nonexistent/train\.txt"),
     Case("config-bad-override", lambda d, mp: run_files(d) + ["--set", "committee.szie=3"], 4,
-         r"c\.yaml: committee\.szie: unknown key \(did you mean 'committee\.size'\?\)"),
+         r"^committee: error: --set committee\.szie=3: unknown key \(did you mean 'committee\.size'\?\)$"),
     # ---- committee run: corpora (exit 3)
     Case("run-train-undecodable", _run(train_text=TRAIN.encode("big5", errors="replace")), 3,
          r"train\.txt:1: cannot decode as utf-8 .*try corpus\.train\.encoding: big5 "

@@ -357,7 +357,7 @@ def test_python_object_tags_are_refused_and_nothing_runs(workdir):
     assert not marker.exists()
     override = f'name=!!python/object/apply:os.system ["echo hi > {marker}"]'
     (problem,) = problems_of(write(workdir, base()), [override])
-    assert problem.startswith("name: cannot parse override value")
+    assert problem.startswith(f"--set {override}: cannot parse the value: ")
     assert "YAML tag '!!python/object/apply:os.system' is not allowed" in problem
     assert not marker.exists()
 
@@ -415,7 +415,7 @@ def test_every_problem_is_reported_in_one_error(workdir):
         load_config(path, ["parallel.n_jobz=3"])
     problems = info.value.problems
     expected = [
-        "parallel.n_jobz: unknown key (did you mean 'parallel.n_jobs'?)",
+        "--set parallel.n_jobz=3: unknown key (did you mean 'parallel.n_jobs'?)",
         "committee.size: must be >= 1, got 0",
         "committee.ratios[1]: must be <= 1, got 1.5",
         "crf.params.c3: unknown key (did you mean 'crf.params.c2'?)",
@@ -456,22 +456,22 @@ def test_override_values_are_parsed_as_yaml(workdir):
 
 def test_override_types_are_validated(workdir):
     problems = problems_of(write(workdir, base()), ["committee.size=abc"])
-    assert problems == ["committee.size: expected an integer, got 'abc' (a string)"]
+    assert problems == ["--set committee.size=abc: expected an integer, got 'abc' (a string)"]
 
 
 def test_unknown_override_keys_are_refused(workdir):
     path = write(workdir, base())
     assert problems_of(path, ["committee.sise=5"]) == [
-        "committee.sise: unknown key (did you mean 'committee.size'?)"
+        "--set committee.sise=5: unknown key (did you mean 'committee.size'?)"
     ]
     assert problems_of(path, ["experiments.table=true"]) == [
-        "experiments.table: unknown key (did you mean 'experiments.table2'?)"
+        "--set experiments.table=true: unknown key (did you mean 'experiments.table2'?)"
     ]
     assert problems_of(path, ["committee.size.x=1"]) == [
-        "committee.size.x: unknown key ('committee.size' takes a value, not sub-keys)"
+        "--set committee.size.x=1: unknown key ('committee.size' takes a value, not sub-keys)"
     ]
     assert problems_of(path, ["committee.size"]) == [
-        "override 'committee.size': expected KEY=VALUE, e.g. committee.size=5"
+        "--set committee.size: expected KEY=VALUE, e.g. committee.size=5"
     ]
 
 
@@ -479,10 +479,10 @@ def test_crf_params_overrides_follow_the_algorithm(workdir):
     path = write(workdir, base())
     config = load_config(path, ["crf.params.c1=0.25", "crf.params.feature.minfreq=2"])
     assert config.crf.trainer_params() == {"c1": 0.25, "c2": 1.0, "max_iterations": 100, "feature.minfreq": 2.0}
-    assert problems_of(path, ["crf.params.c3=1"]) == ["crf.params.c3: unknown key (did you mean 'crf.params.c2'?)"]
+    assert problems_of(path, ["crf.params.c3=1"]) == ["--set crf.params.c3=1: unknown key (did you mean 'crf.params.c2'?)"]
     # switching algorithm first changes which names exist
     (problem,) = problems_of(path, ["crf.algorithm=ap", "crf.params.c2=1"])
-    assert problem.startswith("crf.params.c2: unknown key; expected one of: feature.minfreq")
+    assert problem.startswith("--set crf.params.c2=1: unknown key; expected one of: feature.minfreq")
     config = load_config(path, ["crf={algorithm: ap}", "crf.params.epsilon=0.01"])
     assert config.crf.trainer_params() == {"max_iterations": 100, "epsilon": 0.01}
 

@@ -67,7 +67,8 @@ def test_regenerate_datasets_names_the_missing_corpus_folder(tmp_path):
                         "--corpora", str(empty), "--out", str(tmp_path / "out")],
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 1
-    assert f"corpus.root: no such directory: {empty / 'ud-chinese-gsdsimp'}" in p.stderr
+    folder = empty / "ud-chinese-gsdsimp"
+    assert f"--set corpus.root={folder}: no such directory: {folder}" in p.stderr
     assert "| ud-chinese-gsdsimp | – |" in (tmp_path / "out" / "README.md").read_text("utf-8")
 
 

@@ -174,8 +174,9 @@ def test_report_refusals(toy, tmp_path, capsys):
     assert "unknown system 'nosuch'" in capsys.readouterr().err
     assert cli.main(["report", str(tmp_path), "--quiet"]) == 3
     assert "manifest.json: no such file" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        cli.main(["report", str(out), "--skip", "tabel2"])
+    assert cli.main(["report", str(out), "--skip", "tabel2"]) == 2  # a usage error
+    assert capsys.readouterr().err.startswith(
+        "committee: error: --skip: unknown analysis tabel2 (did you mean table2?)")
 
 
 def test_a_run_dir_with_a_report_can_be_resumed(toy):
