@@ -369,7 +369,9 @@ def test_readers_refuse_a_run_being_rewritten(toy_corpus, tmp_path, lone_run):
         _, code, out, err = timed(*score)
     finally:
         stop(proc)
-    assert code == 0 and err == "" and "fb" in out, err
+    # scored (the output is test.txt itself, so only the gold-as-output hint is printed)
+    assert code == 0 and "fb" in out, err
+    assert err.count("\n") == 1 and "was the gold given in place of the output?" in err, err
 
 
 def test_score_on_a_new_run_in_progress_names_the_holder(tmp_path):
