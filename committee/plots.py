@@ -478,6 +478,6 @@ def irt_systems(path, names: Sequence[str], kinds: Sequence[str], theta: Sequenc
     ax.set_xlabel("ability θ (committee scale)")
     ax.set_ylabel("fb (%)")
     ax.set_title("θ against fb")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return _save(fig, path)
