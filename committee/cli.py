@@ -310,7 +310,6 @@ def _add_score(sub) -> None:
 
 
 def _add_run(sub) -> None:
-
     r = sub.add_parser("run", help="train the committee of a YAML config and write difficulties",
                        description="Train the committee described by CONFIG, decode the test "
                                    "set with every member and write the difficulty dataset. "
@@ -345,7 +344,6 @@ def _add_report(sub) -> None:
 
 
 def _add_irt(sub) -> None:
-
     t = sub.add_parser("irt", help="item response theory (1PL/2PL) on a run's member marks",
                        description="Fit an IRT model to RUN_DIR/marks.npz (members x gold "
                                    "words) and write items.tsv, irt.json, check-gold.tsv "
@@ -370,7 +368,6 @@ def _add_irt(sub) -> None:
 
 
 def _add_segment(sub) -> None:
-
     g = sub.add_parser("segment", help="segment a test set with a real segmenter (SIGHAN output)",
                        description="Segment the characters of every sentence of TEST with "
                                    "a segmenter from PyPI and write SIGHAN output aligned "

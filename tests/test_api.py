@@ -7,7 +7,6 @@ equivalence tests run ``committee score --json`` on the same files.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess

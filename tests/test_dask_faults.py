@@ -12,7 +12,6 @@ only the missing members and ends with the bytes of an uninterrupted run.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys

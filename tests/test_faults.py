@@ -11,7 +11,6 @@ test sentences of People's Daily, six members.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import random
 import re

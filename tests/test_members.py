@@ -1,7 +1,6 @@
 """Committee members (docs/method.md §3): draws, samples, training, decoding, determinism."""
 
 import hashlib
-import os
 import random
 import subprocess
 import sys
@@ -11,7 +10,6 @@ import numpy as np
 import pycrfsuite
 import pytest
 
-from committee import members
 from committee.corpus import from_bmes, to_bmes
 from committee.errors import ConfigError, RunError
 from committee.features import corpus_attributes

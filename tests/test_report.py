@@ -4,10 +4,7 @@ experiments on, then ``committee report`` on the finished directory."""
 
 from __future__ import annotations
 
-import json
-import os
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
