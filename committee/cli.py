@@ -423,15 +423,12 @@ def _check_score(args) -> None:
 
 def _check_segmenters(args) -> None:
     """``--with`` names a segmenter of :data:`committee.segmenters.SEGMENTERS`."""
-    from committee.segmenters import NOT_OFFERED, SEGMENTERS
+    from committee.segmenters import SEGMENTERS, name_problem
 
     for name in (args.segmenter if isinstance(args.segmenter, list) else [args.segmenter]):
-        if name in NOT_OFFERED:
-            raise _UsageError(f"--with {name}: not offered ({NOT_OFFERED[name]}); choose from "
-                              f"{', '.join(SEGMENTERS)}")
-        if name not in SEGMENTERS:
-            raise _UsageError(f"--with {name}: unknown segmenter; choose from "
-                              f"{', '.join(SEGMENTERS)}")
+        problem = name_problem(name)
+        if problem is not None:
+            raise _UsageError(f"--with {name}: {problem}; choose from {', '.join(SEGMENTERS)}")
 
 
 def _check_args(args) -> None:

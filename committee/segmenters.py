@@ -124,6 +124,20 @@ NOT_OFFERED = {
 }
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be asked for (``None`` when it is a segmenter of
+    :data:`SEGMENTERS`): the one wording of the CLI's check and of :func:`load`.
+
+    >>> name_problem("jieba") is None, name_problem("hanlp")
+    (True, 'unknown segmenter')
+    """
+    if name in NOT_OFFERED:
+        return f"not offered ({NOT_OFFERED[name]})"
+    if name not in SEGMENTERS:
+        return "unknown segmenter"
+    return None
+
+
 def load(name: str) -> Segmenter:
     """Import and initialise segmenter ``name``.
 
@@ -140,12 +154,9 @@ def load(name: str) -> Segmenter:
     ...
     committee.segmenters.SegmenterUnavailable: nosuch: unknown segmenter; available: jieba, thulac, snownlp
     """
-    if name in NOT_OFFERED:
-        raise SegmenterUnavailable(f"{name}: not offered: {NOT_OFFERED[name]}; available: "
-                                   f"{', '.join(SEGMENTERS)}")
-    if name not in SEGMENTERS:
-        raise SegmenterUnavailable(f"{name}: unknown segmenter; available: "
-                                   f"{', '.join(SEGMENTERS)}")
+    problem = name_problem(name)
+    if problem is not None:
+        raise SegmenterUnavailable(f"{name}: {problem}; available: {', '.join(SEGMENTERS)}")
     module, extra, loader = SEGMENTERS[name]
     try:
         importlib.import_module(module)
