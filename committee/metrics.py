@@ -40,7 +40,7 @@ import numpy as np
 from committee import __version__
 from committee.corpus import Corpus
 from committee.errors import InputError, UndefinedMetricWarning
-from committee.spans import match, spans
+from committee.spans import Spans, match, spans
 
 N_BINS = 10
 
@@ -330,11 +330,13 @@ class Scorer:
                                  f"{len(g.starts)} words")
             self._n_oov = np.bincount(g.sentence[oov], minlength=S)
 
-    def collect(self, pred: Corpus, check: bool = True) -> SufficientStats:
+    def collect(self, pred: Corpus, check: bool = True,
+                pred_spans: Spans | None = None) -> SufficientStats:
         """Sufficient statistics of ``pred`` (checked to align with gold unless
-        ``check=False``)."""
+        ``check=False``); ``pred_spans`` spares recomputing ``spans(pred.words)``
+        when the caller has them."""
         gold, g, S = self.gold, self.spans, self.n_sentences
-        p = spans(pred.words)
+        p = spans(pred.words) if pred_spans is None else pred_spans
         if check:
             # fast path: same characters per sentence and the same text overall
             if (len(pred.words) != S or not np.array_equal(p.sentence_offsets, g.sentence_offsets)
@@ -370,6 +372,12 @@ class Scorer:
             boundary_pred=per_sentence(p_sentence_inner),
             boundary_correct=per_sentence(p_sentence_inner[self._boundary[p.ends[p_inner]]]),
             **extra)
+
+
+    def error_types(self, pred_spans: Spans) -> dict[str, int]:
+        """:func:`error_types` of an aligned output given by its spans, with
+        the gold's spans prepared once."""
+        return _outcome_counts(self.spans, pred_spans)
 
 
 def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
@@ -766,10 +774,13 @@ def error_types(gold: Corpus, pred: Corpus, check: bool = True) -> dict[str, int
     >>> error_types(g, p)
     {'correct': 2, 'split': 1, 'merged': 1, 'crossed': 1}
     """
-    from committee.spans import OUTCOMES, outcomes
-
     if check:
         check_aligned(gold, pred)
-    codes = outcomes(spans(gold.words), spans(pred.words))
-    counts = np.bincount(codes, minlength=len(OUTCOMES))
+    return _outcome_counts(spans(gold.words), spans(pred.words))
+
+
+def _outcome_counts(gold: Spans, pred: Spans) -> dict[str, int]:
+    from committee.spans import OUTCOMES, outcomes
+
+    counts = np.bincount(outcomes(gold, pred), minlength=len(OUTCOMES))
     return {name: int(n) for name, n in zip(OUTCOMES, counts)}

@@ -36,6 +36,8 @@ from committee import checks, metrics, significance
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
 from committee.fileio import sha256_file
+from committee.spans import match
+from committee.spans import spans as spans_of
 
 __all__ = ["Scorer", "Scores", "compare", "read_segmentation", "score"]
 
@@ -463,7 +465,8 @@ class Scorer:
         if bootstrap < 0:
             raise ValueError("bootstrap must be >= 0")
         pred = self.read(output)
-        stats = self._scorer.collect(pred)
+        pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
+        stats = self._scorer.collect(pred, pred_spans=pred_spans)
         values = metrics.compute(stats)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
@@ -472,13 +475,13 @@ class Scorer:
         if bootstrap:
             ci = significance.bootstrap(stats, n=bootstrap, seed=seed)
         if self.irt_items is not None:
-            from committee import irt, spans
+            from committee import irt
 
-            theta = irt.ability(spans.marks(self.gold.words, pred.words), *self.irt_items)
+            theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
         return Scores(**{k: values[k] for k in METRIC_KEYS},
                       recall_by_bin=values["recall_by_bin"], counts=values["counts"],
                       signature=self.signature(bootstrap, seed), name=name, path=path,
-                      ci=ci, error_types=metrics.error_types(self.gold, pred, check=False),
+                      ci=ci, error_types=self._scorer.error_types(pred_spans),
                       stats=stats, theta=None if theta is None else float(theta[0]),
                       theta_se=None if theta is None else float(theta[1]))
 
