@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from committee import corpus as corpus_mod  # noqa: E402
 from committee import metrics  # noqa: E402
 from committee import significance  # noqa: E402
+from committee import scoring  # noqa: E402
 from committee.corpus import Corpus  # noqa: E402
 from committee.errors import UndefinedMetricWarning  # noqa: E402
 
@@ -142,6 +143,13 @@ def main(argv=None) -> int:
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         metrics.compute(metrics.collect(gold, outputs[0], difficulty=d, train_words=vocab))
     oneshot_s = time.perf_counter() - t
+    api = scoring.Scorer(gold, difficulty=d, train_words=vocab)
+    t = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for o in outputs:
+            api.score(o)
+    api_s = (time.perf_counter() - t) / len(outputs)
     stats_a = scorer.collect(outputs[0])
     stats_b = scorer.collect(outputs[-1])
     t = time.perf_counter()
@@ -152,6 +160,8 @@ def main(argv=None) -> int:
     paired_s = time.perf_counter() - t
     print()
     print(f"one-shot collect()+compute() with the gold side prepared anew: {oneshot_s:.4f} s")
+    print(f"committee.Scorer.score (plausibility checks, error types, every metric), "
+          f"per output: {api_s:.4f} s")
     print(f"bootstrap, 1000 resamples of {len(gold)} sentences, all metrics: {boot_s:.3f} s")
     print(f"paired bootstrap (fb), 1000 resamples: {paired_s:.3f} s; "
           f"share {outputs[0].path} better: {paired['share_a_better']:.3f}")
