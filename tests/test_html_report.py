@@ -22,6 +22,7 @@ from committee.corpus import Corpus
 from committee.errors import InputError
 from committee.report.html import Analysis, ReportData, SystemData
 from committee.spans import OUTCOMES, outcomes, spans
+from toyrun import make_toy_corpus, write_config
 
 GOLD = [["约翰", "喜欢", "玛丽", "和", "猫"], ["我", "爱", "北京"]]
 PRED = [["约翰", "喜", "欢", "玛", "丽和", "猫"], ["我爱", "北京"]]
@@ -99,25 +100,12 @@ def _perturb(sentences, seed):
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
-    d = tmp_path_factory.mktemp("toy-html")
-    full = corpus_mod.read_embedded()
-    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
-    test_words = full.words[1000:1040]
-    corpus_mod.write_sighan(d / "test.txt", test_words)
+    d = make_toy_corpus(tmp_path_factory.mktemp("toy-html"))
+    test_words = corpus_mod.read_corpus(d / "test.txt").words
     corpus_mod.write_sighan(d / "chars.txt", [[c for w in s for c in w] for s in test_words])
     corpus_mod.write_sighan(d / "noisy.txt", _perturb(test_words, 1))
     corpus_mod.write_sighan(d / "noisier.txt", _perturb(_perturb(test_words, 2), 3))
-    (d / "toy.yaml").write_text(f"""
-name: toy
-corpus:
-  root: {d}
-  train: {{path: train.txt}}
-  test: {{path: test.txt}}
-committee: {{size: 3, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: 5}}}}
-parallel: {{backend: sequential, n_jobs: 1}}
-output: {{dir: {d / 'run'}}}
-experiments:
+    write_config(d / "toy.yaml", d, d / "run", backend="sequential", experiments="""\
   stability: true
   linguistic: true
   bins: true
@@ -127,7 +115,7 @@ experiments:
   split_half_repeats: 10
   word_weights: true
   word_weight_sentences: [0, 3]
-""", encoding="utf-8")
+""")
     out = workflow.run(load_config(d / "toy.yaml"), progress=False)
     files = [d / "chars.txt", d / "noisy.txt", d / "noisier.txt"]
     data = htmlreport.from_run(out, files, n_bootstrap=50)

@@ -14,6 +14,7 @@ from committee import analysis, cli, scoring, workflow
 from committee import corpus as corpus_mod
 from committee.config import load_config
 from committee.errors import UndefinedMetricWarning
+from toyrun import make_toy_corpus, write_config
 
 pytest.importorskip("matplotlib")
 
@@ -22,26 +23,14 @@ pytest.importorskip("matplotlib")
 def toy(tmp_path_factory):
     d = tmp_path_factory.mktemp("toy-report")
     full = corpus_mod.read_embedded()
-    corpus_mod.write_sighan(d / "train.txt", full.words[:300])
-    test_words = full.words[1000:1040]
-    corpus_mod.write_sighan(d / "test.txt", test_words)
+    make_toy_corpus(d)
+    test_words = corpus_mod.read_corpus(d / "test.txt").words
     # two systems: the gold itself, and every character a word
     corpus_mod.write_sighan(d / "gold-copy.txt", test_words)
     corpus_mod.write_sighan(d / "chars.txt", [[c for w in s for c in w] for s in test_words])
     (d / "idioms.txt").write_text("".join(w + "\n" for s, p in zip(full.words, full.pos)
                                           for w, t in zip(s, p) if t == "i"), encoding="utf-8")
-    cfg = d / "toy.yaml"
-    cfg.write_text(f"""
-name: toy
-corpus:
-  root: {d}
-  train: {{path: train.txt}}
-  test: {{path: test.txt}}
-committee: {{size: 3, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: 5}}}}
-parallel: {{backend: sequential, n_jobs: 1}}
-output: {{dir: {d / 'run'}}}
-experiments:
+    cfg = write_config(d / "toy.yaml", d, d / "run", backend="sequential", experiments="""\
   table2: true
   table2_fractions: [0.5, 1.0]
   table2_max_iterations: 5
@@ -55,7 +44,7 @@ experiments:
   split_half_repeats: 20
   word_weights: true
   word_weight_sentences: [0, 3]
-""", encoding="utf-8")
+""")
     out = workflow.run(load_config(cfg), progress=False)
     return d, out
 

@@ -21,8 +21,10 @@ def make_toy_corpus(d: Path) -> Path:
 
 
 def write_config(path: Path, corpus_dir: Path, out: Path, *, size=3, n_jobs=1,
-                 backend="loky", iterations=5, keep_models=False, name="toy") -> Path:
-    """A run config for the toy corpus, written to ``path``."""
+                 backend="loky", iterations=5, keep_models=False, name="toy",
+                 experiments: str = "") -> Path:
+    """A run config for the toy corpus, written to ``path``; ``experiments``
+    is the YAML body of an ``experiments:`` section (indented by two)."""
     path.write_text(f"""
 name: {name}
 corpus:
@@ -33,7 +35,7 @@ committee: {{size: {size}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], see
 crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}
 parallel: {{backend: {backend}, n_jobs: {n_jobs}}}
 output: {{dir: {out}, keep_models: {str(keep_models).lower()}}}
-""", encoding="utf-8")
+""" + (f"experiments:\n{experiments}" if experiments else ""), encoding="utf-8")
     return path
 
 
