@@ -291,6 +291,9 @@ class CommitteeConfig(_Section):
 # --------------------------------------------------------------------------
 # crf: one params model per algorithm, built from python-crfsuite itself
 
+#: Values of parameters that neither ``crf.params`` nor the preset
+#: (:data:`committee.crf.PRESETS`) sets, where the algorithm has them; the
+#: others take python-crfsuite's defaults.
 _PARAM_DEFAULTS = {"c2": 1.0, "max_iterations": 100}
 
 
@@ -329,6 +332,7 @@ def _params_model(algorithm: str) -> type[CrfParams]:
 
 
 class _CrfBase(_Section):
+    preset: Literal[tuple(crf.PRESETS)] | None = None
     algorithm: str
     params: CrfParams
 
@@ -352,9 +356,19 @@ _CRF_MODELS = {algorithm: _crf_model(algorithm) for algorithm in ALGORITHMS}
 
 def _crf_tag(value: Any) -> str:
     if isinstance(value, dict):
-        algorithm = value.get("algorithm", "lbfgs")
+        resolved, _ = crf.resolve_preset(value)
+        algorithm = (resolved or value).get("algorithm", "lbfgs")
         return algorithm if isinstance(algorithm, str) else repr(algorithm)
     return getattr(value, "algorithm", "lbfgs")
+
+
+def _resolve_crf(value: Any) -> Any:
+    """``crf`` as written → with its preset expanded (:func:`committee.crf.resolve_preset`)."""
+    resolved, problems = crf.resolve_preset(value)
+    if problems:
+        key, message = problems[0].split(": ", 1)
+        raise _problem(message, (key,))
+    return value if resolved is None else resolved
 
 
 #: ``crf`` section: ``algorithm`` picks the model, and so the valid ``params``.
@@ -420,7 +434,8 @@ class ExperimentsConfig(_Section):
     table2: StrictBool = False
     table2_fractions: Annotated[tuple[Ratio, ...], Field(min_length=1)] = (0.2, 0.5, 0.8, 1.0)
     table2_template: Literal[TEMPLATES] = "F2"
-    table2_max_iterations: PositiveInt = 300
+    table2_preset: Literal[(*crf.PRESETS, "committee")] = "paper"
+    table2_max_iterations: PositiveInt | None = None
     stability: StrictBool = False
     stability_sizes: tuple[PositiveInt, ...] | None = None
     linguistic: StrictBool = False
@@ -466,12 +481,17 @@ class Config(_Section):
     name: Annotated[str, Strict(), StringConstraints(pattern=_NAME_PATTERN)]
     corpus: CorpusConfig
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
-    crf: CrfConfig = Field(default_factory=_CRF_MODELS["lbfgs"])
+    crf: CrfConfig = Field(default_factory=dict, validate_default=True)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     output: OutputConfig
     experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
+
+    @field_validator("crf", mode="before")
+    @classmethod
+    def _preset(cls, value: Any) -> Any:
+        return _resolve_crf(value)
 
     @field_validator("name")
     @classmethod
@@ -539,6 +559,19 @@ class Config(_Section):
             "committee": self.committee.model_dump(mode="json"),
             "crf": {"algorithm": self.crf.algorithm, "params": self.crf.trainer_params()},
         }
+
+    def table2_crf(self) -> tuple[str, dict[str, Any]]:
+        """Algorithm and parameters of the Table 2 models: ``experiments.table2_preset``
+        (``committee``: the members' own), with ``table2_max_iterations`` when set."""
+        e = self.experiments
+        if e.table2_preset == "committee":
+            algorithm, params = self.crf.algorithm, dict(self.crf.trainer_params())
+        else:
+            preset = crf.PRESETS[e.table2_preset]
+            algorithm, params = preset["algorithm"], dict(preset["params"])
+        if e.table2_max_iterations is not None:
+            params["max_iterations"] = e.table2_max_iterations
+        return algorithm, params
 
     def fingerprint(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`recipe`."""
@@ -944,9 +977,9 @@ def _crf_problems(data: dict[str, Any]) -> list[str]:
     """The values of ``crf.params``, checked by the one rule set of
     :func:`committee.crf.check_crf_params` (their types are checked by the
     schema; a section whose types are wrong is left to its messages)."""
-    section = data.get("crf")
-    if section is None:
-        section = {}
+    section, problems = crf.resolve_preset(data.get("crf"))
+    if section is None or problems:
+        return []  # reported by the schema
     try:
         validated = TypeAdapter(CrfConfig).validate_python(section)
     except ValidationError:

@@ -93,6 +93,85 @@ _MINIMUM = {"max_iterations": 1}
 _SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", "arow"}
 
 
+#: The member recipes a config names with ``crf.preset`` (docs/method.md §10):
+#: the training algorithm and the parameters it fills in.
+#:
+#: * ``paper``: L-BFGS with elastic net, c1 = c2 = 0.1, 100 iterations; the
+#:   default, for committees and Table 2 models.
+#: * ``fast``: the cheapest recipe measured to give the same difficulties as
+#:   ``paper`` (Pearson >= 0.98, every segmenter's fb within 0.5 points, the
+#:   same ranking of systems) for at most a third of its CPU time
+#:   (docs/benchmarks.md, "Member recipes").
+#: * ``legacy``: L-BFGS, c2 = 1.0, 100 iterations, the default of earlier
+#:   versions.
+PRESETS: dict[str, dict] = {
+    "paper": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100}},
+    "fast": {"algorithm": "ap", "params": {"max_iterations": 5}},
+    "legacy": {"algorithm": "lbfgs", "params": {"c2": 1.0, "max_iterations": 100}},
+}
+
+#: The preset of a ``crf`` section that names none.
+DEFAULT_PRESET = "paper"
+
+
+def resolve_preset(section) -> tuple[dict | None, list[str]]:
+    """Expand a ``crf`` config section's ``preset`` into its algorithm and parameters.
+
+    The preset (``paper`` when none is named) fills ``algorithm`` and the
+    parameters the section does not set itself; ``params`` the section sets
+    override the preset's.  A section that names an ``algorithm`` other than
+    the default preset's, without a preset, gets no preset: python-crfsuite's
+    own defaults fill the rest.  ``preset: null`` asks for none.
+
+    Returns
+    -------
+    (section, problems)
+        The section with ``preset``, ``algorithm`` and the merged ``params``
+        (``None`` when it is not a mapping, left to the schema), and
+        ``"preset: message"`` lines.
+
+    Examples
+    --------
+    >>> resolve_preset({"preset": "paper", "params": {"max_iterations": 50}})[0]
+    {'preset': 'paper', 'algorithm': 'lbfgs', 'params': {'c1': 0.1, 'c2': 0.1, 'max_iterations': 50}}
+    >>> resolve_preset({"algorithm": "ap"})[0]
+    {'preset': None, 'algorithm': 'ap', 'params': {}}
+    >>> resolve_preset({"preset": "fsat"})[1]
+    ["preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, legacy"]
+    """
+    if section is None:
+        section = {}
+    if not isinstance(section, dict):
+        return None, []
+    out = dict(section)
+    algorithm = section.get("algorithm")
+    if "preset" in section:
+        name = section["preset"]
+    elif algorithm is None or algorithm == PRESETS[DEFAULT_PRESET]["algorithm"]:
+        name = DEFAULT_PRESET
+    else:
+        name = None
+    out["preset"] = name
+    if name is None:
+        out.setdefault("algorithm", "lbfgs")
+        out.setdefault("params", {})
+        return out, []
+    if not isinstance(name, str) or name not in PRESETS:
+        close = difflib.get_close_matches(str(name), list(PRESETS), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return None, [f"preset: unknown preset {name!r}; {hint}valid: {', '.join(PRESETS)}"]
+    preset = PRESETS[name]
+    if algorithm is not None and algorithm != preset["algorithm"]:
+        return None, [f"algorithm: preset {name!r} trains with {preset['algorithm']!r}, not "
+                      f"{algorithm!r}; drop one of crf.preset and crf.algorithm"]
+    out["algorithm"] = preset["algorithm"]
+    params = section.get("params")
+    if params is None:
+        params = {}
+    out["params"] = {**preset["params"], **params} if isinstance(params, dict) else params
+    return out, []
+
+
 def _is_int(x) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 

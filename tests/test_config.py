@@ -113,8 +113,9 @@ def test_minimal_config_gets_every_default(workdir):
     assert config.committee.templates == ("F1", "F2", "F3")
     assert config.committee.ratios == (0.1, 0.2, 0.3)
     assert config.committee.draw == "random" and config.committee.seed == 2016
-    assert config.crf.algorithm == "lbfgs"
-    assert config.crf.trainer_params() == {"c2": 1.0, "max_iterations": 100}
+    # the paper preset (docs/method.md §10)
+    assert (config.crf.preset, config.crf.algorithm) == ("paper", "lbfgs")
+    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
     assert (config.parallel.backend, config.parallel.n_jobs, config.parallel.scheduler) == ("loky", 1, None)
     assert config.output.dir == "runs/pku" and config.output.keep_models is False
 
@@ -131,9 +132,10 @@ def test_full_config_loads_and_is_frozen(workdir):
 
 def test_params_given_are_set_on_top_of_the_defaults(workdir):
     config = load_config(write(workdir, with_change("crf.params", {"c1": 0.5, "feature.minfreq": 2})))
-    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 1.0, "max_iterations": 100, "feature.minfreq": 2.0}
+    # the params replace the file's; the paper preset fills what they leave out
+    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.1, "max_iterations": 100, "feature.minfreq": 2.0}
     config = load_config(write(workdir, with_change("crf.params", {"max_iterations": None})))
-    assert config.crf.trainer_params() == {"c2": 1.0}
+    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.1}
 
 
 def test_trainer_params_are_accepted_by_pycrfsuite(workdir):
@@ -491,7 +493,7 @@ def test_override_can_fill_a_section_the_file_leaves_out(workdir):
     data = base()
     del data["crf"], data["committee"]
     config = load_config(write(workdir, data), ["crf.params.c1=0.5", "committee.seed=0"])
-    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 1.0, "max_iterations": 100}
+    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.1, "max_iterations": 100}
     assert config.committee.seed == 0 and config.committee.size == 90
 
 
@@ -534,8 +536,9 @@ def test_fingerprint_ignores_where_the_corpus_lives(workdir):
     "committee.templates=[F1,F2]",
     "committee.draw=grid",
     "crf.params.c2=0.5",
-    "crf.params.c1=0.1",
+    "crf.params.c1=0.3",
     "crf.algorithm=l2sgd",
+    "crf.preset=legacy",
     "corpus.train.normalization=nfkc",
     "corpus.train.format=pku",
     "name=other",
@@ -624,3 +627,60 @@ def test_config_rules_are_those_of_the_crf():
         "params.epsilon: must be >= 0, got -1.0"]
     assert crf.check_crf_params("lbfgs", {"max_iterations": 0}) == [
         "params.max_iterations: must be >= 1, got 0"]
+
+
+# --------------------------------------------------------------------------
+# crf.preset (docs/method.md §10)
+
+
+def test_presets_fill_algorithm_and_params(workdir):
+    from committee.crf import PRESETS
+
+    for name, preset in PRESETS.items():
+        config = load_config(write(workdir, with_change("crf", {"preset": name})))
+        assert (config.crf.preset, config.crf.algorithm) == (name, preset["algorithm"])
+        assert config.crf.trainer_params() == preset["params"]
+    # explicit params override the preset's, the rest stays
+    config = load_config(write(workdir, with_change("crf", {"preset": "legacy",
+                                                            "params": {"max_iterations": 7}})))
+    assert config.crf.trainer_params() == {"c2": 1.0, "max_iterations": 7}
+    config = load_config(write(workdir, with_change("crf", {"preset": "paper"})),
+                         ["crf.params.c2=0.5"])
+    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.5, "max_iterations": 100}
+
+
+def test_a_preset_and_its_settings_written_out_are_the_same_run(workdir):
+    from committee.crf import PRESETS
+
+    for name, preset in PRESETS.items():
+        named = load_config(write(workdir, with_change("crf", {"preset": name})))
+        spelled = load_config(write(workdir, with_change("crf", {"preset": None, **preset})))
+        assert spelled.crf.preset is None
+        assert named.fingerprint() == spelled.fingerprint()
+    fingerprints = {load_config(write(workdir, with_change("crf", {"preset": n}))).fingerprint()
+                    for n in PRESETS}
+    assert len(fingerprints) == len(PRESETS)
+
+
+def test_without_a_preset_an_other_algorithm_keeps_its_own_defaults(workdir):
+    config = load_config(write(workdir, with_change("crf", {"algorithm": "pa"})))
+    assert config.crf.preset is None and config.crf.trainer_params() == {"max_iterations": 100}
+    config = load_config(write(workdir, with_change("crf", {"preset": None})))
+    assert (config.crf.algorithm, config.crf.trainer_params()) == (
+        "lbfgs", {"c2": 1.0, "max_iterations": 100})
+
+
+@pytest.mark.parametrize("crf_section, overrides, message", [
+    ({"preset": "fsat"}, [],
+     "crf.preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, legacy"),
+    ({"preset": 3}, [], "crf.preset: unknown preset 3; valid: paper, fast, legacy"),
+    ({"preset": "legacy", "algorithm": "pa"}, [],
+     "crf.algorithm: preset 'legacy' trains with 'lbfgs', not 'pa'; drop one of crf.preset "
+     "and crf.algorithm"),
+    ({"preset": "paper"}, ["crf.preset=quick"],
+     "--set crf.preset=quick: unknown preset 'quick'; valid: paper, fast, legacy"),
+    ({"preset": "paper", "params": {"c1": -1}}, [], "crf.params.c1: must be >= 0, got -1"),
+])
+def test_bad_presets_are_named(workdir, crf_section, overrides, message):
+    problems = problems_of(write(workdir, with_change("crf", crf_section)), overrides)
+    assert any(p.endswith(message) for p in problems), problems

@@ -22,9 +22,12 @@ def make_toy_corpus(d: Path) -> Path:
 
 def write_config(path: Path, corpus_dir: Path, out: Path, *, size=3, n_jobs=1,
                  backend="loky", iterations=5, keep_models=False, name="toy",
-                 experiments: str = "") -> Path:
+                 experiments: str = "", crf: str | None = None) -> Path:
     """A run config for the toy corpus, written to ``path``; ``experiments``
-    is the YAML body of an ``experiments:`` section (indented by two)."""
+    is the YAML body of an ``experiments:`` section (indented by two);
+    ``crf`` the ``crf`` section as YAML flow (default: L-BFGS, ``iterations``)."""
+    if crf is None:
+        crf = f"{{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}"
     path.write_text(f"""
 name: {name}
 corpus:
@@ -32,7 +35,7 @@ corpus:
   train: {{path: train.txt, format: sighan}}
   test: {{path: test.txt, format: sighan}}
 committee: {{size: {size}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{algorithm: lbfgs, params: {{c2: 1.0, max_iterations: {iterations}}}}}
+crf: {crf}
 parallel: {{backend: {backend}, n_jobs: {n_jobs}}}
 output: {{dir: {out}, keep_models: {str(keep_models).lower()}}}
 """ + (f"experiments:\n{experiments}" if experiments else ""), encoding="utf-8")

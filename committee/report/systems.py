@@ -73,11 +73,10 @@ def read_human(path, names: Sequence[str]) -> dict[str, float]:
 
 def _table2_key(data: RunData, cfg, fraction: float, n_train: int, train_sha: str) -> str:
     e = cfg.experiments
-    params = dict(cfg.crf.trainer_params())
-    params["max_iterations"] = e.table2_max_iterations
+    algorithm, params = cfg.table2_crf()
     key = {"train": train_sha, "test": data.test.sha256, "template": e.table2_template,
            "fraction": fraction, "n_train": n_train, "seed": e.seed,
-           "algorithm": cfg.crf.algorithm, "params": params}
+           "algorithm": algorithm, "params": params}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
@@ -175,8 +174,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     e = cfg.experiments
     n_train = len(train_sentences)
     order = np.random.default_rng(e.seed).permutation(n_train)  # nested samples
-    params = dict(cfg.crf.trainer_params())
-    params["max_iterations"] = e.table2_max_iterations
+    algorithm, params = cfg.table2_crf()
     test_chars = ["".join(s) for s in data.test.words]
     workdir = str(tdir / ".tmp")
     tasks = []
@@ -185,10 +183,10 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
         tasks.append((fraction, [train_sentences[i] for i in idx]))
     n_jobs = cfg.parallel.n_jobs if cfg.parallel.backend != "sequential" else 1
     n_jobs = min(len(tasks), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs)
-    log.info("table2: training %d %s model(s) (%s, max_iterations %d) on %s of %d sentences, "
-             "n_jobs %d", len(tasks), e.table2_template, cfg.crf.algorithm,
-             e.table2_max_iterations, ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
-    args = [(i, e.table2_template, sents, test_chars, cfg.crf.algorithm, params, workdir,
+    log.info("table2: training %d %s model(s) (%s %s) on %s of %d sentences, "
+             "n_jobs %d", len(tasks), e.table2_template, algorithm,
+             json.dumps(params, sort_keys=True), ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
+    args = [(i, e.table2_template, sents, test_chars, algorithm, params, workdir,
              e.seed + 1) for i, (_, sents) in enumerate(tasks)]
     started = time.monotonic()
     if progress:
@@ -224,7 +222,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
            "n_sentences": len(sents), "n_chars": sum(len(w) for s in sents for w in s),
-           "algorithm": cfg.crf.algorithm, "params": params, "seed": e.seed,
+           "algorithm": cfg.table2_crf()[0], "params": params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
     atomic_write_text(tdir / f"{name}.json", json.dumps(rec, indent=2) + "\n")
