@@ -106,7 +106,7 @@ _SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", 
 #:   versions.
 PRESETS: dict[str, dict] = {
     "paper": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100}},
-    "fast": {"algorithm": "ap", "params": {"max_iterations": 5}},
+    "fast": {"algorithm": "pa", "params": {"max_iterations": 5}},
     "legacy": {"algorithm": "lbfgs", "params": {"c2": 1.0, "max_iterations": 100}},
 }
 

@@ -67,7 +67,9 @@ RECIPES: dict[str, dict] = {
     "ap-10": {"algorithm": "ap", "params": {"max_iterations": 10}},
     "l2sgd-5": {"algorithm": "l2sgd", "params": {"c2": 1.0, "max_iterations": 5}},
     "l2sgd-10": {"algorithm": "l2sgd", "params": {"c2": 1.0, "max_iterations": 10}},
+    "pa-3": {"algorithm": "pa", "params": {"max_iterations": 3}},
     "pa-5": {"algorithm": "pa", "params": {"max_iterations": 5}},
+    "pa-10": {"algorithm": "pa", "params": {"max_iterations": 10}},
     "arow-5": {"algorithm": "arow", "params": {"max_iterations": 5}},
     "ap-5-minfreq-2": {"algorithm": "ap", "params": {"max_iterations": 5, "feature.minfreq": 2}},
 }

@@ -684,3 +684,18 @@ def test_without_a_preset_an_other_algorithm_keeps_its_own_defaults(workdir):
 def test_bad_presets_are_named(workdir, crf_section, overrides, message):
     problems = problems_of(write(workdir, with_change("crf", crf_section)), overrides)
     assert any(p.endswith(message) for p in problems), problems
+
+
+def test_table2_models_take_their_own_preset(workdir):
+    # a fast committee still gets Table 2 models trained as in the paper
+    config = load_config(write(workdir, with_change("crf", {"preset": "fast"})))
+    assert config.table2_crf() == ("lbfgs", {"c1": 0.1, "c2": 0.1, "max_iterations": 100})
+    config = load_config(write(workdir, with_change("crf", {"preset": "fast"})),
+                         ["experiments.table2_preset=committee"])
+    assert config.table2_crf() == (config.crf.algorithm, config.crf.trainer_params())
+    config = load_config(write(workdir, base()), ["experiments.table2_preset=legacy",
+                                                   "experiments.table2_max_iterations=300"])
+    assert config.table2_crf() == ("lbfgs", {"c2": 1.0, "max_iterations": 300})
+    assert problems_of(write(workdir, base()), ["experiments.table2_preset=quick"]) == [
+        "--set experiments.table2_preset=quick: unknown value 'quick'; expected one of: "
+        "paper, fast, legacy, committee"]
