@@ -145,7 +145,6 @@ def resolve_preset(section) -> tuple[dict | None, list[str]]:
         section = {}
     if not isinstance(section, dict):
         return None, []
-    out = dict(section)
     algorithm = section.get("algorithm")
     if "preset" in section:
         name = section["preset"]
@@ -153,11 +152,11 @@ def resolve_preset(section) -> tuple[dict | None, list[str]]:
         name = DEFAULT_PRESET
     else:
         name = None
-    out["preset"] = name
+    rest = {k: v for k, v in section.items() if k not in ("preset", "algorithm", "params")}
     if name is None:
-        out.setdefault("algorithm", "lbfgs")
-        out.setdefault("params", {})
-        return out, []
+        params = section.get("params")
+        return {"preset": None, "algorithm": algorithm or "lbfgs",
+                "params": {} if params is None else params, **rest}, []
     if not isinstance(name, str) or name not in PRESETS:
         close = difflib.get_close_matches(str(name), list(PRESETS), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
@@ -166,12 +165,11 @@ def resolve_preset(section) -> tuple[dict | None, list[str]]:
     if algorithm is not None and algorithm != preset["algorithm"]:
         return None, [f"algorithm: preset {name!r} trains with {preset['algorithm']!r}, not "
                       f"{algorithm!r}; drop one of crf.preset and crf.algorithm"]
-    out["algorithm"] = preset["algorithm"]
     params = section.get("params")
     if params is None:
         params = {}
-    out["params"] = {**preset["params"], **params} if isinstance(params, dict) else params
-    return out, []
+    params = {**preset["params"], **params} if isinstance(params, dict) else params
+    return {"preset": name, "algorithm": preset["algorithm"], "params": params, **rest}, []
 
 
 def _is_int(x) -> bool:
