@@ -100,8 +100,8 @@ _SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", 
 #:   default, for committees and Table 2 models.
 #: * ``fast``: L2-SGD with ``paper``'s c2 and 10 epochs, the recipe measured
 #:   closest to ``paper``'s difficulties for about a third of its CPU time
-#:   (Pearson 0.99, the same ranking of systems; docs/method.md §10 and
-#:   docs/benchmarks.md, "Member recipes").
+#:   (Pearson 0.991 on NLPCC Weibo, 0.978 on the embedded corpus;
+#:   docs/method.md §10 and docs/benchmarks.md, "Member recipes").
 #: * ``legacy``: L-BFGS, c2 = 1.0, 100 iterations, the default of earlier
 #:   versions.
 PRESETS: dict[str, dict] = {
