@@ -28,7 +28,8 @@ recipe is always part of the table (its cost is the reference).
     python3 scripts/bench_recipes.py --corpus embedded weibo --k 90 \
         --recipes paper fast legacy [--work bench-recipes] [--json out.json]
 
-``weibo`` needs the NLPCC 2016 Weibo corpus in ``../shared/corpora`` or
+``weibo`` needs the NLPCC 2016 Weibo corpus in ``data/nlpcc2016-weibo``
+(data/README.md), the corpora folder beside the repository, or
 ``--weibo-root``.  The recipes are :data:`RECIPES`; ``paper``, ``fast`` and
 ``legacy`` are the presets of ``committee.crf.PRESETS``.
 """
@@ -82,7 +83,11 @@ RECIPES: dict[str, dict] = {
 CORPORA = {
     "embedded": {"config": "configs/peoples-daily-1998.yaml", "root": None},
     "weibo": {"config": "configs/nlpcc2016-weibo.yaml",
-              "root": ROOT.parent / "shared" / "corpora" / "nlpcc2016-weibo"},
+              # data/ (data/README.md), else the corpora folder beside the repository
+              "root": next((d for d in (ROOT / "data" / "nlpcc2016-weibo",
+                                        ROOT.parent / "shared" / "corpora" / "nlpcc2016-weibo")
+                            if (d / "train.dat").is_file()),
+                           ROOT / "data" / "nlpcc2016-weibo")},
 }
 
 SEGMENTERS = ("jieba", "thulac", "snownlp")
