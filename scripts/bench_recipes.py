@@ -51,12 +51,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PAPER = {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100}}
-
-#: Candidate member recipes (a ``crf`` config section each).
+#: Candidate member recipes besides the package's presets
+#: (``committee.crf.PRESETS``: paper, fast, legacy), a ``crf`` config section each.
 RECIPES: dict[str, dict] = {
-    "paper": PAPER,
-    "legacy": {"algorithm": "lbfgs", "params": {"c2": 1.0, "max_iterations": 100}},
     "lbfgs-50": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 50}},
     "lbfgs-30": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 30}},
     "lbfgs-delta": {"algorithm": "lbfgs",
@@ -70,9 +67,6 @@ RECIPES: dict[str, dict] = {
     "l2sgd-10": {"algorithm": "l2sgd", "params": {"c2": 1.0, "max_iterations": 10}},
     "l2sgd-c0.1-10": {"algorithm": "l2sgd", "params": {"c2": 0.1, "max_iterations": 10}},
     "l2sgd-c0.1-15": {"algorithm": "l2sgd", "params": {"c2": 0.1, "max_iterations": 15}},
-    "l2sgd-c0.1-10-cal": {"algorithm": "l2sgd",
-                          "params": {"c2": 0.1, "max_iterations": 10, "calibration.samples": 300,
-                                     "calibration.candidates": 5}},
     "pa-3": {"algorithm": "pa", "params": {"max_iterations": 3}},
     "pa-5": {"algorithm": "pa", "params": {"max_iterations": 5}},
     "pa-10": {"algorithm": "pa", "params": {"max_iterations": 10}},
@@ -90,19 +84,14 @@ CORPORA = {
                            ROOT / "data" / "nlpcc2016-weibo")},
 }
 
-SEGMENTERS = ("jieba", "thulac", "snownlp")
 
 
 def recipe_section(name: str) -> dict:
     """The ``crf`` config section of recipe ``name``: a preset of the package
     when it has one, otherwise :data:`RECIPES`."""
-    try:
-        from committee.crf import PRESETS
-    except ImportError:
-        PRESETS = {}
-    if name in PRESETS:
-        return {"preset": name}
-    return RECIPES[name]
+    from committee.crf import PRESETS
+
+    return {"preset": name} if name in PRESETS else RECIPES[name]
 
 
 def corpus_config(corpus: str, recipe: str, k: int, out: Path, root: Path | None) -> dict:
@@ -166,15 +155,19 @@ def systems(paper_dir: Path) -> dict[str, list[list[str]]]:
     import importlib.util
 
     from committee import corpus as corpus_mod
-    from committee.segmenters import SEGMENTERS as TABLE
+    from committee.config import ExperimentsConfig
+    from committee.report.systems import _table2_file
+    from committee.segmenters import SEGMENTERS
 
-    names = [n for n in SEGMENTERS if importlib.util.find_spec(TABLE[n][0]) is not None]
+    names = [n for n, (module, *_) in SEGMENTERS.items()
+             if importlib.util.find_spec(module) is not None]
     # the package's Table 2 defaults, whatever an older manifest recorded; two workers
     args = [sys.executable, "-m", "committee", "report", str(paper_dir), "--only", "table2",
             "--quiet", "--set", "experiments.table2_preset=paper",
             "--set", "experiments.table2_max_iterations=null", "--set", "parallel.n_jobs=2"]
     args += [a for n in names for a in ("--with", n)]
-    made = [paper_dir / "report" / "table2" / f"F2-{f:04d}.txt" for f in (200, 500, 800, 1000)]
+    made = [paper_dir / "report" / "table2" / f"{_table2_file('F2', f)}.txt"
+            for f in ExperimentsConfig().table2_fractions]
     made += [paper_dir / "report" / "systems" / f"{n}.txt" for n in names]
     t0 = time.perf_counter()
     if all(f.is_file() for f in made):
@@ -237,8 +230,12 @@ def main(argv=None) -> int:
 
 
 def _print_corpus(corpus, k, rows, gold, outputs) -> dict:
+    from committee.segmenters import SEGMENTERS
+
     paper = rows["paper"]
-    fb_paper = fb_table(gold, outputs, paper["d"]) if outputs else {}
+    fbs = {name: fb_table(gold, outputs, row["d"]) if outputs else {}
+           for name, row in rows.items()}
+    fb_paper = fbs["paper"]
     third = [n for n in outputs if n in SEGMENTERS]
     print(f"\n## {corpus}, K = {k}, {len(paper['d']):,} test words\n")
     print("| recipe | CPU s | CPU / paper | wall s | peak MB | median f1 | mean d | Pearson "
@@ -249,7 +246,7 @@ def _print_corpus(corpus, k, rows, gold, outputs) -> dict:
         c = row["cost"]
         r = float(np.corrcoef(paper["d"], row["d"])[0, 1])
         dd = float(np.abs(paper["d"] - row["d"]).mean())
-        fb = fb_table(gold, outputs, row["d"]) if outputs else {}
+        fb = fbs[name]
         dfb = max((abs(fb[n] - fb_paper[n]) for n in third), default=float("nan"))
         same = ranking(fb) == ranking(fb_paper) if outputs else None
         print(f"| {name} | {c['cpu_s']:.0f} | {c['cpu_s'] / paper['cost']['cpu_s']:.3f} "

@@ -204,7 +204,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
                 raise RunError(f"Table 2 model {_table2_name(e.table2_template, fraction)} "
                                f"failed: {result.error}")
             systems.append(_save_table2(cfg, data, tdir, fraction, sents, n_train, train_sha,
-                                        params, result))
+                                        algorithm, params, result))
             bar.update(1)
     finally:
         bar.close()
@@ -213,8 +213,8 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     return systems
 
 
-def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train_sha, params,
-                 result) -> System:
+def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train_sha,
+                 algorithm, params, result) -> System:
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
@@ -222,7 +222,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
            "n_sentences": len(sents), "n_chars": sum(len(w) for s in sents for w in s),
-           "algorithm": cfg.table2_crf()[0], "params": params, "seed": e.seed,
+           "algorithm": algorithm, "params": params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
     atomic_write_text(tdir / f"{name}.json", json.dumps(rec, indent=2) + "\n")
