@@ -54,7 +54,10 @@ sys.path.insert(0, str(ROOT))
 #: Candidate member recipes besides the package's presets
 #: (``committee.crf.PRESETS``: paper, fast, legacy), a ``crf`` config section each.
 RECIPES: dict[str, dict] = {
+    "lbfgs-60": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 60}},
     "lbfgs-50": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 50}},
+    "lbfgs-50-m20": {"algorithm": "lbfgs",
+                     "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 50, "num_memories": 20}},
     "lbfgs-30": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 30}},
     "lbfgs-delta": {"algorithm": "lbfgs",
                     "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100, "delta": 1e-3,
@@ -72,6 +75,10 @@ RECIPES: dict[str, dict] = {
     "pa-10": {"algorithm": "pa", "params": {"max_iterations": 10}},
     "arow-5": {"algorithm": "arow", "params": {"max_iterations": 5}},
     "ap-5-minfreq-2": {"algorithm": "ap", "params": {"max_iterations": 5, "feature.minfreq": 2}},
+    "l2sgd-c0.1-20": {"algorithm": "l2sgd", "params": {"c2": 0.1, "max_iterations": 20}},
+    # paper's recipe on another draw of the committee (committee.seed + 1): how far
+    # two committees of the same recipe differ, the floor under every other row
+    "paper-reseeded": {"preset": "paper", "seed_offset": 1},
 }
 
 CORPORA = {
@@ -91,7 +98,9 @@ def recipe_section(name: str) -> dict:
     when it has one, otherwise :data:`RECIPES`."""
     from committee.crf import PRESETS
 
-    return {"preset": name} if name in PRESETS else RECIPES[name]
+    if name in PRESETS:
+        return {"preset": name}
+    return {k: v for k, v in RECIPES[name].items() if k != "seed_offset"}
 
 
 def corpus_config(corpus: str, recipe: str, k: int, out: Path, root: Path | None) -> dict:
@@ -101,6 +110,7 @@ def corpus_config(corpus: str, recipe: str, k: int, out: Path, root: Path | None
     cfg = yaml.safe_load((ROOT / CORPORA[corpus]["config"]).read_text(encoding="utf-8"))
     cfg["committee"]["size"] = k
     cfg["crf"] = recipe_section(recipe)
+    cfg["committee"]["seed"] += RECIPES.get(recipe, {}).get("seed_offset", 0)
     cfg["output"] = {"dir": str(out.resolve())}
     if root is not None:
         cfg["corpus"]["root"] = str(root)
