@@ -378,19 +378,24 @@ def check_model_file(path: str | os.PathLike) -> None:
 
     import struct
 
+    # the header and the first 8 bytes of each chunk: a model is tens of MB
     with open(path, "rb") as f:
-        data = f.read()
-    size = len(data)
-    declared = int.from_bytes(data[4:8], "little") if data[:4] == b"lCRF" else None
-    what = f"{size} of {declared} bytes" if declared else f"{size} bytes, no model header"
-    if declared == size and size >= 48:
-        offsets = list(struct.unpack_from("<5I", data, 28))
-        magics = [data[o:o + 4] for o in offsets]
-        ends = [o + int.from_bytes(data[o + 4:o + 8], "little") for o in offsets]
-        if (magics == [b"FEAT", b"CQDB", b"CQDB", b"LFRF", b"AFRF"]
-                and all(e <= n < e + 4 for e, n in zip(ends, offsets[1:] + [size]))):
-            return
-        what = f"{size} bytes, its chunks do not match their offsets"
+        size = os.fstat(f.fileno()).st_size
+        header = f.read(48)
+        declared = int.from_bytes(header[4:8], "little") if header[:4] == b"lCRF" else None
+        what = f"{size} of {declared} bytes" if declared else f"{size} bytes, no model header"
+        if declared == size and size >= 48:
+            offsets = list(struct.unpack_from("<5I", header, 28))
+            heads = []
+            for o in offsets:
+                f.seek(o)
+                heads.append(f.read(8))
+            magics = [h[:4] for h in heads]
+            ends = [o + int.from_bytes(h[4:8], "little") for o, h in zip(offsets, heads)]
+            if (magics == [b"FEAT", b"CQDB", b"CQDB", b"LFRF", b"AFRF"]
+                    and all(e <= n < e + 4 for e, n in zip(ends, offsets[1:] + [size]))):
+                return
+            what = f"{size} bytes, its chunks do not match their offsets"
     missing = (declared or 0) - size
     try:
         free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
