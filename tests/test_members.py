@@ -331,3 +331,34 @@ def test_member_is_frozen():
     assert isinstance(m, Member)
     with pytest.raises(AttributeError):
         m.template = "F2"
+
+
+@pytest.mark.parametrize("algorithm, params", [("lbfgs", LBFGS), ("l2sgd", {"max_iterations": 5})])
+def test_attribute_names_do_not_change_the_model(tmp_path, algorithm, params):
+    """Why names may be chosen for speed (committee.features): renaming every
+    attribute one-to-one gives the same weights, feature by feature, and the
+    same tags, because crfsuite numbers attributes in the order it meets them."""
+    def offsets_first(name):  # the former spelling, C-1=中 for 中=C-1
+        chars, offsets = name.rsplit("=", 1)
+        return f"{offsets}={chars}"
+
+    y = [to_bmes(s) for s in TRAIN]
+    x = corpus_attributes(["".join(s) for s in TRAIN], "F2")
+    renamed = [[[offsets_first(a) for a in item] for item in s] for s in x]
+    test = corpus_attributes(TEST_CHARS, "F2")
+    test_renamed = [[[offsets_first(a) for a in item] for item in s] for s in test]
+    train_model(x, y, algorithm, params, tmp_path / "a.crfsuite", rand_seed=3)
+    train_model(renamed, y, algorithm, params, tmp_path / "b.crfsuite", rand_seed=3)
+    info = []
+    for path in ("a.crfsuite", "b.crfsuite"):
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(tmp_path / path))
+        info.append(tagger.info())
+        tagger.close()
+    a, b = info
+    assert len(a.state_features) > 100
+    assert {(offsets_first(n), tag): w for (n, tag), w in a.state_features.items()} \
+        == b.state_features
+    assert a.transitions == b.transitions
+    assert tag_sentences(tmp_path / "a.crfsuite", test) \
+        == tag_sentences(tmp_path / "b.crfsuite", test_renamed)
