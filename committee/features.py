@@ -24,9 +24,9 @@ training data in (``Trainer.append``).  Named characters first, the twelve
 attributes of a position fall into the tree regions of its five
 characters, which the neighbouring positions have just visited, so the
 lookups stay in cache; named offsets first (``C-1=中``), they scatter over
-twelve regions.  Measured on a 30% F3 slice of NLPCC Weibo train (2.6M
-attribute occurrences): ``append`` 3.0 s against 5.6 s (docs/benchmarks.md,
-"Attribute names").  The model is the same either way: crfsuite numbers
+twelve regions.  Measured on a 30% F3 slice of NLPCC Weibo train (2.5M
+attribute occurrences): ``append`` 3.8 s against 6.9 s (docs/benchmarks.md,
+"Attribute names and ``Trainer.append``").  The model is the same either way: crfsuite numbers
 attributes in the order it first meets them, whatever their names, so the
 features, weights and tags are identical; only the names stored in the
 model file differ.
