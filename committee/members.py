@@ -286,7 +286,9 @@ class MemberResult:
     timings : dict
         Seconds spent in ``attributes_s`` (training and test attributes),
         ``append_s``, ``train_s`` and ``tag_s`` (tagging and cutting into
-        words).  For logs and benchmarks only: nothing else depends on them.
+        words), and crfsuite's own parts of ``train_s`` (``featgen_s``,
+        ``optimise_s``, ``store_s``; :func:`committee.crf.train_model`).  For
+        logs and benchmarks only: nothing else depends on them.
     pred_ends : ndarray of bool, shape (C,), or None
         Its segmentation of the test set: over the test characters laid end to
         end (:func:`committee.spans.spans`), true at the last character of each

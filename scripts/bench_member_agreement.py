@@ -10,22 +10,36 @@ given; its sentences are those of :func:`committee.members.member_sample`)
 once per recipe in this process, and prints per recipe:
 
 * ``CPU s`` (``time.process_time`` around the member: attributes, append,
-  training, tagging) and crfsuite's ``train s``;
+  training, tagging) and where the time went: ``attrs`` (building the
+  attribute strings in Python), ``append`` (crfsuite taking them in),
+  crfsuite's own ``featgen`` (building its features), ``optimise`` (the
+  training algorithm) and ``store`` (writing the model), and ``tag``
+  (tagging the test set);
 * ``word acc``: the share of gold test words the member gets right;
 * ``paper ✓ / recipe ✗`` and ``paper ✗ / recipe ✓``: the shares of gold
   words it gets wrong where ``paper``'s member gets them right, and the
-  reverse; their sum is the share of words whose mark differs.
+  reverse; their sum is the share of words whose mark differs.  Their
+  difference is what does not average out over a committee: a recipe whose
+  members lose more words than they win makes every word look harder.
 
     python3 scripts/bench_member_agreement.py --corpus weibo --template F2 --ratio 0.2 \\
         --recipes paper paper-200 lbfgs-60 lbfgs-50 fast l2sgd-c0.1-20 pa-10 ap-10
 
-Recipes are the presets of ``committee.crf.PRESETS`` and the ``RECIPES``
-of ``scripts/bench_recipes.py``.  A recipe name ending in
-``+test-attributes`` (``paper+test-attributes``) prunes the member's
-training attributes to those that occur in the test set, the pruning that
-cannot change which test attributes the model weighs: attributes the test
-set never shows get no weight used in tagging, but shape the others'.  Run it on an otherwise idle machine: the
-CPU seconds of one member are a few seconds each.
+Recipes are the presets of ``committee.crf.PRESETS``, the ``RECIPES`` of
+``scripts/bench_recipes.py`` and :data:`EXTRA`.  A recipe name may end in
+a pruning of the member's training attributes:
+
+* ``+test-attributes`` (``paper+test-attributes``) keeps those that occur in
+  the test set, the pruning that cannot change which test attributes the
+  model weighs: attributes the test set never shows get no weight used in
+  tagging, but shape the others';
+* ``+paper-attributes`` keeps those to which ``paper``'s member gives a
+  non-zero weight: the support of the elastic-net solution, known only
+  after paper's training, so an upper bound on what any pruning before
+  training can save.
+
+Run it on an otherwise idle machine: one member's CPU time is a few
+seconds to a minute.
 """
 
 from __future__ import annotations
@@ -42,8 +56,20 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_recipes  # noqa: E402  (the recipes and corpora of the committee bench)
 
-#: Member-level recipes besides those of bench_recipes: paper run twice as long.
-EXTRA = {"paper-200": {"preset": "paper", "params": {"max_iterations": 200}}}
+#: Member-level recipes besides those of bench_recipes: paper run twice as
+#: long; paper's L2 term alone, run to convergence (what L-BFGS reaches
+#: without the L1 term); L2-SGD at more epochs and other c2; L-BFGS at 35
+#: iterations with a stronger L1 or L2 term.
+EXTRA = {
+    "paper-200": {"preset": "paper", "params": {"max_iterations": 200}},
+    "lbfgs-l2": {"preset": "paper", "params": {"c1": 0.0}},
+    "l2sgd-c0.1-30": {"preset": "fast", "params": {"max_iterations": 30}},
+    "l2sgd-c0.03-20": {"preset": "fast", "params": {"c2": 0.03, "max_iterations": 20}},
+    "l2sgd-c0.3-20": {"preset": "fast", "params": {"c2": 0.3, "max_iterations": 20}},
+    "lbfgs-35": {"preset": "paper", "params": {"max_iterations": 35}},
+    "lbfgs-35-c1-0.3": {"preset": "paper", "params": {"c1": 0.3, "max_iterations": 35}},
+    "lbfgs-35-c2-0.5": {"preset": "paper", "params": {"c2": 0.5, "max_iterations": 35}},
+}
 
 
 def recipe(name: str) -> tuple[str, dict]:
@@ -57,34 +83,61 @@ def recipe(name: str) -> tuple[str, dict]:
     return resolved["algorithm"], resolved["params"]
 
 
-PRUNED = "+test-attributes"
+PRUNINGS = ("+test-attributes", "+paper-attributes")
 
 
-def run_pruned(member, sample, test_chars, test_words, algorithm, params, work):
+def split_name(name: str) -> tuple[str, str | None]:
+    """``(recipe, pruning)`` of a recipe name such as ``paper+test-attributes``."""
+    for suffix in PRUNINGS:
+        if name.endswith(suffix):
+            return name[:-len(suffix)], suffix
+    return name, None
+
+
+def paper_support(model_path) -> set[str]:
+    """The attributes to which the model at ``model_path`` gives a non-zero weight."""
+    import pycrfsuite
+
+    tagger = pycrfsuite.Tagger()
+    tagger.open(str(model_path))
+    try:
+        return {a for (a, _), w in tagger.info().state_features.items() if w != 0}
+    finally:
+        tagger.close()
+
+
+def run_pruned(member, sample, test_chars, test_words, algorithm, params, keep, work):
     """Like :func:`committee.members.run_member`, on the training attributes
-    that occur in the test set; returns (marks, train seconds)."""
+    in ``keep``; returns (marks, timings)."""
     from committee import crf
     from committee.corpus import from_bmes, to_bmes
     from committee.features import attributes
     from committee.marks import word_marks
     from committee.members import crfsuite_seed
 
+    t0 = time.perf_counter()
     test_x = [attributes(c, member.template) for c in test_chars]
-    seen = {a for x in test_x for item in x for a in item}
     sentences = [s for s in sample if s]
-    x = ([[a for a in item if a in seen] for item in attributes("".join(s), member.template)]
-         for s in sentences)
+    x = [[[a for a in item if a in keep] for item in attributes("".join(s), member.template)]
+         for s in sentences]
+    attrs_s = time.perf_counter() - t0
     model = Path(work) / "pruned.crfsuite"
     t = crf.train_model(x, [to_bmes(s) for s in sentences], algorithm, params, model,
                         rand_seed=crfsuite_seed(member))
+    t0 = time.perf_counter()
     tags = crf.tag_sentences(model, test_x)
     pred = [from_bmes(c, tg) for c, tg in zip(test_chars, tags)]
-    return word_marks(test_words, pred), t["train_s"]
+    t.update(attributes_s=attrs_s, tag_s=time.perf_counter() - t0)
+    return word_marks(test_words, pred), t
+
+
+COLUMNS = ("attributes_s", "append_s", "featgen_s", "optimise_s", "store_s", "tag_s")
 
 
 def main(argv=None) -> int:
     from committee import members
     from committee.config import load_config
+    from committee.features import attributes
     from committee.pipeline import load_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -109,29 +162,48 @@ def main(argv=None) -> int:
     print(f"## {args.corpus}: member {args.index} ({args.template}, {args.ratio:g} of "
           f"{n_train:,} training sentences, seed {args.seed}), "
           f"{inputs.test.n_words():,} test words\n")
-    print("| recipe | CPU s | train s | word acc | paper ✓ / recipe ✗ | paper ✗ / recipe ✓ "
-          "| marks differ |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| recipe | CPU s | attrs | append | featgen | optimise | store | tag | word acc "
+          "| paper ✓ / recipe ✗ | paper ✗ / recipe ✓ | marks differ |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     names = ["paper"] + [r for r in args.recipes if r != "paper"]
-    ref = None
-    for name in names:
-        pruned = name.endswith(PRUNED)
-        algorithm, params = recipe(name[:-len(PRUNED)] if pruned else name)
-        with tempfile.TemporaryDirectory() as work:
-            t0 = time.process_time()
-            if pruned:
-                m, train_s = run_pruned(member, sample, test_chars, test_words, algorithm,
-                                        params, work)
-            else:
-                res = members.run_member(member, sample, test_chars, test_words, algorithm,
-                                         params, work)
-                m, train_s = res.marks, res.timings["train_s"]
-            cpu = time.process_time() - t0
-        if ref is None:
-            ref = m
-        lost, won = float((ref & ~m).mean()), float((~ref & m).mean())
-        print(f"| {name} | {cpu:.1f} | {train_s:.1f} | {m.mean():.4f} "
-              f"| {lost:.4f} | {won:.4f} | {lost + won:.4f} |", flush=True)
+    ref = support = None
+    with tempfile.TemporaryDirectory() as keep_dir:
+        for name in names:
+            base, pruning = split_name(name)
+            algorithm, params = recipe(base)
+            with tempfile.TemporaryDirectory() as work:
+                t0 = time.process_time()
+                if pruning:
+                    if pruning == "+test-attributes":
+                        keep = {a for c in test_chars for item in
+                                attributes(c, member.template) for a in item}
+                    else:
+                        keep = support
+                    m, t = run_pruned(member, sample, test_chars, test_words, algorithm,
+                                      params, keep, work)
+                else:
+                    res = members.run_member(member, sample, test_chars, test_words, algorithm,
+                                             params, work if ref is not None else keep_dir,
+                                             keep_model=ref is None)
+                    m, t = res.marks, res.timings
+                cpu = time.process_time() - t0
+            if ref is None:
+                ref = m
+                support = paper_support(Path(keep_dir) / "models" /
+                                        f"member-{member.index:04d}.crfsuite")
+            lost, won = float((ref & ~m).mean()), float((~ref & m).mean())
+            parts = " | ".join(f"{t[k]:.1f}" if k in t else "–" for k in COLUMNS)
+            print(f"| {name} | {cpu:.1f} | {parts} | {m.mean():.4f} "
+                  f"| {lost:.4f} | {won:.4f} | {lost + won:.4f} |", flush=True)
+    if any(split_name(n)[1] == "+paper-attributes" for n in names):
+        from collections import Counter
+
+        counts = Counter(a for s in sample if s
+                         for item in attributes("".join(s), member.template) for a in item)
+        weighed = sum(counts[a] for a in support)
+        print(f"\n`paper`'s member weighs {len(support):,} of the {len(counts):,} attributes "
+              f"of its training sentences ({len(support) / len(counts):.1%}), "
+              f"{weighed / sum(counts.values()):.1%} of their occurrences.")
     return 0
 
 

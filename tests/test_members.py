@@ -179,7 +179,8 @@ def test_train_and_tag_tiny_crf(tmp_path):
     path = tmp_path / "tiny.crfsuite"
     x = corpus_attributes(["".join(s) for s in TRAIN], "F2")
     timings = train_model(x, [to_bmes(s) for s in TRAIN], "lbfgs", LBFGS, path)
-    assert set(timings) == {"append_s", "train_s"} and path.stat().st_size > 0
+    assert set(timings) == {"append_s", "train_s", "featgen_s", "optimise_s", "store_s"}
+    assert path.stat().st_size > 0
     tags = tag_sentences(path, corpus_attributes(TEST_CHARS, "F2"))
     assert [len(t) for t in tags] == [len(c) for c in TEST_CHARS]
     assert tags[-1] == []
@@ -191,6 +192,22 @@ def test_train_and_tag_tiny_crf(tmp_path):
     pred = [from_bmes(c, t) for c, t in zip(TEST_CHARS, tags)]
     gold = {(i, w) for i, s in enumerate(TEST) for w in s}
     assert len(gold & {(i, w) for i, s in enumerate(pred) for w in s}) > 0.8 * len(gold)
+
+
+@pytest.mark.parametrize("algorithm, params", [
+    ("lbfgs", {"c1": 0.1, "c2": 0.1, "max_iterations": 30}),
+    ("l2sgd", {"c2": 0.1, "max_iterations": 5}),
+])
+def test_train_model_reports_crfsuites_own_phases(tmp_path, algorithm, params):
+    # crfsuite's log splits train_s into building features, optimising and
+    # writing the model; the parts are CPU seconds within the wall-clock whole
+    x = corpus_attributes(["".join(s) for s in TRAIN] * 20, "F2")
+    t = train_model(x, [to_bmes(s) for s in TRAIN] * 20, algorithm, params,
+                    tmp_path / "m.crfsuite")
+    parts = [t["featgen_s"], t["optimise_s"], t["store_s"]]
+    assert all(p >= 0 for p in parts)
+    assert t["optimise_s"] > 0
+    assert sum(parts) <= t["train_s"] + 0.05
 
 
 def test_train_model_input_errors(tmp_path):
@@ -261,7 +278,8 @@ def test_run_member(tmp_path):
     assert 0.5 < res.f1 <= 1
     assert res.n_sentences == m.n_sentences == 20
     assert res.n_train_chars == sum(len(w) for s in sample for w in s)
-    assert set(res.timings) == {"attributes_s", "append_s", "train_s", "tag_s"}
+    assert set(res.timings) == {"attributes_s", "append_s", "train_s", "tag_s", "featgen_s",
+                                "optimise_s", "store_s"}
     assert list(tmp_path.iterdir()) == []  # the temporary model is gone
 
 
