@@ -108,7 +108,7 @@ def paper_support(model_path) -> set[str]:
 
 def run_pruned(member, sample, test_chars, test_words, algorithm, params, keep, work):
     """Like :func:`committee.members.run_member`, on the training attributes
-    in ``keep``; returns (marks, timings)."""
+    in ``keep`` (None: those of the test set); returns (marks, timings)."""
     from committee import crf
     from committee.corpus import from_bmes, to_bmes
     from committee.features import attributes
@@ -117,6 +117,8 @@ def run_pruned(member, sample, test_chars, test_words, algorithm, params, keep, 
 
     t0 = time.perf_counter()
     test_x = [attributes(c, member.template) for c in test_chars]
+    if keep is None:
+        keep = {a for x in test_x for item in x for a in item}
     sentences = [s for s in sample if s]
     x = [[[a for a in item if a in keep] for item in attributes("".join(s), member.template)]
          for s in sentences]
@@ -174,11 +176,7 @@ def main(argv=None) -> int:
             with tempfile.TemporaryDirectory() as work:
                 t0 = time.process_time()
                 if pruning:
-                    if pruning == "+test-attributes":
-                        keep = {a for c in test_chars for item in
-                                attributes(c, member.template) for a in item}
-                    else:
-                        keep = support
+                    keep = support if pruning == "+paper-attributes" else None
                     m, t = run_pruned(member, sample, test_chars, test_words, algorithm,
                                       params, keep, work)
                 else:
