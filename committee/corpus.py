@@ -30,14 +30,19 @@ Formats (:data:`FORMATS`)
     nodes (``5.1``) are skipped; blank lines end sentences.  A sentence's
     line is the first line of its block (its first comment, if any).
 
-Every reader decodes the whole file at once with the given codec (any
-Python codec name; the documented set is :data:`ENCODINGS`; a file that
-does not decode, or decodes into implausible text, gets the encodings that
-read as Chinese named, see :mod:`committee.encoding`), refuses a file that
-looks like another format (:func:`sniff_format`), tolerates a
-leading byte-order mark and CRLF line ends, splits lines on ``\\n`` only,
-and rejects control characters (``binary data?``), a carriage return inside
-a line (old Mac line ends), missing, unreadable, directory and empty files.
+Every reader reads the file block by block (:data:`committee.fileio.BLOCK_SIZE`)
+and decodes each block as it arrives with the given codec (any Python codec
+name; the documented set is :data:`ENCODINGS`; a file that does not decode,
+or decodes into implausible text, gets the encodings that read as Chinese
+named, see :mod:`committee.encoding`); it refuses bytes that do not decode,
+control characters (``binary data?``), a carriage return inside a line (old
+Mac line ends) and a line longer than
+:data:`committee.fileio.MAX_LINE_CHARS` characters in the block where they
+appear, so binary or endless input (``/dev/zero``, a stream without line
+breaks) is refused at once.  It then refuses a file that looks like another
+format (:func:`sniff_format`), tolerates a leading byte-order mark and CRLF
+line ends, splits lines on ``\\n`` only, and rejects missing, unreadable,
+directory and empty files and standard input that is closed.
 
 Normalisation (:data:`NORMALIZATIONS`, off by default) is applied to each
 word after splitting: ``"nfkc"`` is Unicode NFKC, ``"fullwidth"`` maps only
@@ -80,7 +85,9 @@ from typing import Callable, Iterable, Sequence
 
 from committee import encoding as encoding_mod
 from committee.errors import DecodeError, FormatMismatchError, InputError, PlausibilityWarning
-from committee.fileio import atomic_open, read_input, sha256_bytes
+from committee.fileio import STDIN  # noqa: F401 (how messages name standard input)
+from committee.fileio import (TextReader, atomic_open, input_label, read_blocks, read_input,
+                              sha256_bytes)
 
 __all__ = [
     "Corpus",
@@ -103,9 +110,6 @@ __all__ = [
     "read_embedded",
     "split_tail",
 ]
-
-#: How standard input (the path ``"-"``) is named in messages.
-STDIN = "<stdin>"
 
 #: Format names accepted by :func:`read_corpus`.
 FORMATS = ("sighan", "pku", "char-slash", "char-tsv", "conllu")
@@ -241,13 +245,6 @@ def _normalize_words(path: str, line: int, words: list[str], mode: str) -> list[
 # decoding
 
 
-def _read_bytes(path: str | os.PathLike) -> bytes:
-    data = read_input(path)
-    if not data:
-        raise InputError(str(path), None, "file is empty (0 bytes)")
-    return data
-
-
 def _check_encoding(encoding: str) -> str:
     try:
         return codecs.lookup(encoding).name
@@ -266,42 +263,66 @@ def _spell(fix) -> Callable[[str, str], str]:
     return fix
 
 
-def _decode(path: str, data: bytes, encoding: str, fix=None, controls: bool = False) -> str:
-    """Decode ``data`` and check it is text; return it without a BOM.
+def _read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
+               controls: bool = False) -> tuple[str, bytes]:
+    """The text of ``path`` (without a BOM) and its bytes, read block by block
+    (:class:`committee.fileio.TextReader`): bytes that do not decode, control
+    characters and a line without end are refused in the block they arrive
+    in, so binary or endless input never fills the memory.
 
     ``controls=True`` lets control characters other than NUL through (word
     lists keep them, with a warning).  A non-UTF encoding that decodes into
     implausible text draws a :class:`PlausibilityWarning` naming a better one.
     """
     codec = _check_encoding(encoding)
+    reader = TextReader(label, encoding)
+    bad = _NUL_OR_CR if controls else _BAD_CHAR
     try:
-        text = data.decode(encoding)
+        for block in read_blocks(path):
+            _check_piece(reader, reader.feed(block), bad, fix)
+        _check_piece(reader, reader.feed(b"", final=True), bad, fix)
+    except UnicodeDecodeError:
+        raise _decode_error(label, reader.data(), encoding, codec, fix) from None
+    data = reader.data()
+    if not data:
+        raise InputError(label, None, "file is empty (0 bytes)")
+    text = reader.text()
+    if not text.strip():
+        raise InputError(label, None, "file is empty (no non-blank line)")
+    if not encoding_mod.is_unicode(codec):
+        _check_plausible(label, data, text, encoding, fix)
+    return text, data
+
+
+def _decode_error(path: str, data: bytes, encoding: str, codec: str, fix) -> InputError:
+    """The error for ``data`` (the bytes read so far) that does not decode."""
+    try:
+        data.decode(encoding)
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         bad = data[e.start:max(e.end, e.start + 1)][:4]
         candidates, note = _suggest(data, codec, line)
-        raise DecodeError(path, line, encoding, col, bad, candidates, note, _spell(fix)) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    m = (_NUL_OR_CR if controls else _BAD_CHAR).search(text)
+        return DecodeError(path, line, encoding, col, bad, candidates, note, _spell(fix))
+    return InputError(path, None, f"cannot decode as {encoding}")  # a codec that decodes whole
+
+
+def _check_piece(reader: TextReader, piece: str, bad: re.Pattern, fix) -> None:
+    """Refuse a control character or a carriage return inside a line in
+    ``piece``, the next piece of text; else add it to ``reader``."""
+    m = bad.search(piece)
     if m:
         i = m.start()
-        line = text.count("\n", 0, i) + 1
-        col = i - (text.rfind("\n", 0, i) + 1) + 1
-        ch = text[i]
+        line, col = reader.where(piece, i)
+        ch = piece[i]
         if ch == "\r":
             msg = f"carriage return inside a line at column {col} (old Mac line ends?)"
         else:
             msg = f"binary data? control character U+{ord(ch):04X} at column {col}"
-            if ch == "\x00" and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            if ch == "\x00" and reader.data()[:2] in (b"\xff\xfe", b"\xfe\xff"):
                 msg += ": try " + _spell(fix)("encoding", "utf-16")
-        raise InputError(path, line, msg)
-    if not text.strip():
-        raise InputError(path, None, "file is empty (no non-blank line)")
-    if not encoding_mod.is_unicode(codec):
-        _check_plausible(path, data, text, encoding, fix)
-    return text
+        raise InputError(reader.label, line, msg)
+    reader.accept(piece)
 
 
 def _check_plausible(path: str, data: bytes, text: str, encoding: str, fix) -> None:
@@ -760,9 +781,8 @@ def _check_args(format: str, normalization: str | None) -> None:
         )
 
 
-def _parse(path: str, data: bytes, format: str, encoding: str, normalization: str | None,
-           fix=None) -> Corpus:
-    text = _decode(path, data, encoding, fix)
+def _parse(path: str, text: str, data: bytes, format: str, encoding: str,
+           normalization: str | None, fix=None) -> Corpus:
     lines = _split_lines(text)
     _check_format(path, lines, format, fix)
     words, starts, pos = _PARSERS[format](path, lines, normalization)
@@ -864,8 +884,9 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     """
     _check_args(format, normalization)
     _check_encoding(encoding)
-    p = STDIN if str(path) == "-" else str(path)
-    return _parse(p, _read_bytes(path), format, encoding, normalization, fix)
+    p = input_label(path)
+    text, data = _read_text(path, p, encoding, fix)
+    return _parse(p, text, data, format, encoding, normalization, fix)
 
 
 def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",
@@ -890,8 +911,8 @@ def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",
     """
     if normalization not in NORMALIZATIONS:
         raise ValueError(f"unknown normalization {normalization!r}")
-    p = str(path)
-    text = _decode(p, _read_bytes(path), encoding, fix, controls=True)
+    p = input_label(path)
+    text, _ = _read_text(path, p, encoding, fix, controls=True)
     lines = _split_lines(text)
     _check_format(p, lines, "word-list", fix)
     out = set()
@@ -1018,7 +1039,7 @@ def split_tail(corpus: Corpus, test_fraction: float, data: bytes | None = None) 
     if "\n".encode(corpus.encoding) != b"\n":
         raise ValueError(f"split_tail needs an ASCII-compatible encoding, not {corpus.encoding}")
     if data is None:
-        data = _read_bytes(corpus.path)
+        data = read_input(corpus.path)
     if sha256_bytes(data) != corpus.sha256:
         raise InputError(corpus.path, None, "file changed since it was read (or the corpus is already a split)")
     k = n - n_test
@@ -1085,8 +1106,8 @@ def read_embedded(split: str | None = None, normalization: str | None = None) ->
         raise ValueError(f"unknown split {split!r}; valid: None, 'train', 'test'")
     _check_args("pku", normalization)
     path = embedded_path()
-    data = _read_bytes(path)
-    corpus = _parse(str(path), data, "pku", "utf-8", normalization)
+    text, data = _read_text(path, str(path), "utf-8")
+    corpus = _parse(str(path), text, data, "pku", "utf-8", normalization)
     if split is None:
         return corpus
     train, test = split_tail(corpus, EMBEDDED_TEST_FRACTION, data=data)

@@ -26,7 +26,7 @@ import numpy as np
 
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import atomic_open, read_input
+from committee.fileio import atomic_open, read_text
 
 WORDS_TSV_COLUMNS = ("sentence", "word_index", "start", "end", "word", "difficulty",
                      "n_correct", "oov", "pos")
@@ -130,15 +130,10 @@ def _write_values(path, gold: Corpus, d, per_char: bool) -> None:
 
 
 def _read_lines(path) -> list[str]:
-    """Lines of a UTF-8 file; a BOM and CRLF line ends are accepted."""
-    data = read_input(path)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise InputError(path, line, f"is not valid UTF-8 (byte {data[e.start]:#04x})") from None
+    """Lines of a UTF-8 file, read block by block (:func:`committee.fileio.read_text`:
+    undecodable bytes, NUL and a line without end are refused at once); a
+    BOM and CRLF line ends are accepted."""
+    text = read_text(path)
     if text == "":
         return []
     lines = text.split("\n")
