@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import difflib
+import errno
 import json
 import logging
 import os
@@ -120,13 +121,15 @@ def _cli_spelling(source: str):
 
 
 def cmd_score(args) -> int:
-    from committee import difficulty, scoring
+    from committee import difficulty, rundir, scoring
 
     if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
         difficulty.check_final(args.difficulty)
     # --irt: a run directory, checked by the Scorer; "-": standard input
-    scoring.require_files([args.gold, difficulty.difficulty_file(args.difficulty),
-                           args.train_words, args.train, *(o for o in args.outputs if o != "-")])
+    files = [args.gold, difficulty.difficulty_file(args.difficulty), args.train_words,
+             args.train, *(o for o in args.outputs if o != "-")]
+    scoring.require_files(files)
+    rundir.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=args.format, encoding=args.encoding,
@@ -195,7 +198,10 @@ def cmd_report(args) -> int:
 
 def cmd_segment(args) -> int:
     from committee import corpus, segmenters
+    from committee.fileio import refuse_overwrite
 
+    refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
+                     "committee segment", "choose another output file")
     seg = segmenters.load(args.segmenter)
     test = corpus.read_corpus(args.test, format=args.format, encoding=args.encoding)
     texts = ["".join(s) for s in test.words]
@@ -460,6 +466,66 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
+class _Stdout:
+    """Standard output for a command: a write that fails (a full disk, a
+    closed descriptor) is an :class:`~committee.errors.OutputError` naming
+    ``<stdout>`` (exit 6), not an unexplained ``OSError``; a reader that went
+    away (``| head``) stays a :class:`BrokenPipeError` (exit 141)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _guard(self, method, *args):
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            from committee.errors import OutputError
+            from committee.fileio import STDOUT
+
+            hint = ("free some space or redirect standard output elsewhere (> FILE)"
+                    if exc.errno in (errno.ENOSPC, errno.EDQUOT)
+                    else "redirect standard output elsewhere (> FILE)")
+            raise OutputError(STDOUT, exc.strerror or str(exc), hint) from None
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _writes_stdout(args) -> bool:
+    """Whether the command's results go to standard output (all but
+    ``committee segment -o FILE``, whose summary goes to stderr)."""
+    return getattr(args, "output", "-") == "-"
+
+
+def _run_command(args) -> int:
+    """Run the command with standard output guarded (:class:`_Stdout`) and
+    flushed before its exit code counts: output lost is an error."""
+    if _writes_stdout(args) and sys.stdout is None:  # started with stdout closed (>&-)
+        from committee.errors import OutputError
+        from committee.fileio import STDOUT
+
+        raise OutputError(STDOUT, "standard output is closed, the results would be lost",
+                          "redirect it to a file (> FILE) or to /dev/null")
+    real = sys.stdout
+    if real is not None:
+        sys.stdout = _Stdout(real)
+    try:
+        code = args.func(args)
+        if real is not None:
+            sys.stdout.flush()
+        return code
+    finally:
+        sys.stdout = real
+
+
 def _stdout_closed() -> int:
     """The reader of our standard output went away (``| head``): stop quietly."""
     try:  # keep Python from complaining again when it flushes stdout at exit
@@ -500,7 +566,7 @@ def main(argv=None) -> int:
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
         try:
-            return args.func(args)
+            return _run_command(args)
         except CommitteeError as exc:
             print(f"committee: error: {exc}", file=sys.stderr)
             return exc.exit_code

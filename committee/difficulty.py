@@ -279,7 +279,9 @@ def difficulty_file(source) -> Path | None:
 def check_final(source) -> None:
     """Refuse difficulties read from a committee run that is not final: one a
     ``committee run`` is writing, or one it left unfinished
-    (:func:`committee.rundir.check_final`, a :class:`RunError`).  A file
+    (:func:`committee.rundir.check_final`, a :class:`RunError`), or a
+    difficulty file changed since the run wrote it
+    (:func:`committee.rundir.verify`, an :class:`InputError`).  A file
     outside a run directory, and in-memory values, are not checked.
 
     >>> check_final("no/such/dir/test.weight"), check_final([0.5])
@@ -290,6 +292,7 @@ def check_final(source) -> None:
         from committee import rundir
 
         rundir.check_final(path.parent)
+        rundir.verify(path.parent, [path.name])
 
 
 def load_difficulty(source, gold: Corpus) -> np.ndarray:

@@ -134,6 +134,50 @@ def write_npz(path: str | os.PathLike, **arrays) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
+def read_npz(path: str | os.PathLike, names, fix: str = "give an .npz file that committee "
+             "wrote") -> dict:
+    """The arrays ``names`` of an ``.npz`` file (no pickled objects).
+
+    A file that is not a readable ``.npz`` (truncated, damaged, not a zip
+    file) or lacks one of ``names`` is an :class:`~committee.errors.InputError`
+    naming it, ending with ``fix``; the file is closed whatever happens.
+
+    >>> import tempfile, pathlib, numpy as np
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
+    >>> write_npz(f, marks=np.eye(2, dtype=bool))
+    >>> read_npz(f, ["marks"])["marks"].tolist()
+    [[True, False], [False, True]]
+    >>> _ = f.write_bytes(f.read_bytes()[:100])
+    >>> read_npz(f, ["marks"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: .../m.npz: not a readable .npz file (File is not a zip file): truncated or damaged? give an .npz file that committee wrote
+    """
+    import zipfile
+    import zlib
+
+    import numpy as np
+
+    from committee.errors import InputError
+
+    p = os.fspath(path)
+    try:
+        with open(p, "rb") as fh, np.load(fh, allow_pickle=False) as f:
+            if not isinstance(f, np.lib.npyio.NpzFile):
+                raise ValueError("not a zip archive of arrays")
+            missing = [n for n in names if n not in f.files]
+            if missing:
+                raise InputError(p, None, f"holds no array {missing[0]!r} (has: "
+                                 f"{', '.join(f.files) or 'nothing'}); {fix}")
+            return {n: f[n] for n in names}
+    except FileNotFoundError:
+        raise InputError(p, None, "no such file") from None
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(p, None, f"not a readable .npz file ({reason}): truncated or "
+                         f"damaged? {fix}") from None
+
+
 # --------------------------------------------------------------------------
 # reading inputs block by block
 
@@ -217,9 +261,10 @@ def read_blocks(path: str | os.PathLike) -> Iterator[bytes]:
                 return
             total += len(block)
             if total > MAX_INPUT_BYTES:
-                raise InputError(label, None, f"more than {_size(MAX_INPUT_BYTES)} of input: an "
-                                 "endless stream? each input is read whole, up to "
-                                 f"{_size(MAX_INPUT_BYTES)}")
+                limit = _size(MAX_INPUT_BYTES)
+                raise InputError(label, None, f"more than {limit} of input (an endless "
+                                 f"stream?); inputs are read whole, up to {limit} each: give a "
+                                 "smaller file")
             yield block
     finally:
         close()
@@ -308,9 +353,9 @@ class TextReader:
         first = piece.find("\n")
         running = self.col + (len(piece) if first < 0 else first)
         if running > MAX_LINE_CHARS:
-            raise InputError(self.label, self.line, f"no line end within {MAX_LINE_CHARS:,} "
-                             "characters: not a text file with one sentence a line? (an "
-                             "endless stream?)")
+            raise InputError(self.label, self.line, f"line longer than {MAX_LINE_CHARS:,} "
+                             "characters without a line end (an endless stream, or not a "
+                             "text file?); give a file with one sentence a line")
         if first < 0:
             self.col += len(piece)
         else:
@@ -393,6 +438,29 @@ def same_file(a: str | os.PathLike, b: str | os.PathLike) -> str | None:
     except OSError:  # one of them does not exist (yet)
         pass
     return None
+
+
+def refuse_overwrite(where: str | os.PathLike, where_is: str, other: str | os.PathLike,
+                     other_is: str, command: str, fix: str) -> None:
+    """Raise an :class:`~committee.errors.InputError` naming ``where`` when it
+    is the same file as ``other`` (:func:`same_file`): an input that
+    ``command`` would overwrite with an output.  ``where_is`` and
+    ``other_is`` say what each is (``"the output (-o)"``, ``"the input TEST"``).
+
+    >>> refuse_overwrite("g.txt", "the output (-o)", "g.txt", "the input TEST",
+    ...                  "committee segment", "choose another output file")
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: g.txt: the output (-o) is the input TEST: committee segment would overwrite its own input; choose another output file
+    """
+    from committee.errors import InputError
+
+    how = same_file(where, other)
+    if how is None:
+        return
+    what = other_is if how == "the same path" else f"{other_is} {os.fspath(other)} ({how})"
+    raise InputError(os.fspath(where), None,
+                     f"{where_is} is {what}: {command} would overwrite its own input; {fix}")
 
 
 # --------------------------------------------------------------------------

@@ -8,7 +8,9 @@ member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
   ``word``, ``d``, ``n_correct``, ``irt_b``, ``irt_b_se``, ``irt_a``,
   ``irt_a_se``, ``infit`` and ``flags`` (comma-separated, empty when none);
 * ``irt.json`` — model, settings, convergence, log-likelihood, each member's
-  θ and its standard error, and the θ of any system scored alongside;
+  θ and its standard error, the θ of any system scored alongside, and the
+  SHA-256 of each file above (``files``: ``committee score --irt`` refuses
+  an ``items.tsv`` edited since, :func:`committee.rundir.verify`);
 * ``check-gold.tsv`` — words whose gold segmentation deserves a look:
   negative or near-zero discrimination, or missed by every member;
 * ``irt-responses.jsonlines`` (py-irt's input: one subject per line) and
@@ -26,6 +28,7 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -33,9 +36,13 @@ from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import irt
 from committee.errors import InputError, PlausibilityWarning, RunError
-from committee.fileio import atomic_write_text, read_input, write_npz
+from committee import rundir
+from committee.fileio import (atomic_write_text, read_input, read_npz, sha256_bytes, sha256_file,
+                              write_npz)
 from committee.rundir import paths
 
+#: How this command is named in messages (and in :data:`committee.rundir.READ_BY`).
+COMMAND = "committee irt"
 #: A word whose discrimination is below this is "flat": its outcome hardly
 #: depends on the member's ability.
 MIN_A = 0.3
@@ -63,6 +70,8 @@ def load(run_dir) -> RunResponses:
     p = paths(run_dir)
     if not p.root.is_dir():
         raise InputError(str(p.root), None, "no such directory")
+    rundir.check_final(p.root, COMMAND)
+    rundir.verify(p.root, rundir.READ_BY[COMMAND])  # nothing edited since the run
     if not p.marks.is_file():
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
@@ -77,14 +86,7 @@ def load(run_dir) -> RunResponses:
 
 
 def _read_marks(path, n_words: int) -> np.ndarray:
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            if "marks" not in f.files:
-                raise InputError(str(path), None, f"holds no array 'marks' (has: "
-                                 f"{', '.join(f.files) or 'nothing'})")
-            raw = f["marks"]
-    except (OSError, ValueError) as exc:
-        raise InputError(str(path), None, f"not a readable .npz file ({exc})") from None
+    raw = read_npz(path, ["marks"], rundir.REWRITE)["marks"]
     try:
         return irt.check_responses(raw, n_items=n_words)
     except ValueError as exc:
@@ -287,13 +289,17 @@ def write(run_dir, result: IrtResult, export: bool = True) -> dict:
     last); with ``export``, the py-irt and girth exports too."""
     p = paths(run_dir)
     texts = dict(result.texts)
+    files = {}  # the checksum of each file, recorded in irt.json (rundir.verify)
     if export:
         texts[p.irt_pyirt] = pyirt_jsonlines(result.data.marks)
         write_npz(p.irt_npz, responses=result.data.marks.T.astype(np.uint8),
                   difficulty=result.fit.difficulty, discrimination=result.fit.discrimination,
                   ability=result.fit.ability)
+        files[p.irt_npz.name] = sha256_file(p.irt_npz)
     for path, text in texts.items():
         atomic_write_text(path, text)
+        files[Path(path).name] = sha256_bytes(text.encode("utf-8"))
+    result.summary["files"] = dict(sorted(files.items()))
     atomic_write_text(p.irt_fit, json.dumps(result.summary, ensure_ascii=False, indent=2) + "\n")
     return result.summary
 
@@ -306,11 +312,14 @@ def run(run_dir, model: str = "2pl", *, systems=(), min_a: float = MIN_A,
     ``systems`` are segmenters' outputs (SIGHAN) whose θ is estimated with
     the items held fixed; ``subset`` writes ``irt-subset.tsv`` and the
     estimation error (:func:`compute`).  Returns the content of
-    ``irt.json``.  Raises :class:`InputError` for a missing or malformed
-    input, a committee below :data:`committee.irt.MIN_K` members or an
-    output that does not align, and :class:`RunError` for a fit that does
-    not converge; nothing is written then.
+    ``irt.json``.  Raises :class:`InputError` for a missing, malformed or
+    edited input (:func:`committee.rundir.verify`), a system's output that is
+    one of the files written here, a committee below
+    :data:`committee.irt.MIN_K` members or an output that does not align,
+    and :class:`RunError` for a run that is not final or a fit that does not
+    converge; nothing is written then.
     """
+    rundir.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
     return write(run_dir, compute(run_dir, model, systems=systems, min_a=min_a,
                                   max_iter=max_iter, tol=tol, subset=subset, seed=seed),
                  export)

@@ -32,7 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from committee import rundir
-from committee.fileio import atomic_write_text, write_npz
+from committee.fileio import atomic_write_text, read_npz, write_npz
 from committee.spans import marks as span_marks
 from committee.spans import spans
 
@@ -172,12 +172,12 @@ def write_predictions(path: Path, committee, records: dict[int, dict]) -> bool:
 
 def read_predictions(path: Path, n_chars: int, n_members: int) -> np.ndarray | None:
     """The ends of :func:`write_predictions`, shape (K, C), or None when ``path``
-    is missing or does not match ``n_chars`` test characters and ``n_members``."""
+    is missing or does not match ``n_chars`` test characters and ``n_members``;
+    a damaged file is an :class:`~committee.errors.InputError`."""
     if not path.is_file():
         return None
-    with np.load(path) as f:
-        stored = int(f["n_chars"])
-        packed = f["pred_ends"]
+    arrays = read_npz(path, ["n_chars", "pred_ends"], rundir.REWRITE)
+    stored, packed = int(arrays["n_chars"]), arrays["pred_ends"]
     if stored == n_chars and packed.shape[0] == n_members:
         return np.unpackbits(packed, axis=1, count=n_chars).astype(bool)
     log.warning("%s does not match the test set; members left out of split-half", path)

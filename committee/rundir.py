@@ -26,7 +26,8 @@ from typing import Sequence
 
 from committee import __version__, runlock
 from committee.errors import InputError, OutputError, RunError
-from committee.fileio import atomic_write_text, clear_dir, is_removable, sha256_bytes
+from committee.fileio import (atomic_write_text, clear_dir, is_removable, refuse_overwrite,
+                              sha256_bytes, sha256_file)
 
 #: Run state: the run's name and fingerprint (what decides its outputs).
 STATE_FILE = "run.json"
@@ -52,6 +53,10 @@ IRT_PYIRT_FILE = "irt-responses.jsonlines"
 IRT_NPZ_FILE = "irt-responses.npz"
 #: ``committee irt --subset N``: the N most informative words.
 IRT_SUBSET_FILE = "irt-subset.tsv"
+#: What ``committee irt`` writes; ``irt.json`` (written last) records the
+#: checksums of the others under ``"files"``.
+IRT_FILES = (IRT_ITEMS_FILE, IRT_CHECK_FILE, IRT_SUBSET_FILE, IRT_PYIRT_FILE, IRT_NPZ_FILE,
+             IRT_FIT_FILE)
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
@@ -380,3 +385,128 @@ def read_manifest(run_dir: str | os.PathLike, command: str = "committee score") 
         return json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise InputError(str(path), None, f"not valid JSON ({exc})") from None
+
+
+# --------------------------------------------------------------------------
+# verified before use
+
+#: What to do about a run's file that is damaged or edited.
+REWRITE = "rerun the same committee run to rewrite it (saved members are not trained again)"
+
+#: The files each reader of a run reads, checked by :func:`verify`.
+READ_BY = {
+    runlock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
+                     TRAIN_WORDS_FILE),
+    "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE),  # committee.irtrun.COMMAND
+}
+
+
+def _recorded(record: Path, fix: str) -> dict[str, str]:
+    """The checksums ``record`` (``manifest.json`` or ``irt.json``) holds
+    under ``"files"``; empty when there is no such file or it records none."""
+    if not record.is_file():
+        return {}
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        raise InputError(str(record), None, f"not valid JSON ({' '.join(str(exc).split())}), "
+                         f"so the files it records cannot be checked; {fix}") from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(v, str)}
+
+
+def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
+    """Refuse a file of a run that changed since the command that wrote it.
+
+    Each of ``names`` (files of ``run_dir``) that its record lists must
+    still have the SHA-256 recorded there: ``manifest.json`` records the
+    dataset of ``committee run`` (:data:`OUTPUT_FILES`, ``predictions.npz``),
+    ``irt.json`` the files of ``committee irt`` (:data:`IRT_FILES`).  A file
+    that its record does not list, a missing file (its reader says so) and
+    a directory without the record are not checked; an unreadable record
+    is refused.  Raises :class:`InputError` naming the file, exit code 3.
+
+    Every reader of a run calls it first (:data:`READ_BY`): the report
+    (:func:`committee.report.rundata.load_run`), ``committee irt``
+    (:func:`committee.irtrun.load`), the difficulties of ``committee score
+    --difficulty`` (:func:`committee.difficulty.check_final`), the items of
+    ``committee score --irt``, and every file given to ``committee score``
+    (:func:`verify_files`).  It reads each file once.
+
+    >>> verify("no/such/dir", [TEST_FILE])
+    """
+    root = Path(run_dir)
+    records: dict[str, dict[str, str]] = {}
+    for name in names:
+        if name in IRT_FILES:
+            record, writer, fix = IRT_FIT_FILE, "committee irt", f"rerun committee irt {root}"
+        else:
+            record, writer, fix = MANIFEST_FILE, runlock.RUN, REWRITE
+        if record not in records:
+            records[record] = _recorded(root / record, fix)
+        expected = records[record].get(name)
+        path = root / name
+        if expected is None or not path.is_file():
+            continue
+        actual = sha256_file(path)
+        if actual != expected:
+            raise InputError(str(path), None, f"changed since {writer} wrote it (sha256 "
+                             f"{actual[:12]}, {record} records {expected[:12]}); {fix}")
+
+
+def verify_files(paths) -> None:
+    """:func:`verify` each of ``paths`` (files given on a command line) that
+    lies in a run directory and is recorded there; None and ``"-"`` are skipped.
+
+    >>> verify_files([None, "-", "no/such/dir/test.txt"])
+    """
+    for p in paths:
+        if p is None or os.fspath(p) == "-" or os.path.isdir(p):
+            continue
+        p = Path(p)
+        verify(p.parent, [p.name])
+
+
+def check_inputs(run_dir: str | os.PathLike, inputs, command: str) -> None:
+    """Refuse an input that ``command`` (``committee report`` or ``committee
+    irt``) would overwrite with one of the files it writes into ``run_dir``:
+    the same path, or the same file through a link (:func:`committee.fileio.same_file`).
+
+    ``inputs`` are ``(flag, path)`` pairs, e.g. ``("--system", "out.txt")``;
+    a path of None is skipped.  Raises :class:`InputError` naming the input
+    before anything is read or written.
+
+    >>> check_inputs("runs/x", [("--system", "runs/x/items.tsv")], "committee irt")
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: runs/x/items.tsv: the input (--system) is an output of committee irt: committee irt would overwrite its own input; give another file
+    """
+    root = Path(run_dir)
+    if command == runlock.REPORT:
+        outputs = [root / n for n in sorted(REPORT_ENTRIES) if n != REPORT_DIR]
+        report_dir = root / REPORT_DIR
+        if report_dir.is_dir():
+            outputs += sorted(p for p in report_dir.rglob("*") if p.is_file())
+    else:
+        outputs, report_dir = [root / n for n in IRT_FILES], None
+    for flag, given in inputs:
+        if given is None:
+            continue
+        where_is = f"the input ({flag})"
+        if report_dir is not None and _inside(given, report_dir):
+            raise InputError(os.fspath(given), None, f"{where_is} is inside {report_dir}/, which "
+                             f"{command} writes: it may overwrite its own input; give a file "
+                             "from elsewhere")
+        for out in outputs:
+            refuse_overwrite(given, where_is, out, f"an output of {command}", command,
+                             "give another file")
+
+
+def _inside(path, directory: Path) -> bool:
+    """Whether ``path`` lies inside ``directory`` (real paths compared)."""
+    if os.fspath(path) == "-":
+        return False
+    real, base = os.path.realpath(path), os.path.realpath(directory)
+    return os.path.commonpath([real, base]) == base and real != base

@@ -606,14 +606,15 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
     """Warn when a difficulty file from ``committee run`` does not fit ``gold``.
 
     The rule: when a ``manifest.json`` sits beside the difficulty file, it is
-    the record of the run that wrote it.  Then (1) if its ``files`` entry for
-    the difficulty file's name holds another checksum, the file was changed
-    after the run; (2) the gold must be that run's test set: its file bytes
-    must have the checksum of the run's ``test.txt`` or of the original test
-    corpus file (``corpus.test.sha256``), or its words, written as SIGHAN
-    UTF-8 (one sentence per line, words joined by one space), must be
-    byte-identical to ``test.txt``.  Either mismatch gives one
-    :class:`PlausibilityWarning`; without a manifest nothing is checked.
+    the record of the run that wrote it, and the gold must be that run's
+    test set: its file bytes must have the checksum of the run's
+    ``test.txt`` or of the original test corpus file
+    (``corpus.test.sha256``), or its words, written as SIGHAN UTF-8 (one
+    sentence per line, words joined by one space), must be byte-identical to
+    ``test.txt``.  A mismatch gives one :class:`PlausibilityWarning`; without
+    a manifest nothing is checked.  (A difficulty file changed since the run,
+    and an unreadable manifest, were refused before, by
+    :func:`committee.rundir.verify`.)
 
     Returns the content checksums known to be the run's gold (that of its
     ``test.txt``, written as SIGHAN UTF-8), for
@@ -625,20 +626,11 @@ def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.C
         return set()
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        warnings.warn(PlausibilityWarning(
-            f"{manifest_path}: unreadable ({' '.join(str(exc).split())}); cannot check that "
-            f"{path.name} belongs to gold {gold.path}"), stacklevel=3)
-        return set()
+    except (OSError, ValueError):
+        return set()  # refused by rundir.verify when it holds the run's checksums
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, dict):
         return set()  # not a committee run manifest
-    recorded = files.get(path.name)
-    if isinstance(recorded, str) and recorded != difficulty_sha256:
-        warnings.warn(PlausibilityWarning(
-            f"{path}: changed since committee run wrote it (sha256 {difficulty_sha256[:12]}, "
-            f"{manifest_path.name} records {recorded[:12]}); rerun committee run to get the "
-            "original"), stacklevel=3)
     test_sha = files.get("test.txt")
     test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
     known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
@@ -668,6 +660,7 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
         path = rundir.paths(path).irt_items
     if not path.is_file():
         raise InputError(str(path), None, "no such file (run `committee irt RUN_DIR` first)")
+    rundir.verify(path.parent, [path.name])  # as committee irt wrote it
     gold_words = [w for s in gold.words for w in s]
     a, b = [], []
     with open(path, encoding="utf-8", newline="") as f:

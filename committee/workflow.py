@@ -53,6 +53,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
         report_mod.check_experiments(cfg)
+        _check_report_inputs(out, cfg)
     # refused (another run's files): nothing is written, not even a lock
     rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
     with runlock.hold(out, runlock.RUN, create=True):
@@ -71,6 +72,19 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     from committee import pipeline, report as report_mod
 
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
+    _check_report_inputs(run_dir, cfg, systems, human)
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
                                    load_inputs=pipeline.load_inputs)
+
+
+def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:
+    """Refuse, before anything runs, a system's output or human judgements
+    that the report would overwrite (:func:`committee.rundir.check_inputs`)."""
+    e = cfg.experiments
+    given = [(f"experiments.systems[{i}]", cfg.resolve(p)) for i, p in enumerate(e.systems)]
+    given += [("--system", p) for p in systems]
+    if human is not None or e.human is not None:
+        given.append(("--human", human) if human is not None
+                     else ("experiments.human", cfg.resolve(e.human)))
+    rundir.check_inputs(run_dir, given, runlock.REPORT)

@@ -18,6 +18,7 @@ from committee import marks as marks_mod
 from committee import plots, rundir, runlock
 from committee import segmenters as seg_mod
 from committee.errors import ConfigError, InputError
+from committee.fileio import read_npz
 from committee.rundir import need
 
 
@@ -56,9 +57,11 @@ class RunData:
 
 def load_run(run_dir) -> RunData:
     """Read a finished run's outputs (see :class:`RunData`); a run that is not
-    final (:func:`committee.rundir.check_final`) is refused."""
+    final (:func:`committee.rundir.check_final`), or whose files changed since
+    it wrote them (:func:`committee.rundir.verify`), is refused."""
     p = rundir.paths(run_dir)
     manifest = rundir.read_manifest(p.root, runlock.REPORT)
+    rundir.verify(p.root, rundir.READ_BY[runlock.REPORT])  # nothing edited since the run
     test = corpus_mod.read_corpus(need(p.test))
     words = difficulty_mod.read_words_tsv(need(p.words))
     if len(words) != test.n_words():
@@ -67,8 +70,7 @@ def load_run(run_dir) -> RunData:
     test = _with_pos(test, words["pos"].astype(str).tolist())
     oov_col = words["oov"].astype(str)
     oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
-    with np.load(need(p.marks)) as f:
-        marks = f["marks"].astype(bool)
+    marks = read_npz(need(p.marks), ["marks"], rundir.REWRITE)["marks"].astype(bool)
     if marks.shape[1] != test.n_words():
         raise InputError(str(p.marks), None,
                          f"marks cover {marks.shape[1]} words, test.txt has {test.n_words()}")
