@@ -266,9 +266,9 @@ def _spell(fix) -> Callable[[str, str], str]:
 def _read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
                controls: bool = False) -> tuple[str, bytes]:
     """The text of ``path`` (without a BOM) and its bytes, read block by block
-    (:class:`committee.fileio.TextReader`): bytes that do not decode, control
-    characters and a line without end are refused in the block they arrive
-    in, so binary or endless input never fills the memory.
+    (:class:`committee.fileio.TextReader`): the first of bytes that do not
+    decode, a control character and a line without end is refused in the
+    block it arrives in, so binary or endless input never fills the memory.
 
     ``controls=True`` lets control characters other than NUL through (word
     lists keep them, with a warning).  A non-UTF encoding that decodes into
@@ -282,7 +282,7 @@ def _read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
             _check_piece(reader, reader.feed(block), bad, fix)
         _check_piece(reader, reader.feed(b"", final=True), bad, fix)
     except UnicodeDecodeError:
-        raise _decode_error(label, reader.data(), encoding, codec, fix) from None
+        raise _decode_error(label, reader.data(), encoding, codec, bad, fix) from None
     data = reader.data()
     if not data:
         raise InputError(label, None, "file is empty (0 bytes)")
@@ -294,17 +294,42 @@ def _read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
     return text, data
 
 
-def _decode_error(path: str, data: bytes, encoding: str, codec: str, fix) -> InputError:
-    """The error for ``data`` (the bytes read so far) that does not decode."""
+def _decode_error(path: str, data: bytes, encoding: str, codec: str, bad: re.Pattern,
+                  fix) -> InputError:
+    """The error for ``data`` (the bytes read so far), which does not decode:
+    a control character before the undecodable bytes if there is one (the
+    first problem of the file, whatever the blocks), else a :class:`DecodeError`."""
     try:
         data.decode(encoding)
+        return InputError(path, None, f"cannot decode as {encoding}")  # not expected
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        bad = data[e.start:max(e.end, e.start + 1)][:4]
-        candidates, note = _suggest(data, codec, line)
-        return DecodeError(path, line, encoding, col, bad, candidates, note, _spell(fix))
-    return InputError(path, None, f"cannot decode as {encoding}")  # a codec that decodes whole
+        start, end = e.start, e.end
+    try:
+        before = data[:start].decode(encoding)
+    except UnicodeDecodeError:  # a codec with state: cut inside a sequence
+        before = ""
+    before = before[1:] if before.startswith("\ufeff") else before
+    m = bad.search(before)
+    if m:
+        i = m.start()
+        col = i - (before.rfind("\n", 0, i) + 1) + 1
+        return InputError(path, before.count("\n", 0, i) + 1,
+                          _bad_char_message(before[i], col, data, fix))
+    line = data[:start].count(b"\n") + 1
+    col = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    candidates, note = _suggest(data, codec, line)
+    return DecodeError(path, line, encoding, col, data[start:max(end, start + 1)][:4],
+                       candidates, note, _spell(fix))
+
+
+def _bad_char_message(ch: str, col: int, data: bytes, fix) -> str:
+    """What is wrong with control character or carriage return ``ch`` at ``col``."""
+    if ch == "\r":
+        return f"carriage return inside a line at column {col} (old Mac line ends?)"
+    msg = f"binary data? control character U+{ord(ch):04X} at column {col}"
+    if ch == "\x00" and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        msg += ": try " + _spell(fix)("encoding", "utf-16")
+    return msg
 
 
 def _check_piece(reader: TextReader, piece: str, bad: re.Pattern, fix) -> None:
@@ -312,16 +337,9 @@ def _check_piece(reader: TextReader, piece: str, bad: re.Pattern, fix) -> None:
     ``piece``, the next piece of text; else add it to ``reader``."""
     m = bad.search(piece)
     if m:
-        i = m.start()
-        line, col = reader.where(piece, i)
-        ch = piece[i]
-        if ch == "\r":
-            msg = f"carriage return inside a line at column {col} (old Mac line ends?)"
-        else:
-            msg = f"binary data? control character U+{ord(ch):04X} at column {col}"
-            if ch == "\x00" and reader.data()[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                msg += ": try " + _spell(fix)("encoding", "utf-16")
-        raise InputError(reader.label, line, msg)
+        line, col = reader.where(piece, m.start())
+        raise InputError(reader.label, line,
+                         _bad_char_message(piece[m.start()], col, reader.data(), fix))
     reader.accept(piece)
 
 

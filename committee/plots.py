@@ -26,6 +26,7 @@ from typing import Sequence
 import numpy as np
 
 from committee.errors import CommitteeError
+from committee.fileio import atomic_open
 
 __all__ = [
     "NO_CJK_FONT",
@@ -135,11 +136,12 @@ def _style(plt) -> str | None:
 
 
 def _save(fig, path) -> Path:
+    """Write ``fig`` to ``path`` atomically (a killed report leaves no half figure)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), atomic_open(path, "wb", encoding=None, newline=None) as f:
         warnings.filterwarnings("ignore", message="Glyph .* missing from")
-        fig.savefig(path, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(f, format=path.suffix.lstrip(".") or "png", bbox_inches="tight",
+                    metadata={"Software": None})
     import matplotlib.pyplot as plt
 
     plt.close(fig)

@@ -524,27 +524,36 @@ def test_difficulty_of_another_test_set_warns(tmp_path, capsys):
     assert f"score against {run / 'test.txt'}" in err
 
 
-def test_edited_difficulty_file_warns(tmp_path, capsys):
+def test_edited_difficulty_file_is_refused(tmp_path, capsys):
+    """An edited difficulty file is refused (committee.rundir.verify), not warned about."""
+    from committee.fileio import sha256_bytes
+
     run = _fake_run_dir(tmp_path / "run")
-    put(run / "test.weight", WEIGHT.replace("0.25", "0.3"))
+    edited = WEIGHT.replace("0.25", "0.3")
+    put(run / "test.weight", edited)
     put(tmp_path / "out.txt", OUTPUT)
     code = cli.main(["score", "--gold", str(run / "test.txt"), "--difficulty",
                      str(run / "test.weight"), str(tmp_path / "out.txt")])
-    assert code == 0
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "test.weight: changed since committee run wrote it" in err
+    assert code == 3
+    assert capsys.readouterr().err == (
+        f"committee: error: {run / 'test.weight'}: changed since committee run wrote it (sha256 "
+        f"{sha256_bytes(edited.encode())[:12]}, manifest.json records "
+        f"{sha256_bytes(WEIGHT.encode())[:12]}); rerun the same committee run to rewrite it "
+        "(saved members are not trained again)\n")
 
 
-def test_unreadable_manifest_warns(tmp_path, capsys):
+def test_unreadable_manifest_is_refused(tmp_path, capsys):
     run = _fake_run_dir(tmp_path / "run")
     put(run / "manifest.json", "{not json")
     put(tmp_path / "out.txt", OUTPUT)
     code = cli.main(["score", "--gold", str(run / "test.txt"), "--difficulty",
                      str(run / "test.weight"), str(tmp_path / "out.txt")])
-    assert code == 0
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "manifest.json: unreadable" in err
+    assert code == 3
+    assert capsys.readouterr().err == (
+        f"committee: error: {run / 'manifest.json'}: not valid JSON (Expecting property name "
+        "enclosed in double quotes: line 1 column 2 (char 1)), so the files it records cannot "
+        "be checked; rerun the same committee run to rewrite it (saved members are not trained "
+        "again)\n")
 
 
 # --------------------------------------------------------------------------
@@ -563,7 +572,8 @@ def test_process_random_bytes(tmp_path):
     assert p.returncode == 3
     assert p.stdout == ""
     assert p.stderr.startswith("committee: error: ") and p.stderr.count("\n") == 1
-    assert "out.txt:2: cannot decode as utf-8 at byte 118 (0x80): try --encoding" in p.stderr
+    # the first problem of the file: bytes(range(256)) starts with NUL (0x80 follows on line 2)
+    assert "out.txt:1: binary data? control character U+0000 at column 1\n" in p.stderr
 
 
 def test_process_yaml_python_tag_runs_nothing(tmp_path):
@@ -592,7 +602,8 @@ def test_process_pipe_closed_early(tmp_path):
 
 
 def test_very_long_valid_lines_are_scored(tmp_path, capsys):
-    """One sentence of 300,000 words (600,000 characters): no limit on line length."""
+    """One sentence of 300,000 words (600,000 characters): within the limit on line
+    length (committee.fileio.MAX_LINE_CHARS, tests/test_hostile_io.py)."""
     gold = "计算 机 " * 150_000 + "\n"
     output = "计算机 " * 150_000 + "\n"
     argv = score_files(tmp_path, gold=gold, output=output)

@@ -23,7 +23,7 @@ from committee import crf, metrics, parallel, rundir, scoring
 from committee import members as members_mod
 from committee import segmenters as seg_mod
 from committee.errors import InputError, RunError, UndefinedMetricWarning
-from committee.fileio import atomic_write_text, clear_dir, owner_tag
+from committee.fileio import atomic_write_text, clear_dir, owner_tag, read_text
 from committee.report.rundata import RunData
 
 log = logging.getLogger("committee.run")
@@ -47,27 +47,27 @@ def read_human(path, names: Sequence[str]) -> dict[str, float]:
     Every named system must be one of ``names``.
     """
     out: dict[str, float] = {}
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            parts = line.rsplit(None, 1)
-            if len(parts) != 2:
-                raise InputError(str(path), lineno, "expected 'system score'")
-            name, value = parts
-            try:
-                score = float(value)
-            except ValueError:
-                raise InputError(str(path), lineno, f"score {value!r} is not a number") from None
-            if not math.isfinite(score):
-                raise InputError(str(path), lineno, f"score {value!r} is not finite")
-            if name not in names:
-                raise InputError(str(path), lineno, f"unknown system {name!r}; the report's "
-                                                    f"systems are: {', '.join(names)}")
-            if name in out:
-                raise InputError(str(path), lineno, f"system {name!r} is scored twice")
-            out[name] = score
+    # read block by block: binary or endless input is refused at once
+    for lineno, line in enumerate(read_text(path).splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.rsplit(None, 1)
+        if len(parts) != 2:
+            raise InputError(str(path), lineno, "expected 'system score'")
+        name, value = parts
+        try:
+            score = float(value)
+        except ValueError:
+            raise InputError(str(path), lineno, f"score {value!r} is not a number") from None
+        if not math.isfinite(score):
+            raise InputError(str(path), lineno, f"score {value!r} is not finite")
+        if name not in names:
+            raise InputError(str(path), lineno, f"unknown system {name!r}; the report's "
+                                                f"systems are: {', '.join(names)}")
+        if name in out:
+            raise InputError(str(path), lineno, f"system {name!r} is scored twice")
+        out[name] = score
     return out
 
 
