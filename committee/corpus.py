@@ -335,7 +335,7 @@ def _bad_char_message(ch: str, col: int, data: bytes, fix) -> str:
 def _check_piece(reader: TextReader, piece: str, bad: re.Pattern, fix) -> None:
     """Refuse a control character or a carriage return inside a line in
     ``piece``, the next piece of text; else add it to ``reader``."""
-    m = bad.search(piece)
+    m = bad.search(piece + reader.pending)  # a held-back "\r" is what follows the piece
     if m:
         line, col = reader.where(piece, m.start())
         raise InputError(reader.label, line,

@@ -338,6 +338,13 @@ class TextReader:
             text, self._carry = text[:-1], "\r"
         return text
 
+    @property
+    def pending(self) -> str:
+        """The ``\\r`` held back from the last piece (``""`` if none): search a
+        piece followed by it, so that what follows the piece's last character
+        is known."""
+        return self._carry
+
     def where(self, piece: str, i: int) -> tuple[int, int]:
         """1-based line and column of ``piece[i]``."""
         nl = piece.count("\n", 0, i)
