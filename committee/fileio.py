@@ -371,10 +371,14 @@ class TextReader:
         self.parts.append(piece)
 
     def text(self) -> str:
-        return "".join(self.parts)
+        """The text accepted so far (its pieces joined once, then kept whole)."""
+        self.parts = ["".join(self.parts)]
+        return self.parts[0]
 
     def data(self) -> bytes:
-        return b"".join(self.blocks)
+        """The bytes read so far (joined once, then kept whole)."""
+        self.blocks = [b"".join(self.blocks)]
+        return self.blocks[0]
 
 
 def read_text(path: str | os.PathLike, encoding: str = "utf-8") -> str:

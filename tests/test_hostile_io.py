@@ -146,6 +146,11 @@ def _unrecord(run: Path, name: str) -> None:
     (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
+def irt_unfinished_run(run, tmp):
+    (run / "manifest.json").unlink()
+    return ["irt", str(run), "--model", "1pl"], {}
+
+
 def report_edited_test_txt(run, tmp):
     return ["report", str(run), "--only", "bins", "--quiet"], _edit_test_txt(run)
 
@@ -302,6 +307,9 @@ CASES = {
         "{run}/items.tsv: the input (--system) is an output of committee irt: committee irt "
         "would overwrite its own input; give another file")),
     # runs verified before use
+    "irt-unfinished-run": Case(irt_unfinished_run, 5, (
+        "{run} holds a committee run that is not finished (no manifest.json: it was "
+        "interrupted); rerun the same committee run to finish it")),
     "report-edited-test.txt": Case(report_edited_test_txt, 3, (
         "{run}/test.txt: changed since committee run wrote it (sha256 {new}, manifest.json "
         "records {old}); " + REWRITE)),
