@@ -469,10 +469,23 @@ def verify_files(paths) -> None:
         verify(p.parent, [p.name])
 
 
+#: What each command writes into a run directory: files, and directories it
+#: writes files into (checked by :func:`check_inputs`).
+WRITTEN_BY = {
+    runlock.RUN: (OUTPUT_FILES + (STATE_FILE, LOG_FILE, PREDICTIONS_FILE, REPORT_FILE,
+                                  REPORT_HTML_FILE, TABLE2_FILE),
+                  (MEMBER_DIR, TMP_DIR, MODELS_DIR, REPORT_DIR)),
+    runlock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
+    "committee irt": (IRT_FILES, ()),  # committee.irtrun.COMMAND
+}
+
+
 def check_inputs(run_dir: str | os.PathLike, inputs, command: str) -> None:
-    """Refuse an input that ``command`` (``committee report`` or ``committee
-    irt``) would overwrite with one of the files it writes into ``run_dir``:
-    the same path, or the same file through a link (:func:`committee.fileio.same_file`).
+    """Refuse an input that ``command`` (a key of :data:`WRITTEN_BY`) would
+    overwrite with what it writes into ``run_dir``: one of its files (the
+    same path, or the same file through a link,
+    :func:`committee.fileio.same_file`) or a file inside one of its
+    directories.
 
     ``inputs`` are ``(flag, path)`` pairs, e.g. ``("--system", "out.txt")``;
     a path of None is skipped.  Raises :class:`InputError` naming the input
@@ -484,19 +497,18 @@ def check_inputs(run_dir: str | os.PathLike, inputs, command: str) -> None:
     committee.errors.InputError: runs/x/items.tsv: the input (--system) is an output of committee irt: committee irt would overwrite its own input; give another file
     """
     root = Path(run_dir)
-    if command == runlock.REPORT:
-        outputs = [root / n for n in sorted(REPORT_ENTRIES) if n != REPORT_DIR]
-        report_dir = root / REPORT_DIR
-        if report_dir.is_dir():
-            outputs += sorted(p for p in report_dir.rglob("*") if p.is_file())
-    else:
-        outputs, report_dir = [root / n for n in IRT_FILES], None
+    names, dirs = WRITTEN_BY[command]
+    outputs = [root / n for n in names]
+    for d in dirs:  # a hard link elsewhere to a file in there
+        if (root / d).is_dir():
+            outputs += sorted(p for p in (root / d).rglob("*") if p.is_file())
     for flag, given in inputs:
         if given is None:
             continue
         where_is = f"the input ({flag})"
-        if report_dir is not None and _inside(given, report_dir):
-            raise InputError(os.fspath(given), None, f"{where_is} is inside {report_dir}/, which "
+        inside = next((root / d for d in dirs if _inside(given, root / d)), None)
+        if inside is not None:
+            raise InputError(os.fspath(given), None, f"{where_is} is inside {inside}/, which "
                              f"{command} writes: it may overwrite its own input; give a file "
                              "from elsewhere")
         for out in outputs:

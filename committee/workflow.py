@@ -46,6 +46,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
         cfg = config
     out = Path(cfg.output.dir)
     runlock.check_free(out, runlock.RUN)  # in use: refused before anything heavy is loaded
+    rundir.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
     from committee import pipeline, report as report_mod
 
     inputs = pipeline.load_inputs(cfg)
@@ -53,7 +54,6 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
         report_mod.check_experiments(cfg)
-        _check_report_inputs(out, cfg)
     # refused (another run's files): nothing is written, not even a lock
     rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
     with runlock.hold(out, runlock.RUN, create=True):
@@ -78,13 +78,29 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
                                    load_inputs=pipeline.load_inputs)
 
 
-def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:
-    """Refuse, before anything runs, a system's output or human judgements
-    that the report would overwrite (:func:`committee.rundir.check_inputs`)."""
+def _report_inputs(cfg, systems: Sequence[str] = (), human=None) -> list[tuple]:
+    """The files a report reads besides the run: ``(flag or config key, path)``."""
     e = cfg.experiments
     given = [(f"experiments.systems[{i}]", cfg.resolve(p)) for i, p in enumerate(e.systems)]
     given += [("--system", p) for p in systems]
-    if human is not None or e.human is not None:
-        given.append(("--human", human) if human is not None
-                     else ("experiments.human", cfg.resolve(e.human)))
-    rundir.check_inputs(run_dir, given, runlock.REPORT)
+    if human is not None:
+        given.append(("--human", human))
+    elif e.human is not None:
+        given.append(("experiments.human", cfg.resolve(e.human)))
+    return given
+
+
+def _run_inputs(cfg) -> list[tuple]:
+    """The files ``committee run`` reads (corpora, word list, the report's files)."""
+    c = cfg.corpus
+    given = [(f"corpus.{key}.path", cfg.resolve(source)) for key, source in
+             (("train", c.train), ("test", c.test)) if source.path is not None]
+    if c.train_words is not None:
+        given.append(("corpus.train_words", cfg.resolve(c.train_words)))
+    return given + (_report_inputs(cfg) if getattr(cfg, "experiments", None) else [])
+
+
+def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:
+    """Refuse, before anything runs, a system's output or human judgements
+    that the report would overwrite (:func:`committee.rundir.check_inputs`)."""
+    rundir.check_inputs(run_dir, _report_inputs(cfg, systems, human), runlock.REPORT)

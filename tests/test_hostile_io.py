@@ -121,6 +121,16 @@ def report_human_inside_report_dir(run, tmp):
             str(run / "report" / "human.txt")], {}
 
 
+def run_test_corpus_is_an_output(run, tmp):
+    """A config whose test corpus is the test.txt of its own output.dir (a
+    --restart would discard it before writing it again)."""
+    shutil.copyfile(run / "test.txt", tmp / "train.txt")
+    cfg = toyrun.write_config(tmp / "c.yaml", tmp, run, size=6)
+    text = cfg.read_text(encoding="utf-8").replace("path: test.txt", f"path: {run}/test.txt")
+    cfg.write_text(text, encoding="utf-8")
+    return ["run", str(cfg), "--restart", "--quiet"], {}
+
+
 def irt_system_is_items_tsv(run, tmp):
     return ["irt", str(run), "--model", "1pl", "--system", str(run / "items.tsv")], {}
 
@@ -303,6 +313,9 @@ CASES = {
     "report-human-inside-report": Case(report_human_inside_report_dir, 3, (
         "{run}/report/human.txt: the input (--human) is inside {run}/report/, which committee "
         "report writes: it may overwrite its own input; give a file from elsewhere")),
+    "run-test-corpus-is-an-output": Case(run_test_corpus_is_an_output, 3, (
+        "{run}/test.txt: the input (corpus.test.path) is an output of committee run: committee "
+        "run would overwrite its own input; give another file")),
     "irt-system-is-items.tsv": Case(irt_system_is_items_tsv, 3, (
         "{run}/items.tsv: the input (--system) is an output of committee irt: committee irt "
         "would overwrite its own input; give another file")),
