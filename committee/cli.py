@@ -9,10 +9,12 @@ code   meaning
 0      success
 1      unexpected internal error (a bug: please report it)
 2      bad command-line usage (argparse)
-3      input error: a file is missing, empty, undecodable or malformed
+3      input error: a file is missing, empty, undecodable, malformed or endless,
+       changed since the run wrote it, or one the command would overwrite
 4      configuration error: every problem listed as ``dotted.path: message``
 5      run error: the output directory holds another run or is in use, or members failed
-6      cannot write output: disk full, read-only file system, permission denied
+6      cannot write output: disk full, read-only file system, permission denied,
+       standard output closed or not writable
 130    interrupted (Ctrl-C); finished work is kept
 141    standard output closed early (e.g. piped into ``head``)
 =====  =====================================================================

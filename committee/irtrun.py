@@ -9,8 +9,8 @@ member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
   ``irt_a_se``, ``infit`` and ``flags`` (comma-separated, empty when none);
 * ``irt.json`` — model, settings, convergence, log-likelihood, each member's
   θ and its standard error, the θ of any system scored alongside, and the
-  SHA-256 of each file above (``files``: ``committee score --irt`` refuses
-  an ``items.tsv`` edited since, :func:`committee.rundir.verify`);
+  SHA-256 of every other file written here (``files``: ``committee score
+  --irt`` refuses an ``items.tsv`` edited since, :func:`committee.rundir.verify`);
 * ``check-gold.tsv`` — words whose gold segmentation deserves a look:
   negative or near-zero discrimination, or missed by every member;
 * ``irt-responses.jsonlines`` (py-irt's input: one subject per line) and
@@ -34,9 +34,8 @@ import numpy as np
 
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
-from committee import irt
+from committee import irt, rundir
 from committee.errors import InputError, PlausibilityWarning, RunError
-from committee import rundir
 from committee.fileio import (atomic_write_text, read_input, read_npz, sha256_bytes, sha256_file,
                               write_npz)
 from committee.rundir import paths
