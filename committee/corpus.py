@@ -78,6 +78,7 @@ import os
 import re
 import unicodedata
 import warnings
+from contextlib import closing
 from dataclasses import dataclass, replace
 from importlib.util import find_spec
 from pathlib import Path
@@ -278,8 +279,9 @@ def _read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
     reader = TextReader(label, encoding)
     bad = _NUL_OR_CR if controls else _BAD_CHAR
     try:
-        for block in read_blocks(path):
-            _check_piece(reader, reader.feed(block), bad, fix)
+        with closing(read_blocks(path)) as blocks:  # closed as soon as a block is refused
+            for block in blocks:
+                _check_piece(reader, reader.feed(block), bad, fix)
         _check_piece(reader, reader.feed(b"", final=True), bad, fix)
     except UnicodeDecodeError:
         raise _decode_error(label, reader.data(), encoding, codec, bad, fix) from None

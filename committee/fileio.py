@@ -15,7 +15,7 @@ import os
 import re
 import socket
 import tempfile
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
@@ -399,8 +399,9 @@ def read_text(path: str | os.PathLike, encoding: str = "utf-8") -> str:
     label = input_label(path)
     reader = TextReader(label, encoding)
     try:
-        for block in read_blocks(path):
-            _check_text(reader, reader.feed(block))
+        with closing(read_blocks(path)) as blocks:  # closed as soon as a block is refused
+            for block in blocks:
+                _check_text(reader, reader.feed(block))
         _check_text(reader, reader.feed(b"", final=True))
     except UnicodeDecodeError:
         data = reader.data()
