@@ -92,10 +92,11 @@ def _report_inputs(cfg, systems: Sequence[str] = (), human=None) -> list[tuple]:
 
 def _run_inputs(cfg) -> list[tuple]:
     """The files ``committee run`` reads (corpora, word list, the report's files)."""
-    c = cfg.corpus
-    given = [(f"corpus.{key}.path", cfg.resolve(source)) for key, source in
-             (("train", c.train), ("test", c.test)) if source.path is not None]
-    if c.train_words is not None:
+    c = getattr(cfg, "corpus", None)  # like experiments, absent from a config stub
+    given = [] if c is None else [(f"corpus.{key}.path", cfg.resolve(source)) for key, source
+                                  in (("train", c.train), ("test", c.test))
+                                  if source.path is not None]
+    if c is not None and c.train_words is not None:
         given.append(("corpus.train_words", cfg.resolve(c.train_words)))
     return given + (_report_inputs(cfg) if getattr(cfg, "experiments", None) else [])
 
