@@ -69,9 +69,10 @@ REPORT_HTML_FILE = "report.html"
 TABLE2_FILE = "table2.csv"
 REPORT_DIR = "report"
 REPORT_ENTRIES = {REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE, REPORT_DIR}
-#: Every entry a run or its report may write (all else in a run directory is foreign).
+#: Every entry a run, its report or ``committee irt`` may write (all else in a
+#: run directory is foreign: a rerun refuses it).
 OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, LOG_FILE, MODELS_DIR,
-                                    PREDICTIONS_FILE} | REPORT_ENTRIES)
+                                    PREDICTIONS_FILE} | REPORT_ENTRIES | set(IRT_FILES))
 
 log = logging.getLogger("committee.run")
 

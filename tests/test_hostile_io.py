@@ -418,6 +418,21 @@ def test_an_untouched_run_is_used(run, tmp_path, capsys):
                            "--train-words", str(run / "train-words.txt"))) == 0
 
 
+def test_the_advice_works(run, toy_corpus, tmp_path, capsys):
+    """"Rerun the same committee run": after committee irt wrote its files into
+    the run, the rerun accepts the directory and rewrites the edited file from
+    the saved members, which the report then accepts."""
+    original = (run / "test.txt").read_bytes()
+    _edit_test_txt(run)
+    cfg = toyrun.write_config(tmp_path / "toy.yaml", toy_corpus, run, size=6)
+    assert cli.main(["irt", str(run), "--model", "1pl"]) == 3
+    assert cli.main(["run", str(cfg), "--quiet"]) == 0
+    assert "6 members saved, 0 to train" in capsys.readouterr().err
+    assert (run / "test.txt").read_bytes() == original
+    for names in rundir.READ_BY.values():
+        rundir.verify(run, names)
+
+
 def test_stdin_endless_lines_refused_at_the_size_limit(run, tmp_path, capsys, monkeypatch):
     """An endless stream of valid lines on standard input stops at MAX_INPUT_BYTES."""
 
