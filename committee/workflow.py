@@ -20,6 +20,9 @@ from typing import Iterable, Sequence
 
 from committee import config as config_mod
 from committee import rundir, runlock
+from committee.checkargs import require, require_many
+
+_PATH = (str, os.PathLike)
 
 
 def _overrides(overrides: dict) -> list[str]:
@@ -36,8 +39,13 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     Keyword ``overrides`` set config keys of a YAML path, as ``--set`` does:
     ``run("configs/default.yaml", committee__size=3)`` or
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
-    segmenters are refused before any training.
+    segmenters are refused before any training.  An argument of another
+    type is a :class:`TypeError` naming it.
     """
+    require("run", "config", config, (*_PATH, config_mod.Config),
+            "a path to a YAML config or a committee.config.Config")
+    require("run", "restart", restart, bool, "True or False")
+    require("run", "progress", progress, bool, "True or False")
     if isinstance(config, (str, os.PathLike)):
         cfg = config_mod.load_config(config, overrides=_overrides(overrides))
     elif overrides:
@@ -67,10 +75,32 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
            segmenters: Sequence[str] = (), human=None, progress: bool = True) -> Path:
     """``committee report``: the analyses on the finished run in ``run_dir``
     (config: ``config_path``, else the one its manifest records; ``overrides``
-    applied); return the path of ``report.md``."""
+    applied); return the path of ``report.md``.  An argument of another type
+    is a :class:`TypeError` naming it."""
     from committee import pipeline, report as report_mod
 
+    _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
+                       progress)
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
                                    load_inputs=pipeline.load_inputs)
+
+
+def _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
+                       progress) -> None:
+    """The arguments of :func:`report`, checked at the API's boundary."""
+    require("report", "run_dir", run_dir, _PATH, "a path (the output.dir of a run)")
+    for name, value in (("config_path", config_path), ("human", human)):
+        require("report", name, value, _PATH, "a path or None", none=True)
+    lists = (("overrides", overrides, "KEY=VALUE strings"), ("analyses", analyses, "names"),
+             ("systems", systems, "paths"), ("segmenters", segmenters, "names"))
+    for name, value, what in lists:
+        if value is None and name == "analyses":
+            continue
+        items = require_many("report", name, value, f"a list of {what}")
+        kinds = _PATH if name == "systems" else str
+        for i, item in enumerate(items):
+            require("report", f"{name}[{i}]", item, kinds, "a path" if name == "systems"
+                    else "a str")
+    require("report", "progress", progress, bool, "True or False")
