@@ -11,6 +11,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable
 
+from committee.checkargs import count
 from committee.corpus import Corpus, content_sha256
 from committee.errors import InputError, PlausibilityWarning
 
@@ -105,7 +106,8 @@ def check_train_test(train: Corpus, test: Corpus, allow_identical: bool = False)
         warnings.warn(f"{test.path}: {msg}", PlausibilityWarning, stacklevel=2)
     elif o.share > OVERLAP_WARN_SHARE:
         warnings.warn(
-            f"{test.path}: {o.found} of its {o.total} sentences ({o.share:.1%}) occur verbatim in the "
+            f"{test.path}: {o.found} of its {count(o.total, 'sentence')} ({o.share:.1%}) "
+            f"{'occurs' if o.found == 1 else 'occur'} verbatim in the "
             f"training corpus {train.path} (train/test overlap above {OVERLAP_WARN_SHARE:.0%}): "
             "is the test set held out from the training data?",
             PlausibilityWarning, stacklevel=2,

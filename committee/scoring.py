@@ -539,6 +539,7 @@ class Scorer:
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
         """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
+        _check_resampling("Scorer.signature", bootstrap, seed)
         return metrics.signature(normalization=self.normalization,
                                  gold_sha256=self.gold.content_sha256 or self.gold.sha256,
                                  difficulty_sha256=self.difficulty_sha256,
@@ -549,7 +550,7 @@ class Scorer:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
         pred = read_segmentation(output, label=label, format=self.format,
                                  encoding=self.encoding, normalization=self.normalization,
-                                 fix=self.spelling("output"))
+                                 fix=self.spelling("output"), argument=("Scorer.read", "output"))
         checks.check_gold_output(self.gold, pred, self.known_golds)
         return pred
 
@@ -866,7 +867,8 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
             except (ValueError, IndexError):
                 raise InputError(str(path), line, "irt_a / irt_b is not a number") from None
     if len(a) != len(gold_words):
-        raise InputError(str(path), None, f"has {len(a)} words, gold has {len(gold_words)}: "
+        raise InputError(str(path), None, f"has {count(len(a), 'word')}, gold has "
+                         f"{len(gold_words)}: "
                          "the items belong to another test set")
     return np.array(a), np.array(b)
 

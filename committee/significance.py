@@ -30,8 +30,9 @@ __all__ = ["MIN_SENTENCES", "bootstrap", "check_resamples", "paired_bootstrap"]
 
 _BLOCK = 100  # resamples drawn per block (memory bound; part of the RNG stream's definition)
 
-#: A bootstrap over fewer test sentences than this warns: the coverage of
-#: its 95% percentile intervals falls below 90% (docs/metrics.md, Bootstrap;
+#: A bootstrap over fewer test sentences than this warns: its 95% percentile
+#: intervals hold the true value far less often than 95% of the time (87% at
+#: 10 sentences, 47% at 2; docs/metrics.md, Bootstrap;
 #: scripts/bootstrap_coverage.py), and one sentence gives zero-width intervals.
 MIN_SENTENCES = 30
 
@@ -124,8 +125,8 @@ def _warn_few(n_sentences: int) -> None:
     if n_sentences == 1:
         why = "every resample is that one sentence, so every interval has zero width"
     else:
-        why = (f"intervals from fewer than {MIN_SENTENCES} sentences are too narrow (their "
-               "coverage falls below 90%; docs/metrics.md, Bootstrap)")
+        why = (f"intervals from fewer than {MIN_SENTENCES} sentences are too narrow to trust "
+               "(docs/metrics.md, Bootstrap)")
     warnings.warn(PlausibilityWarning(
         f"bootstrap over {count(n_sentences, 'sentence')}: {why}; score a test set of at "
         f"least {MIN_SENTENCES} sentences for meaningful intervals"), stacklevel=3)

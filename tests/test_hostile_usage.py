@@ -278,8 +278,8 @@ def few(n: int) -> list[str]:
     (1, "bootstrap over 1 sentence: every resample is that one sentence, so every interval "
         "has zero width; score a test set of at least 30 sentences for meaningful intervals"),
     (29, "bootstrap over 29 sentences: intervals from fewer than 30 sentences are too narrow "
-         "(their coverage falls below 90%; docs/metrics.md, Bootstrap); score a test set of "
-         "at least 30 sentences for meaningful intervals"),
+         "to trust (docs/metrics.md, Bootstrap); score a test set of at least 30 sentences for "
+         "meaningful intervals"),
     (30, None),
 ])
 def test_a_bootstrap_over_few_sentences_warns(n, message):
@@ -297,9 +297,8 @@ def test_the_command_line_names_the_few_sentences(d, capsys):
     code, out, err = run_cli(SCORE + ["--bootstrap", "100", "out.txt"], capsys)
     assert code == 0
     assert err == ("committee: warning: bootstrap over 3 sentences: intervals from fewer than "
-                   "30 sentences are too narrow (their coverage falls below 90%; "
-                   "docs/metrics.md, Bootstrap); score a test set of at least 30 sentences for "
-                   "meaningful intervals\n")
+                   "30 sentences are too narrow to trust (docs/metrics.md, Bootstrap); score a "
+                   "test set of at least 30 sentences for meaningful intervals\n")
 
 
 WEIGHT_CASES = [
