@@ -578,6 +578,8 @@ class Scorer:
         _check_segmentation("Scorer.score", "output", output)
         self._check_bootstrap("Scorer.score", bootstrap, seed)
         require("Scorer.score", "name", name, str, "a str", none=True)
+        if bootstrap:
+            significance.warn_few(len(self.gold.words))
         return self._score(output, bootstrap, seed, name, progress)
 
     def _check_bootstrap(self, api: str, bootstrap, seed) -> None:
@@ -590,6 +592,7 @@ class Scorer:
                 raise ValueError(f"{api}: bootstrap: {exc}") from None
 
     def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
+        """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
@@ -599,7 +602,8 @@ class Scorer:
             name = system_name(path, set())
         ci = theta = None
         if bootstrap:
-            ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress)
+            ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
+                                        warn=False)
         if self.irt_items is not None:
             from committee import irt
 
@@ -629,6 +633,8 @@ class Scorer:
         for i, output in enumerate(outputs):
             _check_segmentation(api, f"outputs[{i}]", output)
         self._check_bootstrap(api, bootstrap, seed)
+        if bootstrap:  # once for all the intervals and comparisons on this test set
+            significance.warn_few(len(self.gold.words))
         taken: set[str] = set()
         scores = []
         for i, output in enumerate(outputs):
@@ -715,6 +721,8 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
                     normalization=normalization, train_format=train_format, irt=irt,
                     _api="score", **options)
     scorer._check_bootstrap("score", bootstrap, seed)
+    if bootstrap:
+        significance.warn_few(len(scorer.gold.words))
     return scorer._score(output, bootstrap, seed, None, False)
 
 
@@ -759,6 +767,8 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
         significance.check_resamples(n, 2, 0 if a.stats is None else a.stats.n_sentences)
     except ValueError as exc:
         raise ValueError(f"{api}: n: {exc}") from None
+    if a.stats is not None:
+        significance.warn_few(a.stats.n_sentences)
     return _paired(a, b, metric, n, seed, level=level)
 
 
@@ -774,7 +784,7 @@ def _paired(a: Scores, b: Scores, metric: str, n: int, seed: int, progress: bool
         raise ValueError(f"the scores are not comparable: signatures differ ({base(a.signature)} "
                          f"vs {base(b.signature)})")
     return significance.paired_bootstrap(a.stats, b.stats, metric=metric, n=n, seed=seed,
-                                         level=level, progress=progress)
+                                         level=level, progress=progress, warn=False)
 
 
 # --------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from committee.corpus import Corpus
 from committee.errors import PlausibilityWarning, UndefinedMetricWarning
 from committee.metrics import METRICS, SufficientStats, _metric_arrays, collect, compute  # noqa: F401 (Corpus, collect: doctests)
 
-__all__ = ["MIN_SENTENCES", "bootstrap", "check_resamples", "paired_bootstrap"]
+__all__ = ["MIN_SENTENCES", "bootstrap", "check_resamples", "paired_bootstrap", "warn_few"]
 
 
 _BLOCK = 100  # resamples drawn per block (memory bound; part of the RNG stream's definition)
@@ -118,8 +118,12 @@ def check_resamples(n: int, n_values: int = len(METRICS), n_sentences: int = 0) 
                      f"available: use at most {most:,}; 1,000 to 10,000 are usual")
 
 
-def _warn_few(n_sentences: int) -> None:
-    """The warning for a bootstrap over fewer than :data:`MIN_SENTENCES` sentences."""
+def warn_few(n_sentences: int, stacklevel: int = 2) -> None:
+    """Warn (:class:`PlausibilityWarning`) when a bootstrap over
+    ``n_sentences`` sentences is too small to mean anything: fewer than
+    :data:`MIN_SENTENCES`.  :func:`bootstrap` and :func:`paired_bootstrap`
+    call it unless told not to, so that a caller running many on one test
+    set (``Scorer.score_all``) warns once."""
     if n_sentences >= MIN_SENTENCES:
         return
     if n_sentences == 1:
@@ -129,7 +133,7 @@ def _warn_few(n_sentences: int) -> None:
                "(docs/metrics.md, Bootstrap)")
     warnings.warn(PlausibilityWarning(
         f"bootstrap over {count(n_sentences, 'sentence')}: {why}; score a test set of at "
-        f"least {MIN_SENTENCES} sentences for meaningful intervals"), stacklevel=3)
+        f"least {MIN_SENTENCES} sentences for meaningful intervals"), stacklevel=stacklevel + 1)
 
 
 def _resample_weights(n_sentences: int, n: int, seed: int):
@@ -149,8 +153,8 @@ def _resample_weights(n_sentences: int, n: int, seed: int):
         yield np.bincount(flat, minlength=b * S).reshape(b, S).astype(np.float64)
 
 
-def _resampled(stats_list, n: int, seed: int, keys=METRICS,
-               progress: bool = False) -> list[dict[str, np.ndarray]]:
+def _resampled(stats_list, n: int, seed: int, keys=METRICS, progress: bool = False,
+               warn: bool = True) -> list[dict[str, np.ndarray]]:
     """The metrics ``keys`` of every system of ``stats_list`` on ``n``
     resamples: for each system, ``{metric: array of n}``."""
     from tqdm import tqdm
@@ -159,7 +163,8 @@ def _resampled(stats_list, n: int, seed: int, keys=METRICS,
     if S == 0:
         raise ValueError("cannot bootstrap an empty corpus")
     check_resamples(n, len(keys) * len(stats_list), S)
-    _warn_few(S)
+    if warn:
+        warn_few(S, stacklevel=4)
     columns = [st.columns(bins=False) for st in stats_list]
     out = [np.empty((len(keys), n)) for _ in stats_list]
     bar = tqdm(total=n, unit="resample", desc="bootstrap", disable=not progress,
@@ -199,7 +204,8 @@ def _check_n(n) -> None:
 
 
 def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
-              level: float = 0.95, progress: bool = False) -> dict[str, tuple[float | None, float | None]]:
+              level: float = 0.95, progress: bool = False,
+              warn: bool = True) -> dict[str, tuple[float | None, float | None]]:
     """Percentile bootstrap intervals over sentences for every metric.
 
     Resamples sentences with replacement ``n`` times (seeded local RNG), sums
@@ -207,7 +213,8 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
     the same formulas as :func:`compute`.  A metric undefined on the full
     corpus gets ``(None, None)``.  ``progress`` shows a progress bar on
     standard error once the bootstrap has run for :data:`PROGRESS_DELAY`
-    seconds.
+    seconds; ``warn`` warns of fewer than :data:`MIN_SENTENCES` sentences
+    (:func:`warn_few`).
 
     Raises
     ------
@@ -232,14 +239,14 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         point = compute(stats)
     keys = tuple(k for k in METRICS if point[k] is not None)
-    res = _resampled([stats], n, seed, keys, progress)[0] if keys else {}
+    res = _resampled([stats], n, seed, keys, progress, warn)[0] if keys else {}
     return {k: (None, None) if point[k] is None else _interval(res[k], level, k)
             for k in METRICS}
 
 
 def paired_bootstrap(stats_a: SufficientStats, stats_b: SufficientStats, metric: str = "fb",
                      n: int = 1000, seed: int = 12345, level: float = 0.95,
-                     progress: bool = False) -> dict:
+                     progress: bool = False, warn: bool = True) -> dict:
     """Compare two systems on the same bootstrap resamples of the test sentences.
 
     Returns ``share_a_better``, ``share_b_better`` and ``ties`` (shares of
@@ -268,7 +275,8 @@ def paired_bootstrap(stats_a: SufficientStats, stats_b: SufficientStats, metric:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         pa, pb_ = compute(stats_a)[metric], compute(stats_b)[metric]
-    ra, rb = (r[metric] for r in _resampled([stats_a, stats_b], n, seed, (metric,), progress))
+    ra, rb = (r[metric] for r in _resampled([stats_a, stats_b], n, seed, (metric,), progress,
+                                            warn))
     with np.errstate(invalid="ignore"):
         diff = ra - rb
     out = {

@@ -293,8 +293,10 @@ def test_a_bootstrap_over_few_sentences_warns(n, message):
         assert s.ci["f1"][0] == s.ci["f1"][1] == s.f1
 
 
-def test_the_command_line_names_the_few_sentences(d, capsys):
-    code, out, err = run_cli(SCORE + ["--bootstrap", "100", "out.txt"], capsys)
+def test_the_command_line_names_the_few_sentences_once(d, capsys):
+    # two outputs: two intervals and two paired comparisons, one warning
+    (d / "out2.txt").write_text(OUTPUT.replace("约翰喜欢", "约翰 喜欢"), encoding="utf-8")
+    code, out, err = run_cli(SCORE + ["--bootstrap", "100", "out.txt", "out2.txt"], capsys)
     assert code == 0
     assert err == ("committee: warning: bootstrap over 3 sentences: intervals from fewer than "
                    "30 sentences are too narrow to trust (docs/metrics.md, Bootstrap); score a "
