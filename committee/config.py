@@ -22,7 +22,7 @@ Schema, with defaults::
       train_words: null             # word list for OOV; null = derived from train
       allow_overlap: false          # true: a test set equal to train is a warning, not an error
     committee:
-      size: 90
+      size: 90                      # 1 to 10000 (MAX_SIZE), and as much as fits in memory
       templates: [F1, F2, F3]
       ratios: [0.1, 0.2, 0.3]
       draw: random                  # random | grid
@@ -107,7 +107,7 @@ from committee.corpus import FORMATS
 from committee.crf import ALGORITHMS, LINESEARCH
 from committee.errors import ConfigError
 from committee.features import TEMPLATES
-from committee.members import DRAWS
+from committee.members import DRAWS, identical_members
 from committee.parallel import BACKENDS
 from committee.segmenters import SEGMENTERS as _SEGMENTER_TABLE
 
@@ -277,6 +277,14 @@ class CorpusConfig(_Section):
 Ratio = Annotated[float, Strict(), Field(gt=0, le=1)]
 
 
+#: Largest ``committee.size``: over a hundred times the paper's 90 members,
+#: whose difficulties have settled long before (docs/results.md); each
+#: member trains a CRF (10 s to a minute on a real corpus: 10,000 of them
+#: take days).  The memory a committee needs is checked once the test set is
+#: read (:func:`committee.members.check_committee`).
+MAX_SIZE = 10_000
+
+
 class CommitteeConfig(_Section):
     size: Annotated[int, Strict(), Field(ge=1)] = 90
     templates: Annotated[tuple[Literal[TEMPLATES], ...], Field(min_length=1)] = TEMPLATES
@@ -288,6 +296,22 @@ class CommitteeConfig(_Section):
     @classmethod
     def _unique(cls, values: tuple) -> tuple:
         return _no_duplicates(values)
+
+    @field_validator("size")
+    @classmethod
+    def _at_most(cls, value: int) -> int:
+        if value > MAX_SIZE:
+            raise _problem(f"must be <= {MAX_SIZE}, got {value} (difficulties settle long "
+                           "before: the paper's committee has 90 members, and every member "
+                           "trains a CRF)")
+        return value
+
+    @model_validator(mode="after")
+    def _members_can_differ(self) -> CommitteeConfig:
+        problem = identical_members(self.size, self.templates, self.ratios)
+        if problem is not None:
+            raise _problem(problem, ("ratios",))
+        return self
 
 
 # --------------------------------------------------------------------------

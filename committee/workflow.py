@@ -38,8 +38,9 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
     segmenters are refused before any training.
     """
+    where = "<config>"
     if isinstance(config, (str, os.PathLike)):
-        cfg = config_mod.load_config(config, overrides=_overrides(overrides))
+        cfg, where = config_mod.load_config(config, overrides=_overrides(overrides)), str(config)
     elif overrides:
         raise TypeError("overrides apply to a config path; this config is already loaded")
     else:
@@ -49,6 +50,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     from committee import pipeline, report as report_mod
 
     inputs = pipeline.load_inputs(cfg)
+    pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
@@ -56,7 +58,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     # refused (another run's files): nothing is written, not even a lock
     rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
     with runlock.hold(out, runlock.RUN, create=True):
-        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs)
+        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:
             report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
     return out
