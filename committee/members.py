@@ -581,7 +581,7 @@ def check_first_members(f1s: Sequence[float | None], size: int, train: str = "th
     ...                     samples=[(2, 0.3), (1, 0.1), (1, 0.2)], n_train=5)
     Traceback (most recent call last):
     ...
-    committee.errors.RunError: the first 3 members of 12 score a median f1 of 0.350 (below 0.5): they cannot segment the test set, so every word would look hard; they train on 1 to 2 sentences (10% to 30% of 5), too few for a CRF (fewer than 20 sentences score f1 0.3 to 0.6): give corpus.train t.txt (sighan, utf-8) more sentences (hundreds or more) or raise committee.ratios, then rerun with --restart
+    committee.errors.RunError: the first 3 members of 12 score a median f1 of 0.350 (below 0.5): they cannot segment the test set, so every word would look hard; they train on 1 to 2 sentences (10% to 30% of 5), too few to learn segmentation from (fewer than 20): give corpus.train t.txt (sighan, utf-8) more sentences (hundreds or more) or raise committee.ratios, then rerun with --restart
     """
     if len(f1s) < min(FIRST_MEMBERS, size):
         return False
@@ -594,9 +594,9 @@ def check_first_members(f1s: Sequence[float | None], size: int, train: str = "th
             f"{MIN_MEDIAN_F1}): they cannot segment the test set, so every word would look hard; ")
     if samples and n_train is not None and max(k for k, _ in samples) < SMALL_SAMPLE:
         raise RunError(
-            f"{head}they train on {_samples(samples, n_train)}, too few for a CRF (fewer than "
-            f"{SMALL_SAMPLE} sentences score f1 0.3 to 0.6): give {train} more sentences "
-            "(hundreds or more) or raise committee.ratios, then rerun with --restart")
+            f"{head}they train on {_samples(samples, n_train)}, too few to learn segmentation "
+            f"from (fewer than {SMALL_SAMPLE}): give {train} more sentences (hundreds or more) "
+            "or raise committee.ratios, then rerun with --restart")
     raise RunError(
         f"{head}are the format and encoding of {train} and {test} right? Fix the config and "
         "rerun with --restart")

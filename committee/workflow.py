@@ -27,18 +27,21 @@ def _overrides(overrides: dict) -> list[str]:
     return [f"{key.replace('__', '.')}={json.dumps(value)}" for key, value in overrides.items()]
 
 
-def run(config, restart: bool = False, progress: bool = True, **overrides) -> Path:
+def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
+        **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
     experiments switched on in its ``experiments`` section; return the output
     directory.
 
-    ``config`` is a YAML path or a loaded :class:`committee.config.Config`.
+    ``config`` is a YAML path or a loaded :class:`committee.config.Config`
+    (``where`` then names its file in messages).
     Keyword ``overrides`` set config keys of a YAML path, as ``--set`` does:
     ``run("configs/default.yaml", committee__size=3)`` or
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
-    segmenters are refused before any training.
+    segmenters, a committee that cannot fit in memory and members that
+    would be identical are refused before any training.
     """
-    where = "<config>"
+    where = str(where) if where is not None else "<config>"
     if isinstance(config, (str, os.PathLike)):
         cfg, where = config_mod.load_config(config, overrides=_overrides(overrides)), str(config)
     elif overrides:
