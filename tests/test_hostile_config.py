@@ -198,6 +198,16 @@ CASES = [
             "0.3) or more templates, or set committee.size: 1"),
     Case("identical-members-in-the-file",
          _committee("{size: 6, templates: [F2], ratios: [1.0]}"), 4, SAME),
+    # the other refusals of committee run leave nothing behind either
+    Case("experiments-missing-system", lambda d, mp: setup(d) + [
+        "--set", "experiments.ranking=true", "--set", f"experiments.systems=[{d}/nope.txt]"],
+         4, "experiments: experiments.systems[0]: no such file: {d}/nope.txt"),
+    Case("test-set-missing", lambda d, mp: setup(d) and (d / "test.txt").unlink() or
+         ["run", str(d / "c.yaml"), "--quiet"],
+         4, "{c}: corpus.test.path: no such file: {d}/test.txt"),
+    Case("output-dir-foreign", lambda d, mp: (d / "run").mkdir() or (d / "run" / "x.tex").touch()
+         or setup(d), 5, "output.dir {d}/run holds files that are not part of a committee run "
+                         "(x.tex); choose an empty or new output.dir"),
     Case("identical-members-on-a-tiny-training-set",
          _with_set("committee.size=6", "committee.templates=[F2]", "committee.ratios=[0.99]"),
          4, "{c}: committee.ratios: the 6 members would be identical: with the one template F2 "
