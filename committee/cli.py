@@ -150,7 +150,7 @@ def cmd_run(args) -> int:
     from committee import rundir, workflow
 
     cfg = config_mod.load_config(args.config, overrides=args.set or [])
-    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet)
+    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config)
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
     print(f"wrote {out}/: K={manifest['committee']['size']}, {d['n_words']:,} test words, "

@@ -30,24 +30,28 @@ def _overrides(overrides: dict) -> list[str]:
     return [f"{key.replace('__', '.')}={json.dumps(value)}" for key, value in overrides.items()]
 
 
-def run(config, restart: bool = False, progress: bool = True, **overrides) -> Path:
+def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
+        **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
     experiments switched on in its ``experiments`` section; return the output
     directory.
 
-    ``config`` is a YAML path or a loaded :class:`committee.config.Config`.
+    ``config`` is a YAML path or a loaded :class:`committee.config.Config`
+    (``where`` then names its file in messages).
     Keyword ``overrides`` set config keys of a YAML path, as ``--set`` does:
     ``run("configs/default.yaml", committee__size=3)`` or
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
-    segmenters are refused before any training.  An argument of another
-    type is a :class:`TypeError` naming it.
+    segmenters, a committee that cannot fit in memory and members that
+    would be identical are refused before any training.  An argument of
+    another type is a :class:`TypeError` naming it.
     """
     require("run", "config", config, (*_PATH, config_mod.Config),
             "a path to a YAML config or a committee.config.Config")
     require("run", "restart", restart, bool, "True or False")
     require("run", "progress", progress, bool, "True or False")
+    where = str(where) if where is not None else "<config>"
     if isinstance(config, (str, os.PathLike)):
-        cfg = config_mod.load_config(config, overrides=_overrides(overrides))
+        cfg, where = config_mod.load_config(config, overrides=_overrides(overrides)), str(config)
     elif overrides:
         raise TypeError("overrides apply to a config path; this config is already loaded")
     else:
@@ -57,6 +61,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     from committee import pipeline, report as report_mod
 
     inputs = pipeline.load_inputs(cfg)
+    pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
@@ -64,7 +69,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     # refused (another run's files): nothing is written, not even a lock
     rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
     with runlock.hold(out, runlock.RUN, create=True):
-        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs)
+        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:
             report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
     return out

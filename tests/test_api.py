@@ -336,11 +336,14 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
                         lambda path, overrides=(): seen.update(path=path, sets=list(overrides))
                         or cfg)
     monkeypatch.setattr(pipeline, "load_inputs", lambda cfg: None)
+    monkeypatch.setattr(pipeline, "check_committee",
+                        lambda cfg, inputs, where: seen.update(checked=where))
     monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs: "f")
-    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs: (cfg, restart))
+    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs, where: (cfg, restart))
     assert committee.run("a.yaml", committee__size=3, **{"crf.params.c2": 0.5}) == (
         cfg, False)
-    assert seen == {"path": "a.yaml", "sets": ["committee.size=3", "crf.params.c2=0.5"]}
+    assert seen == {"path": "a.yaml", "sets": ["committee.size=3", "crf.params.c2=0.5"],
+                    "checked": "a.yaml"}
 
 
 def test_report_is_the_package_and_the_function(monkeypatch):
