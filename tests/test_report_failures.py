@@ -107,7 +107,8 @@ def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypat
             "failed.** ZeroDivisionError: injected on two lines\n\nThe other sections do not "
             "depend on it. The traceback is in `run.log`; `committee report` makes this section "
             "again (Table 2 models are read back, not retrained).\n") in text
-    assert "figures: 4 (" in text  # Fig. 2, 6, 7 and IRT's items (no system to rank)
+    assert ("Analyses: stability, linguistic, bins, ranking, split_half, word_weights, irt "
+            "(1 failed: stability); figures: 4 (") in text  # Fig. 2, 6, 7 and IRT's items
     for title in ("## Fig. 2", "## Fig. 6", "## Fig. 7", IRT_1PL):
         assert title in text
     # the earlier build's Fig. 1 is gone: neither report/ nor report.html shows it
@@ -172,13 +173,12 @@ def test_without_plotly_report_md_says_so_and_no_stale_page_stays(runs, capsys, 
     monkeypatch.setitem(sys.modules, "plotly.offline", None)  # import fails
     code, err = report(run, capsys)
     assert code == 0
-    assert err == [f"committee: warning: {run}/report.html: report.html not written: plotly: "
-                   "not installed (report.html needs it); pip install 'committee[report]'; the "
-                   "report.html of an earlier build was removed; report.md holds the whole "
-                   "report"]
+    assert err == [f"committee: warning: {run}/report.html: not written: plotly: not installed "
+                   "(report.html needs it); pip install 'committee[report]'; the page of an "
+                   "earlier build was removed; report.md holds the whole report"]
     assert not (run / "report.html").exists()
     assert ("- report.html not written: plotly: not installed (report.html needs it); pip "
-            "install 'committee[report]'; the report.html of an earlier build was removed."
+            "install 'committee[report]'; the page of an earlier build was removed."
             ) in (run / "report.md").read_text(encoding="utf-8")
     code, err = report(run, capsys)  # nothing to remove the second time
     assert code == 0 and err[0].endswith("pip install 'committee[report]'; report.md holds "

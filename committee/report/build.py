@@ -174,7 +174,9 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
         "Words per difficulty bin: "
         + ", ".join(f"{lab} {n:,}" for lab, n in zip(analysis.BIN_LABELS, hist)) + ".",
         "",
-        f"Analyses: {', '.join(analyses) or 'none'}; figures: {len(ctx.figures)} "
+        f"Analyses: {', '.join(analyses) or 'none'}"
+        + (f" ({len(ctx.failed)} failed: {', '.join(n for n, _ in ctx.failed)})"
+           if ctx.failed else "") + f"; figures: {len(ctx.figures)} "
         f"(`report/*.png`, data beside each as CSV). Built in "
         f"{time.monotonic() - started:.0f} s by committee {__version__}.",
         "",
@@ -211,7 +213,7 @@ def _run_analysis(ctx: Context, name: str) -> str | None:
         log.error("analysis %s failed: %s", name, reason, exc_info=exc)
         for pattern in OUTPUTS[name]:
             for path in ctx.run_dir.glob(pattern):
-                path.unlink(missing_ok=True)
+                _remove(path)
         ctx.failed.append((name, reason))
         warnings.warn(ReportWarning(
             f"analysis {name} failed: {reason}; report.md and report.html say so in its "
@@ -249,11 +251,10 @@ def _without_plotly(ctx: Context) -> str | None:
     if problem is None:
         return None
     stale = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
-    removed = _remove(stale)
-    text = f"report.html not written: {problem}" + (
-        "; the report.html of an earlier build was removed" if removed else "")
-    ctx.notes.append(text + ".")
-    warnings.warn(ReportWarning(f"{stale}: {text}; report.md holds the whole report"))
+    removed = "; the page of an earlier build was removed" if _remove(stale) else ""
+    ctx.notes.append(f"report.html not written: {problem}{removed}.")
+    warnings.warn(ReportWarning(f"{stale}: not written: {problem}{removed}; report.md holds "
+                                "the whole report"))
     return problem
 
 
