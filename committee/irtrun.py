@@ -2,7 +2,9 @@
 
 Reads the run's ``marks.npz`` (K members × N gold words, true when the
 member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
-2PL model (:mod:`committee.irt`); writes
+2PL model (:mod:`committee.irt`; by default the 2PL from
+:data:`committee.irt.MIN_K_2PL` members on, else the 1PL, see
+:func:`fit_model`); writes
 
 * ``items.tsv`` — one row per test word: ``sentence``, ``word_index``,
   ``word``, ``d``, ``n_correct``, ``irt_b``, ``irt_b_se``, ``irt_a``,

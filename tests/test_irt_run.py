@@ -157,6 +157,15 @@ def test_auto_fits_the_1pl_below_12_members(tmp_path, capsys):
     assert again["members"] == summary["members"] and again["model_reason"] is None
 
 
+def test_the_help_names_the_2pl_threshold():
+    from committee.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    model = next(a for a in sub.choices["irt"]._actions if a.dest == "model")
+    assert model.default == "auto" and model.choices == list(irtrun.MODELS)
+    assert f"the 2PL from {irt.MIN_K_2PL} members on" in model.help
+
+
 def test_auto_falls_back_on_the_1pl_when_the_2pl_does_not_converge(tmp_path, capsys):
     make_run(tmp_path, k=40)  # 2PL: 7 EM iterations, 1PL: 5
     assert main(["irt", str(tmp_path), "--no-export", "--max-iter", "6"]) == 0
