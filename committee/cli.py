@@ -353,7 +353,9 @@ def _add_irt(sub) -> None:
                                    "words) and write items.tsv, irt.json, check-gold.tsv "
                                    "and py-irt/girth exports into RUN_DIR (docs/irt.md).")
     t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
-    t.add_argument("--model", default="2pl", choices=["2pl", "1pl"], help="default: 2pl")
+    t.add_argument("--model", default="auto", choices=["auto", "2pl", "1pl"],
+                   help="default: auto, the 2PL from 12 members on, else (or when the 2PL "
+                        "does not converge) the 1PL")
     t.add_argument("--system", action="append", metavar="OUTPUT",
                    help="a segmenter's output (SIGHAN) whose ability to estimate (repeatable)")
     t.add_argument("--min-a", type=cli_real(0), default=0.3, metavar="A",
