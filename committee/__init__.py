@@ -36,7 +36,7 @@ _LAZY = {
     "Scorer": ("committee.scoring", "Scorer"),
     "Scores": ("committee.scoring", "Scores"),
     "compare": ("committee.scoring", "compare"),
-    "read_corpus": ("committee.corpus", "read_corpus"),
+    "read_corpus": ("committee.scoring", "read_corpus"),  # corpus.read_corpus, arguments checked
     "load_difficulty": ("committee.difficulty", "load_difficulty"),
     "run": ("committee.workflow", "run"),
     "report": ("committee.workflow", "report"),

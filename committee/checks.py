@@ -11,10 +11,12 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable
 
+from committee.checkargs import count
 from committee.corpus import Corpus, content_sha256
 from committee.errors import InputError, PlausibilityWarning
 
-__all__ = ["Overlap", "OVERLAP_WARN_SHARE", "train_test_overlap", "check_train_test", "check_gold_output"]
+__all__ = ["Overlap", "OVERLAP_WARN_SHARE", "train_test_overlap", "check_train_test", "check_gold_output",
+           "looks_like_output"]
 
 #: A share of test sentences found verbatim in the training data above
 #: which :func:`check_train_test` warns.  Test sets of the SIGHAN bakeoffs
@@ -104,7 +106,8 @@ def check_train_test(train: Corpus, test: Corpus, allow_identical: bool = False)
         warnings.warn(f"{test.path}: {msg}", PlausibilityWarning, stacklevel=2)
     elif o.share > OVERLAP_WARN_SHARE:
         warnings.warn(
-            f"{test.path}: {o.found} of its {o.total} sentences ({o.share:.1%}) occur verbatim in the "
+            f"{test.path}: {o.found} of its {count(o.total, 'sentence')} ({o.share:.1%}) "
+            f"{'occurs' if o.found == 1 else 'occur'} verbatim in the "
             f"training corpus {train.path} (train/test overlap above {OVERLAP_WARN_SHARE:.0%}): "
             "is the test set held out from the training data?",
             PlausibilityWarning, stacklevel=2,
@@ -147,3 +150,26 @@ def check_gold_output(gold: Corpus, output: Corpus, gold_sha256s: Iterable[str] 
             "were the gold and the output given the wrong way round?",
             PlausibilityWarning, stacklevel=2,
         )
+
+
+def looks_like_output(gold: Corpus, test: Corpus) -> bool:
+    """Whether ``gold`` looks like a system output of the test set ``test``:
+    the same text, sentence for sentence, segmented into other words.
+
+    This is the evidence for "the gold and an output given the wrong way
+    round": an output has the characters of its test set, and only its
+    words differ.  A gold of other text belongs to another test set.
+
+    Examples
+    --------
+    >>> test = Corpus("test.txt", [["我", "爱", "北京"]], [1])
+    >>> looks_like_output(Corpus("out.txt", [["我爱", "北京"]], [1]), test)
+    True
+    >>> looks_like_output(Corpus("other.txt", [["上海"]], [1]), test)
+    False
+    >>> looks_like_output(test, test)  # the test set itself
+    False
+    """
+    if len(gold.words) != len(test.words) or _sha(gold) == _sha(test):
+        return False
+    return all("".join(g) == "".join(t) for g, t in zip(gold.words, test.words))

@@ -41,6 +41,7 @@ import sys
 import warnings
 
 from committee import __version__
+from committee.checkargs import cli_int, cli_real
 from committee.corpus import FORMATS
 from committee.errors import CommitteeError
 
@@ -140,7 +141,8 @@ def cmd_score(args) -> int:
         normalization=None if args.normalize == "none" else args.normalize,
         train_format=args.train_format if args.train else None, spelling=_cli_spelling,
         irt=args.irt)
-    result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed)
+    result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
+                              progress=True)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
@@ -153,7 +155,7 @@ def cmd_run(args) -> int:
     from committee import rundir, workflow
 
     cfg = config_mod.load_config(args.config, overrides=args.set or [])
-    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet)
+    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config)
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
     print(f"wrote {out}/: K={manifest['committee']['size']}, {d['n_words']:,} test words, "
@@ -304,9 +306,11 @@ def _add_score(sub) -> None:
     _file_options(s, "", "the OUTPUTs")
     s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
                    help="normalise characters of every file identically (default: none)")
-    s.add_argument("--bootstrap", type=int, default=0, metavar="N",
-                   help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000)")
-    s.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: 12345)")
+    s.add_argument("--bootstrap", type=cli_int(0), default=0, metavar="N",
+                   help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000; "
+                        "at most what fits in half the available memory)")
+    s.add_argument("--seed", type=cli_int(0), default=12345,
+                   help="bootstrap seed, an integer >= 0 (default: 12345)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.add_argument("--irt", metavar="RUN_DIR",
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
@@ -357,21 +361,25 @@ def _add_irt(sub) -> None:
                                    "words) and write items.tsv, irt.json, check-gold.tsv "
                                    "and py-irt/girth exports into RUN_DIR (docs/irt.md).")
     t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
-    t.add_argument("--model", default="2pl", choices=["2pl", "1pl"], help="default: 2pl")
+    t.add_argument("--model", default="auto", choices=["auto", "2pl", "1pl"],
+                   help="default: auto, the 2PL from 12 members on, else (or when the 2PL "
+                        "does not converge) the 1PL")
     t.add_argument("--system", action="append", metavar="OUTPUT",
                    help="a segmenter's output (SIGHAN) whose ability to estimate (repeatable)")
-    t.add_argument("--min-a", type=float, default=0.3, metavar="A",
-                   help="discrimination below which a word is flagged flat (default: 0.3)")
-    t.add_argument("--max-iter", type=int, default=500, metavar="N",
-                   help="EM iterations at most (default: 500)")
+    t.add_argument("--min-a", type=cli_real(0), default=0.3, metavar="A",
+                   help="discrimination below which a word is flagged flat, a number >= 0 "
+                        "(default: 0.3)")
+    t.add_argument("--max-iter", type=cli_int(1), default=500, metavar="N",
+                   help="EM iterations at most, >= 1 (default: 500)")
     t.add_argument("--no-export", action="store_true",
                    help="skip irt-responses.jsonlines and irt-responses.npz")
-    t.add_argument("--subset", type=int, metavar="N",
+    t.add_argument("--subset", type=cli_int(1), metavar="N",
                    help="choose the N most informative words (irt-subset.tsv) and measure "
                         "theta, r and fb estimated from them on the --system outputs and "
                         "perturbed gold")
-    t.add_argument("--seed", type=int, default=0,
-                   help="seed of the perturbed outputs and the random words (default: 0)")
+    t.add_argument("--seed", type=cli_int(0), default=0,
+                   help="seed of the perturbed outputs and the random words, an integer >= 0 "
+                        "(default: 0)")
     t.set_defaults(func=cmd_irt)
 
 
@@ -411,6 +419,10 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and do not exit the process."""
 
     def error(self, message):
+        # "argument --seed: expected ..." -> "--seed: expected ...": the flag first, as in
+        # the commands' own usage errors
+        if message.startswith("argument ") and ": " in message:
+            message = message[len("argument "):]
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
     def format_help(self):
@@ -441,8 +453,13 @@ def _check_segmenters(args) -> None:
 
 def _check_args(args) -> None:
     """Argument checks argparse cannot express; raise :class:`_UsageError`."""
-    if getattr(args, "bootstrap", 0) < 0:
-        raise _UsageError("--bootstrap must be >= 0")
+    if getattr(args, "bootstrap", 0):
+        from committee.significance import check_resamples
+
+        try:
+            check_resamples(args.bootstrap)
+        except ValueError as exc:
+            raise _UsageError(f"--bootstrap: {exc}") from None
     for flag in ("encoding", "gold_encoding", "train_encoding"):
         encoding = getattr(args, flag, None)
         if isinstance(encoding, str):

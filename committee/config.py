@@ -3,8 +3,10 @@
 A config describes one run (docs/method.md §3): the corpus to train on and to
 score, the committee recipe (size, templates, sampling ratios, draw policy,
 seed), the CRF hyper-parameters, how members are run in parallel and where
-outputs go.  :func:`load_config` reads the file with ``yaml.safe_load``,
-applies ``key=value`` overrides, validates everything with pydantic and
+outputs go.  :func:`load_config` reads the file with PyYAML's safe loader
+(bounded: no recursive alias, at most :data:`MAX_VALUES` values with the
+aliases expanded, :data:`MAX_DEPTH` levels, :data:`MAX_BYTES` bytes), applies
+``key=value`` overrides, validates everything with pydantic and
 raises one :class:`committee.errors.ConfigError` that lists every problem
 as ``dotted.path: message``.  The result is a frozen :class:`Config`.
 
@@ -20,7 +22,7 @@ Schema, with defaults::
       train_words: null             # word list for OOV; null = derived from train
       allow_overlap: false          # true: a test set equal to train is a warning, not an error
     committee:
-      size: 90
+      size: 90                      # 1 to 10000 (MAX_SIZE), and as much as fits in memory
       templates: [F1, F2, F3]
       ratios: [0.1, 0.2, 0.3]
       draw: random                  # random | grid
@@ -105,7 +107,7 @@ from committee.corpus import FORMATS
 from committee.crf import ALGORITHMS, LINESEARCH
 from committee.errors import ConfigError
 from committee.features import TEMPLATES
-from committee.members import DRAWS
+from committee.members import DRAWS, identical_members
 from committee.parallel import BACKENDS
 from committee.segmenters import SEGMENTERS as _SEGMENTER_TABLE
 
@@ -275,6 +277,14 @@ class CorpusConfig(_Section):
 Ratio = Annotated[float, Strict(), Field(gt=0, le=1)]
 
 
+#: Largest ``committee.size``: over a hundred times the paper's 90 members,
+#: whose difficulties have settled long before (docs/results.md); each
+#: member trains a CRF (10 s to a minute on a real corpus: 10,000 of them
+#: take days).  The memory a committee needs is checked once the test set is
+#: read (:func:`committee.members.check_committee`).
+MAX_SIZE = 10_000
+
+
 class CommitteeConfig(_Section):
     size: Annotated[int, Strict(), Field(ge=1)] = 90
     templates: Annotated[tuple[Literal[TEMPLATES], ...], Field(min_length=1)] = TEMPLATES
@@ -286,6 +296,22 @@ class CommitteeConfig(_Section):
     @classmethod
     def _unique(cls, values: tuple) -> tuple:
         return _no_duplicates(values)
+
+    @field_validator("size")
+    @classmethod
+    def _at_most(cls, value: int) -> int:
+        if value > MAX_SIZE:
+            raise _problem(f"must be <= {MAX_SIZE}, got {value} (difficulties settle long "
+                           "before: the paper's committee has 90 members, and every member "
+                           "trains a CRF)")
+        return value
+
+    @model_validator(mode="after")
+    def _members_can_differ(self) -> CommitteeConfig:
+        problem = identical_members(self.size, self.templates, self.ratios)
+        if problem is not None:
+            raise _problem(problem, ("ratios",))
+        return self
 
 
 # --------------------------------------------------------------------------
@@ -781,11 +807,101 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return problem
 
 
-def _duplicate_keys(text: str) -> list[str]:
-    """``yaml.safe_load`` keeps the last of repeated keys silently; name them."""
+#: Values a config may hold once its aliases are expanded (every scalar, list
+#: and mapping counts one).  Real configs hold a few dozen; the bound stops
+#: an alias bomb (aliases of aliases, nine of each: 9**9 values from 1 KB)
+#: while it is composed, before anything walks the expanded data.
+MAX_VALUES = 10_000
+#: How deep values may nest (a config nests four levels).  PyYAML composes
+#: and constructs recursively: thousands of ``[`` would overflow Python's stack.
+MAX_DEPTH = 20
+#: Bytes a config file may have (real ones have a few hundred to a few thousand).
+MAX_BYTES = 1_000_000
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses, while it composes, what would make a
+    later walk of the data explode: a recursive alias (``x: &a [*a]``), more
+    than :data:`MAX_VALUES` values with every alias expanded, nesting deeper
+    than :data:`MAX_DEPTH`.
+
+    Each finished node's expanded size is kept (``1 +`` its children's), so
+    an alias costs one look-up and the count is exact without expanding
+    anything.  A refusal is a :class:`yaml.composer.ComposerError` at the
+    alias or value that crosses the bound.
+    """
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._sizes: dict[int, int] = {}  # id(node) -> expanded size, finished nodes only
+        self._total = 0  # values so far, aliases expanded
+        self._depth = 0
+
+    def _refuse(self, problem: str, mark) -> None:
+        raise yaml.composer.ComposerError(None, None, problem, mark)
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            node = self.anchors.get(event.anchor)
+            if node is not None and id(node) not in self._sizes:
+                self._refuse(f"alias *{event.anchor} refers to the value it is part of (a "
+                             "recursive alias); a config is a tree: write the value out",
+                             event.start_mark)
+            self._count(self._sizes.get(id(node), 0), event, f"alias *{event.anchor} expands")
+            return super().compose_node(parent, index)
+        self._count(1, event, "")
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            self._refuse(f"values nested more than {MAX_DEPTH} deep; a config nests a few "
+                         "levels: is this a config file?", event.start_mark)
+        node = super().compose_node(parent, index)
+        self._depth -= 1
+        children = (node.value if isinstance(node, yaml.SequenceNode) else
+                    [n for pair in node.value for n in pair]
+                    if isinstance(node, yaml.MappingNode) else [])
+        self._sizes[id(node)] = 1 + sum(self._sizes[id(c)] for c in children)
+        return node
+
+    def _count(self, n: int, event, what: str) -> None:
+        self._total += n
+        if self._total <= MAX_VALUES:
+            return
+        if what:
+            self._refuse(f"{what} the config past {MAX_VALUES} values (aliases of aliases: an "
+                         "alias bomb?); a config holds a few dozen: write the values out",
+                         event.start_mark)
+        self._refuse(f"the config holds more than {MAX_VALUES} values; a config holds a few "
+                     "dozen: is this a config file?", event.start_mark)
+
+
+def _read_yaml(text: str) -> tuple[Any, list[str]]:
+    """The data of one YAML document, bounded (:class:`_ConfigLoader`), and
+    its repeated keys as problems.  Raises :class:`yaml.YAMLError`."""
+    loader = _ConfigLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, []
+        duplicates = _duplicate_keys(node)  # before construction merges ``<<`` keys in place
+        return loader.construct_document(node), duplicates
+    finally:
+        loader.dispose()
+
+
+def _duplicate_keys(root: yaml.Node) -> list[str]:
+    """``yaml.safe_load`` keeps the last of repeated keys silently; name them.
+
+    Each node is visited once: a value shared through an alias is reported
+    at the first place it occurs, and the walk stays as small as the file.
+    """
     problems: list[str] = []
+    seen_nodes: set[int] = set()
 
     def walk(node: yaml.Node, path: str) -> None:
+        if id(node) in seen_nodes:
+            return
+        seen_nodes.add(id(node))
         if isinstance(node, yaml.MappingNode):
             seen: dict[str, int] = {}
             for key, value in node.value:
@@ -801,9 +917,7 @@ def _duplicate_keys(text: str) -> list[str]:
             for i, item in enumerate(node.value):
                 walk(item, _join(path, i))
 
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    if root is not None:
-        walk(root, "")
+    walk(root, "")
     return problems
 
 
@@ -886,7 +1000,7 @@ def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str
             problems.append(f"{SET} {item}: expected KEY=VALUE, e.g. committee.size=5")
             continue
         try:
-            value = yaml.safe_load(text)
+            value, _ = _read_yaml(text)
         except yaml.YAMLError as exc:
             problems.append(f"{key}: cannot parse the value: {_yaml_problem(exc)}")
             continue
@@ -999,6 +1113,24 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def _read_text(where: str) -> str:
+    """The config file's text: at most :data:`MAX_BYTES` bytes (read so, a
+    device or pipe that never ends is refused too), UTF-8."""
+    try:
+        with open(where, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(where, [f"cannot read: {exc.strerror or exc}"]) from None
+    if len(data) > MAX_BYTES:
+        raise ConfigError(where, [f"cannot read: longer than {MAX_BYTES} bytes, and a config "
+                                  "has a few hundred: is this a config file?"])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(where, [f"cannot read: not UTF-8 (byte {exc.object[exc.start]:#04x} "
+                                  f"at offset {exc.start})"]) from None
+
+
 def load_config(
     path: str | os.PathLike,
     overrides: Iterable[str] = (),
@@ -1009,7 +1141,9 @@ def load_config(
     Parameters
     ----------
     path : str or path-like
-        The YAML file (UTF-8), read with ``yaml.safe_load``.
+        The YAML file (UTF-8), read with PyYAML's safe loader within the
+        bounds :data:`MAX_BYTES`, :data:`MAX_VALUES` (aliases expanded) and
+        :data:`MAX_DEPTH`; a recursive alias is refused.
     overrides : iterable of str
         ``dotted.key=value``; the value is parsed as YAML (``5`` is an int,
         ``[0.1, 0.5]`` a list).  The key must name a field of the schema, or
@@ -1023,17 +1157,11 @@ def load_config(
         Listing every problem found, each as ``dotted.path: message``.
     """
     where = str(path)
+    text = _read_text(where)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(where, [f"cannot read: not UTF-8 (byte {exc.object[exc.start]:#04x} at offset {exc.start})"]) from None
-    except OSError as exc:
-        raise ConfigError(where, [f"cannot read: {exc.strerror or exc}"]) from None
-    try:
-        data = yaml.safe_load(text)
+        data, duplicates = _read_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError(where, [_yaml_problem(exc)]) from None
-    duplicates = _duplicate_keys(text)
     try:
         config = parse_config(data, where, overrides, check_paths)
     except ConfigError as exc:

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import csv
 import math
+import numbers
 import os
+import re
 import warnings
 from pathlib import Path
 
 import numpy as np
 
+from committee.checkargs import DECIMAL, count, got, require
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
 from committee.fileio import atomic_open, read_text
@@ -142,17 +145,36 @@ def _read_lines(path) -> list[str]:
     return [s[:-1] if s.endswith("\r") else s for s in lines]
 
 
+_TOKEN = re.compile(r"\S+")
+
+
 def _parse(path, lineno: int, line: str) -> list[float]:
+    """The values of one line of a difficulty file: ASCII decimal numbers
+    (:data:`committee.checkargs.DECIMAL`) in [0, 1], separated by
+    whitespace; anything else is an :class:`InputError` naming the line and
+    the column (from 1) where the value starts.
+
+    >>> _parse("g.weight", 1, "0.5 1e-05 .25")
+    [0.5, 1e-05, 0.25]
+    >>> _parse("g.weight", 2, "0.5 0.3_3")
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: g.weight:2: value '0.3_3' at column 5 is not a decimal number of ASCII digits (such as 0.25 or 1e-05)
+    """
     values = []
-    for tok in line.split():
+    for m in _TOKEN.finditer(line):
+        tok, where = m.group(), f"value {m.group()!r} at column {m.start() + 1}"
         try:
             x = float(tok)
         except ValueError:
-            raise InputError(path, lineno, f"value {tok!r} is not a number") from None
+            raise InputError(path, lineno, f"{where} is not a number") from None
         if not math.isfinite(x):
-            raise InputError(path, lineno, f"value {tok!r} is not a finite number")
+            raise InputError(path, lineno, f"{where} is not a finite number")
+        if DECIMAL.fullmatch(tok) is None:  # 0.3_3, full-width or other digits
+            raise InputError(path, lineno, f"{where} is not a decimal number of ASCII digits "
+                                           "(such as 0.25 or 1e-05)")
         if not 0.0 <= x <= 1.0:
-            raise InputError(path, lineno, f"value {tok!r} is outside [0, 1]")
+            raise InputError(path, lineno, f"{where} is outside [0, 1]")
         values.append(x)
     return values
 
@@ -160,13 +182,14 @@ def _parse(path, lineno: int, line: str) -> list[float]:
 def _check_line_count(path, lines: list[str], gold: Corpus) -> None:
     if not lines and gold.words:
         raise InputError(path, None,
-                         f"file is empty, gold {gold.path} has {len(gold.words)} sentences: a "
-                         "difficulty file has one line per gold sentence (from committee run)")
+                         f"file is empty, gold {gold.path} has "
+                         f"{count(len(gold.words), 'sentence')}: a difficulty file has one line "
+                         "per gold sentence (from committee run)")
     if len(lines) != len(gold.words):
         raise InputError(path, None,
-                         f"has {len(lines)} lines, gold {gold.path} has {len(gold.words)} "
-                         f"sentences: is it the difficulty file of this gold? (one line per "
-                         "gold sentence)")
+                         f"has {count(len(lines), 'line')}, gold {gold.path} has "
+                         f"{count(len(gold.words), 'sentence')}: is it the difficulty file of "
+                         "this gold? (one line per gold sentence)")
 
 
 def _gold_line(gold: Corpus, i: int) -> int:
@@ -190,8 +213,9 @@ def read_weight(path, gold: Corpus) -> np.ndarray:
             hint = (" (one value per character: a .weight_c file? give the per-word .weight)"
                     if len(values) == n_chars else "")
             raise InputError(path, i + 1,
-                             f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
-                             f"has {len(sentence)} words{hint}")
+                             f"has {count(len(values), 'value')}, gold "
+                             f"{gold.path}:{_gold_line(gold, i)} has "
+                             f"{count(len(sentence), 'word')}{hint}")
         out.extend(values)
     return np.array(out, dtype=np.float64)
 
@@ -227,7 +251,7 @@ def read_weight_c(path, gold: Corpus) -> np.ndarray:
                         raise InputError(
                             path, i + 1,
                             f"values {a!r} and {b!r} of the two UTF-16 units of {ch!r} "
-                            f"(offset {k}) differ")
+                            f"(character {k + 1} of the sentence) differ")
                     j += 2
                 else:
                     a = values[j]
@@ -236,11 +260,12 @@ def read_weight_c(path, gold: Corpus) -> np.ndarray:
             utf16_lines += 1
             continue
         raise InputError(path, i + 1,
-                         f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
-                         f"has {len(text)} characters")
+                         f"has {count(len(values), 'value')}, gold "
+                         f"{gold.path}:{_gold_line(gold, i)} has {count(len(text), 'character')}")
     if utf16_lines:
         warnings.warn(PlausibilityWarning(
-            f"{os.fspath(path)}: {utf16_lines} line(s) count characters outside the Basic "
+            f"{os.fspath(path)}: {count(utf16_lines, 'line')} "
+            f"{'counts' if utf16_lines == 1 else 'count'} characters outside the Basic "
             f"Multilingual Plane as two values (UTF-16 code units); each pair was read as "
             f"one value"), stacklevel=2)
     return np.array(out, dtype=np.float64)
@@ -295,7 +320,13 @@ def check_final(source) -> None:
         rundir.verify(path.parent, [path.name])
 
 
-def load_difficulty(source, gold: Corpus) -> np.ndarray:
+#: What difficulties may be, as messages say it.
+SOURCES = ("a .weight file, a run directory, one list of values per gold sentence or one "
+           "value per gold word")
+
+
+def load_difficulty(source, gold: Corpus, *,
+                    argument: tuple[str, str] = ("load_difficulty", "source")) -> np.ndarray:
     """The difficulty of every gold word (corpus order), from any source.
 
     Parameters
@@ -305,9 +336,13 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
         (one value per character, equal within each gold word), the output
         directory of ``committee run`` (its ``test.weight``), one list of
         values per gold sentence, or a flat sequence with one value per gold
-        word.
+        word.  Values in memory are real numbers (``int``, ``float``, numpy
+        numbers); a bool or a string is a :class:`TypeError`.
     gold : Corpus
         The gold standard the difficulties belong to.
+    argument : (str, str)
+        The function and argument that a :class:`TypeError` names
+        (``("score", "difficulty")``).
 
     Returns
     -------
@@ -319,6 +354,9 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
         When the difficulties do not fit ``gold`` (number of sentences,
         values per sentence) or a value is not a finite number in [0, 1];
         in-memory values are named ``<difficulty>:SENTENCE``.
+    TypeError
+        ``source`` or one of its values is of another type, or ``gold`` is
+        not a :class:`Corpus`.
     RunError
         When they are read from a committee run that is not final
         (:func:`check_final`).
@@ -334,7 +372,14 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
     Traceback (most recent call last):
     ...
     committee.errors.InputError: <difficulty>:1: has 2 values, gold gold.txt:1 has 3 words
+    >>> load_difficulty([[0.1, True, 0.9], [0.5]], gold)
+    Traceback (most recent call last):
+    ...
+    TypeError: load_difficulty: source must hold real numbers, got bool True (sentence 1, value 2)
     """
+    api, name = argument
+    require(api, name, source, (str, os.PathLike, np.ndarray, list, tuple), SOURCES)
+    require(api, "gold", gold, Corpus, "a Corpus")
     check_final(source)
     path = difficulty_file(source)
     if path is not None:
@@ -345,45 +390,63 @@ def load_difficulty(source, gold: Corpus) -> np.ndarray:
         source = list(source)
     if isinstance(source, np.ndarray) or not any(
             isinstance(row, (list, tuple, np.ndarray)) for row in source):
-        return _flat(source, gold)
+        return _flat(source, gold, argument)
     if len(source) != len(gold.words):
         raise InputError(IN_MEMORY, None,
-                         f"has {len(source)} sentences, gold {gold.path} has "
+                         f"has {count(len(source), 'sentence')}, gold {gold.path} has "
                          f"{len(gold.words)}: give one list of values per gold sentence")
     out: list[float] = []
     for i, (row, sentence) in enumerate(zip(source, gold.words)):
-        values = _values(row, i + 1)
+        values = _values(row, i + 1, argument)
         if len(values) != len(sentence):
             raise InputError(IN_MEMORY, i + 1,
-                             f"has {len(values)} values, gold {gold.path}:{_gold_line(gold, i)} "
-                             f"has {len(sentence)} words")
+                             f"has {count(len(values), 'value')}, gold "
+                             f"{gold.path}:{_gold_line(gold, i)} has "
+                             f"{count(len(sentence), 'word')}")
         out.extend(values)
     return np.array(out, dtype=np.float64)
 
 
-def _values(row, line: int | None) -> list[float]:
-    """Values of one in-memory sentence (or of a flat vector), checked."""
-    if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-        raise InputError(IN_MEMORY, line, f"expected a list of numbers, got {row!r}")
-    try:
-        a = np.asarray(row, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(IN_MEMORY, line, f"values {row!r} are not numbers") from None
-    if a.ndim != 1:
-        raise InputError(IN_MEMORY, line, f"expected a list of numbers, got shape {a.shape}")
+def _real(x) -> bool:
+    """A real number: int, float, a numpy number, a Fraction; not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _values(row, line: int | None, argument: tuple[str, str]) -> list[float]:
+    """Values of one in-memory sentence (or of a flat vector), checked:
+    real numbers (else :class:`TypeError`), finite and in [0, 1] (else
+    :class:`InputError` naming the sentence and the position, from 1)."""
+    api, name = argument
+    where = "" if line is None else f"sentence {line}, "
+    if isinstance(row, np.ndarray):
+        if row.ndim != 1:
+            raise InputError(IN_MEMORY, line, f"expected a list of numbers, got shape {row.shape}")
+        if row.dtype.kind not in "iuf" and not all(map(_real, row.tolist())):
+            raise TypeError(f"{api}: {name} must hold real numbers, got an array of "
+                            f"{row.dtype}" + ("" if line is None else f" (sentence {line})"))
+    elif not isinstance(row, (list, tuple)):
+        raise TypeError(f"{api}: {name} must hold one list of real numbers per sentence, got "
+                        f"{got(row)} for sentence {line}")
+    else:
+        bad = next((j for j, x in enumerate(row) if not _real(x)), None)
+        if bad is not None:
+            raise TypeError(f"{api}: {name} must hold real numbers, got {got(row[bad])} "
+                            f"({where}value {bad + 1})")
+    a = np.asarray(row, dtype=np.float64)
     bad = np.flatnonzero(~(np.isfinite(a) & (a >= 0.0) & (a <= 1.0)))
     if len(bad):
-        raise InputError(IN_MEMORY, line, f"value {row[bad[0]]!r} (position {bad[0]}) is not a "
-                                          "finite number in [0, 1]")
+        raise InputError(IN_MEMORY, line, f"value {row[bad[0]]!r} at position {bad[0] + 1} is "
+                                          "not a finite number in [0, 1]")
     return a.tolist()
 
 
-def _flat(source, gold: Corpus) -> np.ndarray:
-    values = _values(source, None)
+def _flat(source, gold: Corpus, argument: tuple[str, str]) -> np.ndarray:
+    values = _values(source, None, argument)
     if len(values) != gold.n_words():
         raise InputError(IN_MEMORY, None,
-                         f"has {len(values)} values, gold {gold.path} has {gold.n_words()} words "
-                         "(a flat vector needs one value per gold word, in corpus order)")
+                         f"has {count(len(values), 'value')}, gold {gold.path} has "
+                         f"{count(gold.n_words(), 'word')} (a flat vector needs one value per "
+                         "gold word, in corpus order)")
     return np.array(values, dtype=np.float64)
 
 

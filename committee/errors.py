@@ -6,7 +6,7 @@ from __future__ import annotations
 
 __all__ = [
     "CommitteeError", "InputError", "ConfigError", "RunError", "OutputError",
-    "UndefinedMetricWarning", "PlausibilityWarning",
+    "DependencyError", "UndefinedMetricWarning", "PlausibilityWarning", "ReportWarning",
 ]
 
 
@@ -100,6 +100,7 @@ class OutputError(CommitteeError):
         self.reason = reason
         if hint is None:
             hint = "free some space or choose another output directory"
+        self.hint = hint
         super().__init__(f"{self.path}: cannot write: {reason}; {hint}")
 
     @classmethod
@@ -118,12 +119,39 @@ class OutputError(CommitteeError):
         return cls(where, reason, hint)
 
 
+class DependencyError(CommitteeError):
+    """An optional package that a command needs is not installed.
+
+    Exit code 3, as for a missing input file (and as for a segmenter that
+    is not installed): what the command reads is not there.
+
+    Examples
+    --------
+    >>> str(DependencyError("matplotlib", "the report's figures need it", "report"))
+    "matplotlib: not installed (the report's figures need it); pip install 'committee[report]'"
+    """
+
+    exit_code = 3
+
+    def __init__(self, package: str, needed_for: str, extra: str):
+        self.package = package
+        self.extra = extra
+        super().__init__(f"{package}: not installed ({needed_for}); "
+                         f"pip install 'committee[{extra}]'")
+
+
 class UndefinedMetricWarning(UserWarning):
     """A metric's denominator is zero; the metric is reported as undefined."""
 
 
 class PlausibilityWarning(UserWarning):
     """The input is valid but looks like a mistake (e.g. an OOV rate above 50%)."""
+
+
+class ReportWarning(UserWarning):
+    """A part of the report was not made (an analysis failed, or plotly is
+    missing for ``report.html``); the rest of the report is written and the
+    page says what is missing and why."""
 
 
 def _setting(key: str, value: str) -> str:

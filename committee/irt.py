@@ -49,9 +49,15 @@ from scipy.special import expit, logsumexp
 
 from committee.errors import PlausibilityWarning
 
-#: Below this many subjects a 2PL fit is refused; below WARN_K it is warned of.
+#: Below this many subjects a fit is refused; below WARN_K a 2PL fit is warned of.
 MIN_K = 5
 WARN_K = 30
+#: Below this many subjects ``model="auto"`` (:func:`choose_model`) fits the
+#: 1PL: on committees of 5 to 11 CRF members the 2PL's EM mostly does not
+#: converge (one member's θ runs off to ~3.6 and the items follow it), on 12
+#: and more it converged in every committee measured (docs/irt.md, "Small
+#: committees").
+MIN_K_2PL = 12
 #: Default priors: a ~ N(1, 1.5²) (sign left free, so a negative slope can
 #: show) and the intercept c = −ab ~ N(0, 3²); θ ~ N(0, 1) (docs/irt.md).
 PRIOR_A = (1.0, 1.5)
@@ -141,6 +147,16 @@ def check_responses(responses, n_items: int | None = None) -> np.ndarray:
         raise ValueError(f"responses are {y.shape[0]} × {y.shape[1]} (subjects × items) but "
                          f"there are {n_items} items ({hint}expected K × {n_items})")
     return y
+
+
+def choose_model(k: int) -> str:
+    """The model ``auto`` fits to ``k`` subjects: the 2PL from
+    :data:`MIN_K_2PL` on, the 1PL below.
+
+    >>> choose_model(6), choose_model(12)
+    ('1pl', '2pl')
+    """
+    return "2pl" if k >= MIN_K_2PL else "1pl"
 
 
 def nodes(n: int = 61) -> np.ndarray:
@@ -438,7 +454,9 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
 
     Raises ``ValueError`` for a matrix that is not boolean (or 0/1), an
     unknown model, or fewer than :data:`MIN_K` subjects; warns
-    (:class:`~committee.errors.PlausibilityWarning`) below :data:`WARN_K`.
+    (:class:`~committee.errors.PlausibilityWarning`) of a 2PL fit below
+    :data:`WARN_K`.  :func:`choose_model` picks the model by the number of
+    subjects.
     """
     if model not in ("2pl", "1pl"):
         raise ValueError(f"unknown model {model!r}; use '2pl' or '1pl'")
@@ -447,7 +465,7 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
     if k < MIN_K:
         raise ValueError(f"{k} subjects are too few for an IRT fit (at least {MIN_K}; "
                          f"{WARN_K} or more for stable discriminations)")
-    if k < WARN_K:
+    if model == "2pl" and k < WARN_K:
         warnings.warn(f"only {k} subjects: discriminations rest largely on their prior "
                       f"(use at least {WARN_K})", PlausibilityWarning, stacklevel=2)
     x = nodes(n_nodes)

@@ -2,7 +2,9 @@
 
 Reads the run's ``marks.npz`` (K members × N gold words, true when the
 member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
-2PL model (:mod:`committee.irt`); writes
+2PL model (:mod:`committee.irt`; by default the 2PL from
+:data:`committee.irt.MIN_K_2PL` members on, else the 1PL, see
+:func:`fit_model`); writes
 
 * ``items.tsv`` — one row per test word: ``sentence``, ``word_index``,
   ``word``, ``d``, ``n_correct``, ``irt_b``, ``irt_b_se``, ``irt_a``,
@@ -206,15 +208,65 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
             "stats": metrics.Scorer(test, difficulty=d).collect(pred, check=False)}
 
 
+#: ``--model``: ``auto`` fits :func:`committee.irt.choose_model`'s model and
+#: falls back on the 1PL when the 2PL does not converge (docs/irt.md).
+MODELS = ("auto", "2pl", "1pl")
+
+
 def _k_check(marks_path, k: int) -> None:
     if k < irt.MIN_K:
         raise InputError(str(marks_path), None, f"{k} members are too few for an IRT fit "
-                         f"(at least {irt.MIN_K}; {irt.WARN_K} or more for stable "
-                         "discriminations): train a larger committee")
-    if k < irt.WARN_K:
+                         f"(at least {irt.MIN_K} for the 1PL model, {irt.MIN_K_2PL} for the "
+                         "2PL): train a larger committee")
+
+
+def _not_converged(fit: irt.IrtFit, tol: float) -> str:
+    return (f"the {fit.model.upper()} fit did not converge in {fit.n_iter} EM iterations "
+            f"(largest change {fit.max_change:.2g} > {tol:g})")
+
+
+def fit_model(marks_path, marks: np.ndarray, model: str = "auto", *, max_iter: int = 500,
+              tol: float = 1e-3) -> tuple[irt.IrtFit, str | None]:
+    """Fit ``model`` (one of :data:`MODELS`) to ``marks``; return the fit and,
+    when ``auto`` chose the 1PL, why (a clause, also warned of as a
+    :class:`PlausibilityWarning` naming ``marks_path``).
+
+    ``auto``: the 1PL below :data:`committee.irt.MIN_K_2PL` members, else
+    the 2PL, and the 1PL when the 2PL does not converge.  A fit that does
+    not converge is a :class:`RunError`.
+    """
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; use one of {', '.join(MODELS)}")
+    k = marks.shape[0]
+    chosen = irt.choose_model(k) if model == "auto" else model
+    fit = _fit(marks, chosen, max_iter, tol)
+    reason = todo = None
+    if model == "auto" and chosen == "1pl":
+        reason = f"{k} members are too few for the 2PL model (at least {irt.MIN_K_2PL})"
+        todo = f"train {irt.MIN_K_2PL} or more members for each word's discrimination"
+    elif model == "auto" and not fit.converged:
+        reason = _not_converged(fit, tol)
+        todo = "`committee irt --model 2pl --max-iter N` tries the 2PL longer"
+        fit = _fit(marks, "1pl", max_iter, tol)
+    if not fit.converged:
+        hint = "raise --max-iter" + (" or use --model 1pl" if fit.model == "2pl" else "")
+        raise RunError(f"{marks_path}: {_not_converged(fit, tol)}"
+                       + (" (nor did the 2PL)" if reason else "")
+                       + f"; nothing written: {hint}")
+    if reason is not None:
+        warnings.warn(PlausibilityWarning(f"{marks_path}: {reason}: fitted the 1PL model, one "
+                                          f"discrimination shared by every word; {todo}"))
+    elif fit.model == "2pl" and k < irt.WARN_K:
         warnings.warn(PlausibilityWarning(
             f"{marks_path}: only {k} members: discriminations rest largely on their prior "
             f"(use at least {irt.WARN_K})"))
+    return fit, reason
+
+
+def _fit(marks: np.ndarray, model: str, max_iter: int, tol: float) -> irt.IrtFit:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PlausibilityWarning)  # said by fit_model
+        return irt.fit(marks, model=model, max_iter=max_iter, tol=tol)
 
 
 @dataclass
@@ -230,10 +282,14 @@ class IrtResult:
     items: np.ndarray | None = None
 
 
-def compute(run_dir, model: str = "2pl", *, systems=(), extra=(), min_a: float = MIN_A,
+def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float = MIN_A,
             max_iter: int = 500, tol: float = 1e-3, subset: int | None = None,
             seed: int = 0) -> IrtResult:
     """Fit ``model`` to a run's marks; nothing is written (see :func:`run`).
+
+    ``model``: ``2pl``, ``1pl``, or ``auto`` (the default, as in the
+    report): the 1PL below :data:`committee.irt.MIN_K_2PL` members or when
+    the 2PL does not converge, else the 2PL (:func:`fit_model`).
 
     ``systems`` are output files, ``extra`` system dicts (:func:`system`);
     their θ is estimated with the items fixed, and those at least as able
@@ -250,16 +306,11 @@ def compute(run_dir, model: str = "2pl", *, systems=(), extra=(), min_a: float =
                          f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
     d = data.words["difficulty"].to_numpy(dtype=np.float64)
     named = [read_system(data.test, d, s) for s in systems] + list(extra)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PlausibilityWarning)  # said once by _k_check
-        fit = irt.fit(data.marks, model=model, max_iter=max_iter, tol=tol)
-    if not fit.converged:
-        raise RunError(f"{p.marks}: the {model.upper()} fit did not converge in {fit.n_iter} "
-                       f"EM iterations (largest change {fit.max_change:.2g} > {tol:g}); "
-                       "nothing written: raise --max-iter")
+    fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=tol)
     infit = irt.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)
     summary = _summary(fit, min_a, item_flags)
+    summary.update(model_requested=model, model_reason=reason)
     for s in named:
         s["theta"], s["theta_se"] = map(float, irt.ability(s["marks"], fit.discrimination,
                                                            fit.difficulty))
@@ -303,11 +354,12 @@ def write(run_dir, result: IrtResult, export: bool = True) -> dict:
     return result.summary
 
 
-def run(run_dir, model: str = "2pl", *, systems=(), min_a: float = MIN_A,
+def run(run_dir, model: str = "auto", *, systems=(), min_a: float = MIN_A,
         max_iter: int = 500, tol: float = 1e-3, export: bool = True,
         subset: int | None = None, seed: int = 0) -> dict:
     """Fit ``model`` to a run's marks and write the IRT files into ``run_dir``.
 
+    ``model``: ``auto``, ``2pl`` or ``1pl`` (:func:`compute`).
     ``systems`` are segmenters' outputs (SIGHAN) whose θ is estimated with
     the items held fixed; ``subset`` writes ``irt-subset.tsv`` and the
     estimation error (:func:`compute`).  Returns the content of

@@ -38,6 +38,7 @@ from typing import Iterable
 import numpy as np
 
 from committee import __version__
+from committee.checkargs import count
 from committee.corpus import Corpus
 from committee.errors import InputError, UndefinedMetricWarning
 from committee.spans import Spans, match, spans
@@ -71,7 +72,11 @@ def check_aligned(gold: Corpus, pred: Corpus) -> None:
     >>> check_aligned(g, Corpus("out.txt", [["约翰", "喜欢", "玛莉"]], [1]))
     Traceback (most recent call last):
     ...
-    committee.errors.InputError: out.txt:1: characters differ from gold.txt:1 at offset 5: '丽' vs '莉'
+    committee.errors.InputError: out.txt:1: characters differ from gold.txt:1 at character 6: the output has '莉' where the gold has '丽'
+    >>> check_aligned(g, Corpus("out.txt", [["约翰", "喜欢"]], [1]))
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: out.txt:1: characters differ from gold.txt:1 at character 5: the output's line ends where the gold has '玛'
     >>> check_aligned(g, Corpus("out.txt", [["约翰"], ["喜欢"]], [1, 2]))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
@@ -85,11 +90,12 @@ def check_aligned(gold: Corpus, pred: Corpus) -> None:
     >>> check_aligned(gw, Corpus("out.txt", [["ＡＢＣ", ","]], [1]))
     Traceback (most recent call last):
     ...
-    committee.errors.InputError: out.txt:1: characters differ from gold.txt:1 at offset 0: 'A' vs 'Ａ'; the files differ only by full-width forms: score every file with --normalize fullwidth
+    committee.errors.InputError: out.txt:1: characters differ from gold.txt:1 at character 1: the output has 'Ａ' where the gold has 'A'; the files differ only by full-width forms: score every file with --normalize fullwidth
     """
     if len(pred.words) != len(gold.words):
         raise InputError(pred.path, None,
-                         f"has {len(pred.words)} lines, gold {gold.path} has {len(gold.words)}"
+                         f"has {count(len(pred.words), 'line')}, gold {gold.path} has "
+                         f"{len(gold.words)}"
                          f"{_where_lines_differ(gold, pred)}; every output needs one line per "
                          "gold line, in the same order")
     if gold.normalization != pred.normalization:
@@ -104,12 +110,26 @@ def check_aligned(gold: Corpus, pred: Corpus) -> None:
         if g == p:
             continue
         k = next((k for k, (a, b) in enumerate(zip(g, p)) if a != b), min(len(g), len(p)))
-        a = repr(g[k]) if k < len(g) else "end of line"
-        b = repr(p[k]) if k < len(p) else "end of line"
         raise InputError(pred.path, _line(pred, i),
                          f"characters differ from {gold.path}:{_line(gold, i)} "
-                         f"at offset {k}: {a} vs {b}"
+                         f"at character {k + 1}: {first_difference(p, g, k, 'the output')}"
                          f"{_normalization_hint(gold, gold_text, pred_text, i)}")
+
+
+def first_difference(text: str, expected: str, k: int, who: str) -> str:
+    """What ``text`` (from ``who``) has at character ``k`` (from 0) where
+    the gold ``expected`` has another character or ends.
+
+    >>> first_difference("我爱", "我爱北京", 2, "the output")
+    "the output's line ends where the gold has '北'"
+    >>> first_difference("我爱北京", "我爱", 2, "the output")
+    "the output has '北' where the gold's line ends"
+    """
+    if k >= len(text):
+        return f"{who}'s line ends where the gold has {expected[k]!r}"
+    if k >= len(expected):
+        return f"{who} has {text[k]!r} where the gold's line ends"
+    return f"{who} has {text[k]!r} where the gold has {expected[k]!r}"
 
 
 _FOLDINGS = (("fullwidth", "full-width forms"), ("nfkc", "Unicode compatibility forms (NFKC)"))

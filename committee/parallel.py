@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from committee.checkargs import count
 from committee.errors import OutputError, RunError
 
 log = logging.getLogger("committee.run")
@@ -338,8 +339,8 @@ def failed(failures: list[MemberFailure], out: Path, size: int, n_saved: int):
     shown = "; ".join(f"member {f.index}: {f.error}" for f in failures[:3])
     if len(failures) > 3:
         shown += f"; and {len(failures) - 3} more"
-    what = (f"{len(failures)} of {size} members failed ({shown}); {n_saved} are saved; "
-            f"details in {out / 'run.log'}")
+    what = (f"{len(failures)} of {count(size, 'member')} failed ({shown}); "
+            f"{n_saved} {'is' if n_saved == 1 else 'are'} saved; details in {out / 'run.log'}")
     if any(f.error in (WORKER_DIED, DASK_WORKER_DIED) for f in failures):
         what += ("; a worker dies when killed from outside, out of memory or by a crash in C "
                  "code, and every member running in the pool then fails with it")

@@ -63,7 +63,7 @@ from committee import features as features_mod
 from committee import marks as marks_mod
 from committee import members as members_mod
 from committee import parallel, rundir, runlock
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import CommitteeError, InputError, PlausibilityWarning
 from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
 
@@ -122,6 +122,20 @@ def load_inputs(cfg) -> RunInputs:
     # the words, not the file: the same vocabulary in any encoding or file
     vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
     return RunInputs(train, test, train_sentences, vocabulary, vsource)
+
+
+def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
+    """The committee of ``cfg`` against its corpora, before anything is
+    drawn or written (:func:`committee.members.check_committee`): members
+    that would be identical and a committee that cannot fit in memory are
+    refused (a :class:`~committee.errors.ConfigError` of ``where``, the
+    config's file), a grid that leaves cells out is warned about."""
+    c = cfg.committee
+    test = inputs.test
+    members_mod.check_committee(
+        c.size, c.templates, c.ratios, c.draw, n_train=len(inputs.train_sentences),
+        n_words=test.n_words(), n_chars=sum(len(w) for s in test.words for w in s),
+        where=where)
 
 
 def run_fingerprint(cfg, inputs: RunInputs) -> str:
@@ -189,11 +203,12 @@ def _versions() -> dict:
     return out
 
 
-def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | None = None
-        ) -> Path:
+def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | None = None,
+        where: str = "<config>") -> Path:
     """Run (or resume) the committee of ``cfg``; return the output directory.
 
-    ``inputs`` are its corpora when already read (:func:`load_inputs`).
+    ``inputs`` are its corpora when already read (:func:`load_inputs`);
+    ``where`` names the config in messages (its file).
     ``output.dir`` has one owner: another process writing it is refused
     (:mod:`committee.runlock`), and a refused run writes nothing.
     """
@@ -201,6 +216,7 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     runlock.check_free(out, runlock.RUN)  # before the corpora are read
     if inputs is None:
         inputs = load_inputs(cfg)
+    check_committee(cfg, inputs, where)
     fingerprint = run_fingerprint(cfg, inputs)
     rundir.check_output_dir(out, fingerprint, restart)  # refused: not even a lock is written
     with runlock.hold(out, runlock.RUN, create=True):
@@ -208,8 +224,18 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
         handler = rundir.open_log(out)
         try:
             return _run(cfg, inputs, out, fingerprint, progress)
+        except Exception as exc:  # readers say it stopped on this, not that it was interrupted
+            rundir.record_stop(out, _stop_message(exc))
+            raise
         finally:
             rundir.close_log(handler)
+
+
+def _stop_message(exc: Exception) -> str:
+    """One line for ``run.json`` saying what stopped a run and what to do."""
+    if isinstance(exc, CommitteeError):
+        return " ".join(str(exc).split())
+    return f"{parallel.one_line(exc)}; rerun the same committee run to finish it"
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
@@ -238,7 +264,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     if records:
         print(f"committee: resuming {out}: {len(records)} member{'s' * (len(records) != 1)} "
               f"saved, {len(todo)} to train", file=sys.stderr, flush=True)
-    judged = _check_first(cfg, records)
+    judged = _check_first(cfg, records, n_train)
     workdir = rundir.paths(out).tmp
     workdir.mkdir(exist_ok=True)
     keep = cfg.output.keep_models
@@ -272,7 +298,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
                      m.index, m.template, m.ratio, result.n_sentences, result.f1,
                      ", ".join(f"{k} {v:.1f}" for k, v in sorted(t.items())))
             bar.update(1)
-            judged = judged or _check_first(cfg, records)
+            judged = judged or _check_first(cfg, records, n_train)
     finally:
         pool.close()  # stops the workers still running when the loop ended early
         bar.close()
@@ -292,14 +318,16 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     return out
 
 
-def _check_first(cfg, records: dict) -> bool:
+def _check_first(cfg, records: dict, n_train: int) -> bool:
     """:func:`committee.members.check_first_members` on the members saved so far."""
     from committee.config import source_description
 
     return members_mod.check_first_members(
         [r.get("f1") for r in records.values()], cfg.committee.size,
         f"corpus.train {source_description(cfg.corpus.train)}",
-        f"corpus.test {source_description(cfg.corpus.test)}")
+        f"corpus.test {source_description(cfg.corpus.test)}",
+        samples=[(r.get("n_sentences", 0), r.get("ratio", 0.0)) for r in records.values()],
+        n_train=n_train)
 
 
 #: A member whose f1 is more than this below the committee's median draws a warning.

@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from committee.errors import CommitteeError
+from committee.errors import DependencyError
 from committee.fileio import atomic_open
 
 __all__ = [
@@ -68,19 +68,20 @@ _KIND_STYLE = {"table2": ("#0072B2", "o"), "member": ("#999999", "."),
                "system": ("#D55E00", "s")}
 
 
-class PlotError(CommitteeError):
-    """Figures cannot be drawn (matplotlib is missing)."""
+class PlotError(DependencyError):
+    """Figures cannot be drawn: matplotlib is not installed (exit code 3,
+    :class:`~committee.errors.DependencyError`)."""
 
-    exit_code = 3
+    def __init__(self):
+        super().__init__("matplotlib", "the report's figures need it", "report")
 
 
 def require_matplotlib():
-    """Import matplotlib with the Agg backend, or say how to install it."""
+    """Import matplotlib with the Agg backend, or raise :class:`PlotError`."""
     try:
         import matplotlib
     except ImportError:
-        raise PlotError("the report's figures need matplotlib: "
-                        "pip install 'committee[report]'") from None
+        raise PlotError() from None
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
@@ -136,15 +137,18 @@ def _style(plt) -> str | None:
 
 
 def _save(fig, path) -> Path:
-    """Write ``fig`` to ``path`` atomically (a killed report leaves no half figure)."""
-    path = Path(path)
-    with warnings.catch_warnings(), atomic_open(path, "wb", encoding=None, newline=None) as f:
-        warnings.filterwarnings("ignore", message="Glyph .* missing from")
-        fig.savefig(f, format=path.suffix.lstrip(".") or "png", bbox_inches="tight",
-                    metadata={"Software": None})
+    """Write ``fig`` as PNG to ``path`` atomically (a failed write is an
+    :class:`~committee.errors.OutputError` naming ``path``) and close it."""
     import matplotlib.pyplot as plt
 
-    plt.close(fig)
+    path = Path(path)
+    try:
+        with warnings.catch_warnings(), atomic_open(path, "wb", encoding=None,
+                                                    newline=None) as f:
+            warnings.filterwarnings("ignore", message="Glyph .* missing from")
+            fig.savefig(f, format="png", bbox_inches="tight", metadata={"Software": None})
+    finally:
+        plt.close(fig)
     return path
 
 

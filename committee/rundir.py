@@ -217,13 +217,16 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
     _remove_leftovers(out)
     if not state_path.exists():
         try:
-            atomic_write_text(state_path, json.dumps(
-                {"name": name, "fingerprint": fingerprint, "version": __version__}, indent=2)
-                + "\n")
+            _write_state(state_path, {"name": name, "fingerprint": fingerprint,
+                                      "version": __version__})
         except OutputError:
             if created:  # leave nothing behind when not even run.json can be written
                 shutil.rmtree(out, ignore_errors=True)
             raise
+    else:
+        state = _read_state(state_path)
+        if state.pop(STOPPED_KEY, None) is not None:  # it runs again: no longer stopped
+            _write_state(state_path, state)
     # leftovers of a killed run: temporary models, unless their worker still runs
     clear_dir(out / TMP_DIR)
 
@@ -314,8 +317,46 @@ def check_final(run_dir: str | os.PathLike, command: str = "committee score") ->
     if h is not None and h.command != runlock.REPORT:
         raise runlock.in_use_error(d, h, command)
     if not (d / MANIFEST_FILE).is_file():
+        stopped = _read_state(d / STATE_FILE).get(STOPPED_KEY)
+        if isinstance(stopped, str) and stopped:
+            raise RunError(f"{d} holds a committee run that stopped on an error before it "
+                           f"finished (no {MANIFEST_FILE}): {stopped}")
         raise RunError(f"{d} holds a committee run that is not finished (no {MANIFEST_FILE}: "
                        "it was interrupted); rerun the same committee run to finish it")
+
+
+#: Key of ``run.json`` holding the error a run stopped on (absent: it did not
+#: stop on an error; it finished, runs or was interrupted).
+STOPPED_KEY = "stopped_on"
+
+
+def _read_state(path: Path) -> dict:
+    """``run.json`` as a dict; empty when it is missing or unreadable."""
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _write_state(path: Path, state: dict) -> None:
+    atomic_write_text(path, json.dumps(state, indent=2) + "\n")
+
+
+def record_stop(out: str | os.PathLike, message: str) -> None:
+    """Note in ``run.json`` that the run in ``out`` stopped on an error, with
+    its message (which says what to do), so that readers tell it from an
+    interrupted run (:func:`check_final`).  Best effort: a run that cannot
+    write (a full disk) is reported as interrupted."""
+    path = Path(out) / STATE_FILE
+    state = _read_state(path)
+    if not state:
+        return
+    state[STOPPED_KEY] = message
+    try:
+        _write_state(path, state)
+    except (OSError, OutputError):
+        pass
 
 
 # --------------------------------------------------------------------------

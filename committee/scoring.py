@@ -22,6 +22,8 @@ intervals and paired comparisons come from :mod:`committee.significance`.
 
 from __future__ import annotations
 
+import codecs
+import errno
 import json
 import os
 import warnings
@@ -33,13 +35,15 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import checks, metrics, significance
+from committee.checkargs import (count, got, require, require_choice, require_int,
+                                 require_many, require_real)
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
 from committee.fileio import sha256_file
 from committee.spans import match
 from committee.spans import spans as spans_of
 
-__all__ = ["Scorer", "Scores", "compare", "read_segmentation", "score"]
+__all__ = ["Scorer", "Scores", "compare", "read_corpus", "read_segmentation", "score"]
 
 #: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
 OOV_WARN_RATE = 0.5
@@ -57,7 +61,7 @@ SEED = 12345
 
 def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
                       encoding: str = "utf-8", normalization: str | None = None,
-                      fix=None) -> Corpus:
+                      fix=None, argument: tuple[str, str] = ("read_segmentation", "source")) -> Corpus:
     """A segmentation as a :class:`~committee.corpus.Corpus`, from a file or memory.
 
     Parameters
@@ -71,6 +75,9 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
     format, encoding, normalization, fix
         As in :func:`committee.corpus.read_corpus`; in-memory words are
         normalised the same way.  A path ``"-"`` is standard input.
+    argument : (str, str)
+        The function and argument that a :class:`TypeError` names for a
+        ``source`` of another type (``("score", "gold")``).
 
     Examples
     --------
@@ -89,11 +96,7 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
                                       normalization=normalization, fix=fix)
     if normalization not in corpus_mod.NORMALIZATIONS:
         raise ValueError(f"unknown normalization {normalization!r}")
-    try:
-        sentences = list(source)
-    except TypeError:
-        raise TypeError(f"expected a path, a Corpus or a list of sentences, got "
-                        f"{type(source).__name__}") from None
+    sentences = require_many(*argument, source, SEGMENTATION)
     words = []
     for i, sentence in enumerate(sentences):
         if isinstance(sentence, str):
@@ -115,6 +118,82 @@ def read_segmentation(source, *, label: str = "<gold>", format: str = "sighan",
                   normalization=normalization, content_sha256=sha)
 
 
+#: What a gold or an output may be, as messages say it.
+SEGMENTATION = "a path, a Corpus or a list of sentences"
+
+
+def read_corpus(path, format: str = "sighan", encoding: str = "utf-8",
+                normalization: str | None = None, **options) -> Corpus:
+    """:func:`committee.corpus.read_corpus` (``committee.read_corpus``) with
+    its arguments checked: a path that is not a ``str`` or path-like is a
+    :class:`TypeError` naming it.
+
+    >>> read_corpus(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: read_corpus: path must be a path (str or os.PathLike), got NoneType
+    """
+    require("read_corpus", "path", path, (str, os.PathLike), "a path (str or os.PathLike)")
+    _check_file_options("read_corpus", {"format": format, "encoding": encoding,
+                                        "normalization": normalization})
+    return corpus_mod.read_corpus(path, format=format, encoding=encoding,
+                                  normalization=normalization, **options)
+
+
+#: The keyword arguments of :class:`Scorer` that :func:`score` passes on.
+SCORER_OPTIONS = ("gold_format", "gold_encoding", "train_encoding", "allow_overlap", "spelling")
+
+
+def _check_file_options(api: str, options: dict) -> None:
+    """Raise :class:`TypeError` or :class:`ValueError` naming ``api`` and the
+    keyword for a format, encoding, normalization or flag it cannot use."""
+    for key, value in options.items():
+        if key.endswith("format"):
+            require_choice(api, key, value, corpus_mod.FORMATS, none=key != "format")
+        elif key.endswith("encoding"):
+            require(api, key, value, str, "a codec name such as 'utf-8' or 'gb18030'",
+                    none=key != "encoding")
+            try:
+                value is None or codecs.lookup(value)
+            except LookupError:
+                raise ValueError(f"{api}: {key} must be a codec name such as 'utf-8' or "
+                                 f"'gb18030', got {value!r}") from None
+        elif key == "normalization":
+            require_choice(api, key, value, corpus_mod.NORMALIZATIONS[1:], none=True)
+        elif key == "allow_overlap":
+            require(api, key, value, bool, "True or False")
+        elif key == "spelling" and value is not None and not callable(value):
+            raise TypeError(f"{api}: spelling must be a function or None, got {got(value)}")
+        elif key == "irt":
+            require(api, key, value, (str, os.PathLike), "a run directory or its items.tsv",
+                    none=True)
+
+
+def _check_segmentation(api: str, name: str, value) -> None:
+    """A gold or an output: a path, a Corpus or a collection of sentences."""
+    if not isinstance(value, (str, os.PathLike, Corpus)):
+        require_many(api, name, value, SEGMENTATION)
+
+
+def _check_difficulty(api: str, value) -> None:
+    """The container of difficulties (its values are checked where they are read)."""
+    require(api, "difficulty", value, (str, os.PathLike, np.ndarray, list, tuple),
+            "a .weight file, a run directory, one list of values per gold sentence or one "
+            "value per gold word", none=True)
+
+
+def _check_vocabulary(api: str, value) -> None:
+    """A training vocabulary: a path, a Corpus or a collection of words."""
+    if value is not None and not isinstance(value, (str, os.PathLike, Corpus)):
+        require_many(api, "train_words", value, "a word-list file, a training Corpus or a "
+                                                "collection of words")
+
+
+def _check_resampling(api: str, bootstrap, seed) -> None:
+    require_int(api, "bootstrap", bootstrap, 0)
+    require_int(api, "seed", seed, 0)
+
+
 def python_spelling(source: str):
     """How :class:`Scorer` messages spell setting ``key`` of ``source``
     (``"gold"``, ``"train"`` or ``"output"``): its keyword argument.
@@ -127,7 +206,7 @@ def python_spelling(source: str):
                                else f"{prefix}{key}={value!r}")
 
 
-def _vocabulary(source, *, encoding, normalization, train_format, fix=None):
+def _vocabulary(source, *, encoding, normalization, train_format, fix=None, api="Scorer"):
     """``(words, sha256, corpus)`` of a training vocabulary, or ``(None, None, None)``.
 
     The checksum is of the words (:func:`committee.corpus.word_list_sha256`),
@@ -148,7 +227,12 @@ def _vocabulary(source, *, encoding, normalization, train_format, fix=None):
         words = corpus_mod.read_word_list(source, encoding=encoding,
                                           normalization=normalization, fix=fix)
     else:
-        words = set(source)
+        items = list(source)
+        bad = [w for w in items if not isinstance(w, str)][:1]
+        if bad:
+            raise TypeError(f"{api}: train_words must hold words (str), got {got(bad[0])} "
+                            "among them")
+        words = set(items)
         if normalization:
             words = {corpus_mod.normalize(w, normalization) for w in words}
     return words, corpus_mod.word_list_sha256(words), train
@@ -167,15 +251,28 @@ def _run_test_sha256(difficulty_path) -> str | None:
 
 
 def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
-    """``exc`` (difficulties that do not fit ``gold``), with a hint when the
-    difficulties come from a run whose test set is not ``gold``."""
+    """``exc`` (difficulties that do not fit ``gold``), with what is known
+    when the difficulties come from a run whose test set is not ``gold``:
+    the gold and an output given the wrong way round when the gold holds the
+    text of the run's test set with other words (it looks like an output of
+    it, :func:`committee.checks.looks_like_output`), another test set
+    otherwise."""
     path = difficulty_mod.difficulty_file(difficulty)
     sha = None if path is None else _run_test_sha256(path)
     if sha is None or sha == corpus_mod.content_sha256(gold.words):
         return exc
-    return InputError(exc.path, exc.line, f"{exc.message}; the gold {gold.path} is not the test "
-                      f"set of this run ({Path(path).parent / 'test.txt'}): were the gold and an "
-                      "output given the wrong way round?")
+    test_path = Path(path).parent / "test.txt"
+    try:
+        test = corpus_mod.read_corpus(test_path, normalization=gold.normalization)
+    except (InputError, OSError):
+        return exc
+    if checks.looks_like_output(gold, test):
+        return InputError(exc.path, exc.line, f"{exc.message}; the gold {gold.path} is not the "
+                          f"test set of this run ({test_path}): were the gold and an output "
+                          "given the wrong way round?")
+    return InputError(exc.path, exc.line, f"{exc.message}; these difficulties belong to the "
+                      f"test set of a run ({test_path}), whose text differs from the gold "
+                      f"{gold.path}: give the difficulties made for this gold")
 
 
 def _check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
@@ -401,18 +498,25 @@ class Scorer:
                  encoding: str = "utf-8", normalization: str | None = None,
                  train_format: str | None = None, gold_format: str | None = None,
                  gold_encoding: str | None = None, train_encoding: str | None = None,
-                 allow_overlap: bool = False, spelling=None, irt=None):
+                 allow_overlap: bool = False, spelling=None, irt=None, _api: str = "Scorer"):
+        _check_scorer_args(_api, gold, difficulty, train_words, {
+            "format": format, "encoding": encoding, "normalization": normalization,
+            "train_format": train_format, "gold_format": gold_format,
+            "gold_encoding": gold_encoding, "train_encoding": train_encoding,
+            "allow_overlap": allow_overlap, "spelling": spelling, "irt": irt})
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.spelling = spelling or python_spelling
         self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
                                       encoding=gold_encoding or encoding,
-                                      normalization=normalization, fix=self.spelling("gold"))
+                                      normalization=normalization, fix=self.spelling("gold"),
+                                      argument=(_api, "gold"))
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = self.difficulty_sha256 = None
         if difficulty is not None:
             try:
-                self.difficulty = difficulty_mod.load_difficulty(difficulty, self.gold)
+                self.difficulty = difficulty_mod.load_difficulty(
+                    difficulty, self.gold, argument=(_api, "difficulty"))
             except InputError as exc:
                 raise _not_this_gold(exc, difficulty, self.gold) from None
             path = difficulty_mod.difficulty_file(difficulty)
@@ -423,7 +527,7 @@ class Scorer:
                 self.known_golds |= check_provenance(path, self.difficulty_sha256, self.gold)
         self.train_words, self.train_words_sha256, train = _vocabulary(
             train_words, encoding=train_encoding or encoding, normalization=normalization,
-            train_format=train_format, fix=self.spelling("train"))
+            train_format=train_format, fix=self.spelling("train"), api=_api)
         if train is not None:
             _check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
         oov = None
@@ -435,6 +539,7 @@ class Scorer:
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
         """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
+        _check_resampling("Scorer.signature", bootstrap, seed)
         return metrics.signature(normalization=self.normalization,
                                  gold_sha256=self.gold.content_sha256 or self.gold.sha256,
                                  difficulty_sha256=self.difficulty_sha256,
@@ -445,7 +550,7 @@ class Scorer:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
         pred = read_segmentation(output, label=label, format=self.format,
                                  encoding=self.encoding, normalization=self.normalization,
-                                 fix=self.spelling("output"))
+                                 fix=self.spelling("output"), argument=("Scorer.read", "output"))
         checks.check_gold_output(self.gold, pred, self.known_golds)
         return pred
 
@@ -455,15 +560,39 @@ class Scorer:
         return self._scorer.collect(self.read(output))
 
     def score(self, output, *, bootstrap: int = 0, seed: int = SEED,
-              name: str | None = None) -> Scores:
+              name: str | None = None, progress: bool = False) -> Scores:
         """Every metric of ``output`` (a path, Corpus or sentences).
 
         With ``bootstrap > 0``, ``ci`` holds 95% percentile intervals from
-        that many resamples of the sentences (seeded: ``seed``).  ``name``
+        that many resamples of the sentences (seeded: ``seed``); ``progress``
+        shows the progress of a long bootstrap on standard error.  ``name``
         defaults to the file's stem (``None`` in memory).
+
+        Raises
+        ------
+        TypeError, ValueError
+            An argument of another type, or out of range: ``bootstrap`` and
+            ``seed`` are integers >= 0, and the resamples must fit in memory
+            (:func:`committee.significance.check_resamples`).
         """
-        if bootstrap < 0:
-            raise ValueError("bootstrap must be >= 0")
+        _check_segmentation("Scorer.score", "output", output)
+        self._check_bootstrap("Scorer.score", bootstrap, seed)
+        require("Scorer.score", "name", name, str, "a str", none=True)
+        if bootstrap:
+            significance.warn_few(len(self.gold.words))
+        return self._score(output, bootstrap, seed, name, progress)
+
+    def _check_bootstrap(self, api: str, bootstrap, seed) -> None:
+        """``bootstrap`` and ``seed`` checked, and the resamples' memory."""
+        _check_resampling(api, bootstrap, seed)
+        if bootstrap:
+            try:
+                significance.check_resamples(bootstrap, n_sentences=len(self.gold.words))
+            except ValueError as exc:
+                raise ValueError(f"{api}: bootstrap: {exc}") from None
+
+    def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
+        """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
@@ -473,7 +602,8 @@ class Scorer:
             name = system_name(path, set())
         ci = theta = None
         if bootstrap:
-            ci = significance.bootstrap(stats, n=bootstrap, seed=seed)
+            ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
+                                        warn=False)
         if self.irt_items is not None:
             from committee import irt
 
@@ -485,21 +615,32 @@ class Scorer:
                       stats=stats, theta=None if theta is None else float(theta[0]),
                       theta_se=None if theta is None else float(theta[1]))
 
-    def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED) -> dict:
+    def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
+                  progress: bool = False) -> dict:
         """Score and rank several outputs: what ``committee score --json`` prints.
 
+        ``outputs`` is a list of outputs (paths, Corpora or sentence lists);
+        a single path is a :class:`TypeError` (use :meth:`score`).
         Returns ``{"signature": ..., "systems": [...]}``: each system is
         :meth:`Scores.to_dict` without the signature, plus its ranks by f1
         and by fb (``rank_f1``, ``rank_fb``, 1 = best) and, with
         ``bootstrap > 0`` and several outputs, ``paired``: :func:`compare`
         against the system ranked first by fb, for f1 and fb.
         """
+        api = "Scorer.score_all"
+        outputs = require_many(api, "outputs", outputs,
+                               "a list of outputs (paths, Corpora or sentence lists)")
+        for i, output in enumerate(outputs):
+            _check_segmentation(api, f"outputs[{i}]", output)
+        self._check_bootstrap(api, bootstrap, seed)
+        if bootstrap:  # once for all the intervals and comparisons on this test set
+            significance.warn_few(len(self.gold.words))
         taken: set[str] = set()
         scores = []
         for i, output in enumerate(outputs):
             name = (system_name(os.fspath(output), taken)
                     if isinstance(output, (str, os.PathLike)) else f"output-{i + 1}")
-            scores.append(self.score(output, bootstrap=bootstrap, seed=seed, name=name))
+            scores.append(self._score(output, bootstrap, seed, name, progress))
         systems = []
         for s in scores:
             row = s.to_dict()
@@ -513,11 +654,18 @@ class Scorer:
                        key=lambda i: (systems[i]["rank_fb"] or systems[i]["rank_f1"] or 10**9, i))
             for i, row in enumerate(systems):
                 if i != best:
-                    row["paired"] = {key: compare(scores[best], scores[i], metric=key,
-                                                  n=bootstrap, seed=seed)
-                                     | {"against": systems[best]["name"]}
+                    row["paired"] = {key: _paired(scores[best], scores[i], key, bootstrap, seed,
+                                                  progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
         return {"signature": self.signature(bootstrap, seed), "systems": systems}
+
+
+def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -> None:
+    """The arguments of :class:`Scorer` (and :func:`score`), checked."""
+    _check_segmentation(api, "gold", gold)
+    _check_difficulty(api, difficulty)
+    _check_vocabulary(api, train_words)
+    _check_file_options(api, options)
 
 
 def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
@@ -545,6 +693,14 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
     -------
     Scores
 
+    Raises
+    ------
+    InputError
+        A file, or data in memory, cannot be scored (:class:`Scorer`).
+    TypeError, ValueError
+        An argument of another type or out of range, named:
+        ``score: bootstrap must be an integer >= 0, got str '10'``.
+
     Examples
     --------
     >>> s = score([["我", "爱", "北京"]], [["我爱", "北京"]], difficulty=[[0.1, 0.2, 0.9]])
@@ -553,12 +709,21 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
     >>> score(["我 爱 北京"], ["我 爱 北"])
     Traceback (most recent call last):
     ...
-    committee.errors.InputError: <output>:1: characters differ from <gold>:1 at offset 3: '京' vs end of line
+    committee.errors.InputError: <output>:1: characters differ from <gold>:1 at character 4: the output's line ends where the gold has '京'
     """
+    unknown = sorted(set(options) - set(SCORER_OPTIONS))
+    if unknown:
+        raise TypeError(f"score: unexpected keyword argument {unknown[0]!r}; besides its "
+                        f"named parameters it takes {', '.join(SCORER_OPTIONS)}")
+    _check_segmentation("score", "output", output)
+    _check_resampling("score", bootstrap, seed)
     scorer = Scorer(gold, difficulty, train_words, format=format, encoding=encoding,
                     normalization=normalization, train_format=train_format, irt=irt,
-                    **options)
-    return scorer.score(output, bootstrap=bootstrap, seed=seed)
+                    _api="score", **options)
+    scorer._check_bootstrap("score", bootstrap, seed)
+    if bootstrap:
+        significance.warn_few(len(scorer.gold.words))
+    return scorer._score(output, bootstrap, seed, None, False)
 
 
 def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: int = SEED,
@@ -572,9 +737,14 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
 
     Raises
     ------
+    TypeError
+        ``a`` or ``b`` is not a :class:`Scores`, or another argument is of
+        another type.
     ValueError
         When ``a`` and ``b`` have different signatures (another gold,
-        difficulty, vocabulary or normalisation).
+        difficulty, vocabulary or normalisation), ``metric`` is unknown,
+        ``n`` < 1, ``seed`` < 0, ``level`` outside (0, 1), or the
+        resamples would not fit in memory.
 
     Examples
     --------
@@ -586,6 +756,25 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
     >>> round(result["delta"], 4)  # f1 of b: p = 4/5, r = 4/6, f1 = 8/11
     0.2727
     """
+    api = "compare"
+    for name, value in (("a", a), ("b", b)):
+        require(api, name, value, Scores, "a Scores (from committee.score)")
+    require_choice(api, "metric", metric, METRIC_KEYS)
+    require_int(api, "n", n, 1)
+    require_int(api, "seed", seed, 0)
+    require_real(api, "level", level, 0, 1, open_ends=True)
+    try:
+        significance.check_resamples(n, 2, 0 if a.stats is None else a.stats.n_sentences)
+    except ValueError as exc:
+        raise ValueError(f"{api}: n: {exc}") from None
+    if a.stats is not None:
+        significance.warn_few(a.stats.n_sentences)
+    return _paired(a, b, metric, n, seed, level=level)
+
+
+def _paired(a: Scores, b: Scores, metric: str, n: int, seed: int, progress: bool = False,
+            level: float = 0.95) -> dict:
+    """:func:`compare` without the argument checks."""
     def base(signature: str) -> str:
         return "|".join(part for part in signature.split("|") if not part.startswith("bootstrap:"))
 
@@ -595,7 +784,7 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
         raise ValueError(f"the scores are not comparable: signatures differ ({base(a.signature)} "
                          f"vs {base(b.signature)})")
     return significance.paired_bootstrap(a.stats, b.stats, metric=metric, n=n, seed=seed,
-                                         level=level)
+                                         level=level, progress=progress, warn=False)
 
 
 # --------------------------------------------------------------------------
@@ -681,7 +870,8 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
             except (ValueError, IndexError):
                 raise InputError(str(path), line, "irt_a / irt_b is not a number") from None
     if len(a) != len(gold_words):
-        raise InputError(str(path), None, f"has {len(a)} words, gold has {len(gold_words)}: "
+        raise InputError(str(path), None, f"has {count(len(a), 'word')}, gold has "
+                         f"{len(gold_words)}: "
                          "the items belong to another test set")
     return np.array(a), np.array(b)
 
@@ -712,11 +902,28 @@ def rank(values: list[float | None]) -> list[int | None]:
 
 
 def require_files(paths) -> None:
-    """Fail early, with one line, on a missing or empty file."""
+    """Fail early, with one line, on a file that is missing, a directory or
+    a symbolic link that leads nowhere (a loop, or to a missing file)."""
     for p in paths:
         if p is None:
             continue
-        if not os.path.exists(p):
-            raise InputError(p, None, "no such file")
+        problem = _missing(p)
+        if problem is not None:
+            raise InputError(p, None, problem)
         if os.path.isdir(p):
             raise InputError(p, None, "is a directory, expected a file")
+
+
+def _missing(path) -> str | None:
+    """Why ``path`` cannot be opened as an existing file, or None."""
+    try:
+        os.stat(path)
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a symbolic link loop: following it never reaches a file"
+        if exc.errno != errno.ENOENT:
+            return None  # read by the reader, which says why it cannot
+    if os.path.islink(path):
+        return f"is a symbolic link to {os.readlink(path)}, which does not exist"
+    return "no such file"

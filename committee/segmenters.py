@@ -192,7 +192,7 @@ def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
     >>> segment(Segmenter("lossy", "0", lambda t: [t[:-1]]), ["我爱北京"], "test.txt", [7])
     Traceback (most recent call last):
     ...
-    committee.errors.InputError: test.txt:7: lossy changed the characters at offset 3: '京' vs end of line
+    committee.errors.InputError: test.txt:7: lossy changed the characters at character 4: its output ends where the text has '京'
     """
     from tqdm import tqdm
 
@@ -204,10 +204,10 @@ def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
         if got != text:
             k = next((k for k, (a, b) in enumerate(zip(text, got)) if a != b),
                      min(len(text), len(got)))
-            a = repr(text[k]) if k < len(text) else "end of line"
-            b = repr(got[k]) if k < len(got) else "end of line"
+            a = f"has {text[k]!r}" if k < len(text) else "ends"
+            b = f"has {got[k]!r}" if k < len(got) else "ends"
             line = lines[i] if lines is not None and i < len(lines) else i + 1
             raise InputError(path, line, f"{segmenter.name} changed the characters at "
-                                         f"offset {k}: {a} vs {b}")
+                                         f"character {k + 1}: its output {b} where the text {a}")
         out.append(words)
     return out

@@ -20,6 +20,9 @@ from typing import Iterable, Sequence
 
 from committee import config as config_mod
 from committee import rundir, runlock
+from committee.checkargs import require, require_many
+
+_PATH = (str, os.PathLike)
 
 
 def _overrides(overrides: dict) -> list[str]:
@@ -27,19 +30,28 @@ def _overrides(overrides: dict) -> list[str]:
     return [f"{key.replace('__', '.')}={json.dumps(value)}" for key, value in overrides.items()]
 
 
-def run(config, restart: bool = False, progress: bool = True, **overrides) -> Path:
+def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
+        **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
     experiments switched on in its ``experiments`` section; return the output
     directory.
 
-    ``config`` is a YAML path or a loaded :class:`committee.config.Config`.
+    ``config`` is a YAML path or a loaded :class:`committee.config.Config`
+    (``where`` then names its file in messages).
     Keyword ``overrides`` set config keys of a YAML path, as ``--set`` does:
     ``run("configs/default.yaml", committee__size=3)`` or
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
-    segmenters are refused before any training.
+    segmenters, a committee that cannot fit in memory and members that
+    would be identical are refused before any training.  An argument of
+    another type is a :class:`TypeError` naming it.
     """
+    require("run", "config", config, (*_PATH, config_mod.Config),
+            "a path to a YAML config or a committee.config.Config")
+    require("run", "restart", restart, bool, "True or False")
+    require("run", "progress", progress, bool, "True or False")
+    where = str(where) if where is not None else "<config>"
     if isinstance(config, (str, os.PathLike)):
-        cfg = config_mod.load_config(config, overrides=_overrides(overrides))
+        cfg, where = config_mod.load_config(config, overrides=_overrides(overrides)), str(config)
     elif overrides:
         raise TypeError("overrides apply to a config path; this config is already loaded")
     else:
@@ -50,6 +62,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     from committee import pipeline, report as report_mod
 
     inputs = pipeline.load_inputs(cfg)
+    pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())
     if wanted:
@@ -57,7 +70,7 @@ def run(config, restart: bool = False, progress: bool = True, **overrides) -> Pa
     # refused (another run's files): nothing is written, not even a lock
     rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
     with runlock.hold(out, runlock.RUN, create=True):
-        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs)
+        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:
             report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
     return out
@@ -68,14 +81,36 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
            segmenters: Sequence[str] = (), human=None, progress: bool = True) -> Path:
     """``committee report``: the analyses on the finished run in ``run_dir``
     (config: ``config_path``, else the one its manifest records; ``overrides``
-    applied); return the path of ``report.md``."""
+    applied); return the path of ``report.md``.  An argument of another type
+    is a :class:`TypeError` naming it."""
     from committee import pipeline, report as report_mod
 
+    _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
+                       progress)
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
     _check_report_inputs(run_dir, cfg, systems, human)
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
                                    load_inputs=pipeline.load_inputs)
+
+
+def _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
+                       progress) -> None:
+    """The arguments of :func:`report`, checked at the API's boundary."""
+    require("report", "run_dir", run_dir, _PATH, "a path (the output.dir of a run)")
+    for name, value in (("config_path", config_path), ("human", human)):
+        require("report", name, value, _PATH, "a path or None", none=True)
+    lists = (("overrides", overrides, "KEY=VALUE strings"), ("analyses", analyses, "names"),
+             ("systems", systems, "paths"), ("segmenters", segmenters, "names"))
+    for name, value, what in lists:
+        if value is None and name == "analyses":
+            continue
+        items = require_many("report", name, value, f"a list of {what}")
+        kinds = _PATH if name == "systems" else str
+        for i, item in enumerate(items):
+            require("report", f"{name}[{i}]", item, kinds, "a path" if name == "systems"
+                    else "a str")
+    require("report", "progress", progress, bool, "True or False")
 
 
 def _report_inputs(cfg, systems: Sequence[str] = (), human=None) -> list[tuple]:

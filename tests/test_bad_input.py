@@ -263,7 +263,8 @@ CASES = [
     Case("score-old-mac-line-ends", _score(output=OUTPUT.replace("\n", "\r")), 3,
          r"out\.txt:1: carriage return inside a line .*old Mac"),
     Case("score-very-long-line", _long_line, 3,
-         r"out\.txt:1: characters differ from .*gold\.txt:1 at offset 199999: '好' vs '妤'"),
+         r"out\.txt:1: characters differ from .*gold\.txt:1 at character 200000: the output has "
+         r"'妤' where the gold has '好'$"),
     # ---- alignment: line counts and characters
     Case("score-extra-blank-line", _score(output=OUTPUT + "\n"), 3,
          r"out\.txt: has 4 lines, gold .*gold\.txt has 3: line 4 is extra \(a blank line at the end\?\); "
@@ -273,12 +274,13 @@ CASES = [
     Case("score-two-lines-joined", _score(output="约翰喜欢 玛丽 我 爱 北京 天安门\n计算机 总是 有问题\n"), 3,
          r"out\.txt: has 2 lines, gold .* has 3: .*out\.txt:1 vs .*gold\.txt:1 joins two gold lines"),
     Case("score-variant-character", _score(output=OUTPUT.replace("约", "約")), 3,
-         r"out\.txt:1: characters differ from .*gold\.txt:1 at offset 0: '约' vs '約'$"),
+         r"out\.txt:1: characters differ from .*gold\.txt:1 at character 1: the output has '約' "
+         r"where the gold has '约'$"),
     Case("score-fullwidth-vs-halfwidth", _score(gold="ABC 喜欢 ，\n我 爱\n", output="ＡＢＣ 喜欢 ,\n我 爱\n"), 3,
-         r"out\.txt:1: .*'A' vs 'Ａ'; the files differ only by full-width forms: "
+         r"out\.txt:1: .*the output has 'Ａ' where the gold has 'A'; the files differ only by full-width forms: "
          r"score every file with --normalize fullwidth"),
     Case("score-nfkc-only", _score(gold="第1 名\n我 爱\n", output="第① 名\n我 爱\n"), 3,
-         r"out\.txt:1: .*'1' vs '①'; .*differ only by Unicode compatibility forms \(NFKC\): "
+         r"out\.txt:1: .*the output has '①' where the gold has '1'; .*differ only by Unicode compatibility forms \(NFKC\): "
          r"score every file with --normalize nfkc"),
     # ---- difficulty files
     Case("weight-wrong-count", _score(weight="0.0 0.5\n0.0 0.0 0.25 0.75\n0.5 0.0 1.0 0.0\n"), 3,
@@ -286,15 +288,15 @@ CASES = [
     Case("weight-per-character", _score(weight="0 0 0 0 0 0\n0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n"), 3,
          r"gold\.weight:1: has 6 values, .* has 3 words \(one value per character: a \.weight_c file\?"),
     Case("weight-wrong-line-count", _score(weight="0.0 0.5 1.0\n"), 3,
-         r"gold\.weight: has 1 lines, gold .*gold\.txt has 3 sentences"),
+         r"gold\.weight: has 1 line, gold .*gold\.txt has 3 sentences"),
     Case("weight-out-of-range", _score(weight=WEIGHT.replace("0.75", "1.5")), 3,
-         r"gold\.weight:2: value '1\.5' is outside \[0, 1\]"),
+         r"gold\.weight:2: value '1\.5' at column 14 is outside \[0, 1\]"),
     Case("weight-negative", _score(weight=WEIGHT.replace("0.25", "-0.25")), 3,
-         r"gold\.weight:2: value '-0\.25' is outside \[0, 1\]"),
+         r"gold\.weight:2: value '-0\.25' at column 9 is outside \[0, 1\]"),
     Case("weight-nan", _score(weight=WEIGHT.replace("0.5 0.0 1.0", "0.5 nan 1.0")), 3,
-         r"gold\.weight:3: value 'nan' is not a finite number"),
+         r"gold\.weight:3: value 'nan' at column 5 is not a finite number"),
     Case("weight-text", _score(weight=WEIGHT.replace("0.5 0.0 1.0", "0.5 hard 1.0")), 3,
-         r"gold\.weight:3: value 'hard' is not a number"),
+         r"gold\.weight:3: value 'hard' at column 5 is not a number"),
     Case("weight-empty", _score(weight=""), 3, r"gold\.weight: file is empty, gold .* has 3 sentences"),
     Case("weight-random-bytes", _score(weight=bytes(range(128, 256))), 3,
          r"gold\.weight:1: is not valid UTF-8"),
@@ -321,7 +323,7 @@ CASES = [
     Case("score-no-gold", lambda d, mp: ["score", str(put(d / "out.txt", OUTPUT))], 2,
          r"required: --gold \(see 'committee score --help'\)"),
     Case("score-negative-bootstrap", lambda d, mp: score_files(d)[:1] + ["--bootstrap", "-5"] + score_files(d)[1:],
-         2, r"--bootstrap must be >= 0"),
+         2, r"--bootstrap: expected an integer >= 0, got '-5' \(see 'committee score --help'\)$"),
     # ---- committee run: configs (exit 4)
     Case("config-missing", lambda d, mp: ["run", str(d / "nope.yaml")], 4,
          r"nope\.yaml: cannot read: No such file"),

@@ -87,7 +87,7 @@ def test_bootstrap_intervals_and_paired_test(files, capsys):
 
 @pytest.mark.parametrize("make, needle, code", [
     (lambda d: ["--gold", str(d / "missing.txt"), str(d / "easy.txt")], "missing.txt: no such file", 3),
-    (lambda d: ["--gold", str(d / "gold.txt"), str(d / "short.txt")], "has 1 lines", 3),
+    (lambda d: ["--gold", str(d / "gold.txt"), str(d / "short.txt")], "has 1 line,", 3),
     (lambda d: ["--gold", str(d / "gold.txt"), "--difficulty", str(d / "bad.weight"),
                 str(d / "easy.txt")], "bad.weight:1", 3),
 ])

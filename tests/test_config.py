@@ -567,7 +567,7 @@ ratios = st.lists(
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(size=st.integers(1, 10**6), seed=st.integers(0, 2**64), ratios=ratios)
+@given(size=st.integers(1, config_module.MAX_SIZE), seed=st.integers(0, 2**64), ratios=ratios)
 def test_random_valid_recipes_load(workdir, size, seed, ratios):
     path = workdir / "run.yaml"
     if not path.exists():
@@ -586,6 +586,18 @@ def test_random_invalid_sizes_and_seeds_are_named(size, seed):
     with pytest.raises(ConfigError) as info:
         parse_config(data, check_paths=False)
     assert info.value.problems == [f"committee.size: must be >= 1, got {size}", f"committee.seed: must be >= 0, got {seed}"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(min_value=config_module.MAX_SIZE + 1))
+def test_sizes_above_the_maximum_are_refused(size):
+    data = base()
+    data["committee"]["size"] = size
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, check_paths=False)
+    assert info.value.problems == [
+        f"committee.size: must be <= 10000, got {size} (difficulties settle long before: the "
+        "paper's committee has 90 members, and every member trains a CRF)"]
 
 
 # --------------------------------------------------------------------------

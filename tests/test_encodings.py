@@ -155,7 +155,7 @@ def test_large_overlap_warns_and_small_does_not(tmp_path):
     test = read_corpus(put(tmp_path, (PKU.split("\n")[0] + "\n香港 回歸\n澳門 回歸\n").encode("utf-8"), "t.txt"))
     o = train_test_overlap(train, test)
     assert (o.found, o.total, o.identical) == (1, 3, False)
-    with pytest.warns(PlausibilityWarning, match=r"t\.txt: 1 of its 3 sentences \(33\.3%\) occur verbatim .*overlap"):
+    with pytest.warns(PlausibilityWarning, match=r"t\.txt: 1 of its 3 sentences \(33\.3%\) occurs verbatim .*overlap"):
         check_train_test(train, test)
     big = read_corpus(put(tmp_path, "".join(f"新 句子 {i}\n" for i in range(9)).encode() + PKU.split("\n")[0].encode() + b"\n", "b.txt"))
     with warnings.catch_warnings():

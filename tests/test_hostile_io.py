@@ -463,15 +463,19 @@ def test_human_judgements_refuse_binary_input():
 
 def test_figures_are_written_atomically(tmp_path):
     """A figure whose drawing fails leaves no file, whole or partial."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
     from committee import plots
 
-    class Broken:
-        def savefig(self, f, **kw):
-            f.write(b"\x89PNG half")
-            raise RuntimeError("drawing failed")
+    def broken(f, **kw):
+        f.write(b"\x89PNG half")
+        raise RuntimeError("drawing failed")
 
+    fig = Figure()
+    fig.savefig = broken
     with pytest.raises(RuntimeError):
-        plots._save(Broken(), tmp_path / "fig.png")
+        plots._save(fig, tmp_path / "fig.png")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -368,3 +368,67 @@ def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_
         shutil.rmtree(kept)
     assert [s.name for s in data.systems] == ["noisy"]
     assert data.systems[0].scores["counts"] == toy["json"]["systems"][1]["counts"]
+
+
+# --------------------------------------------------------------------------
+# small committees end to end, and a page with an analysis that failed
+
+
+def _fails(ctx):
+    raise ZeroDivisionError("injected")
+
+
+@pytest.fixture(scope="module")
+def small_pages(tmp_path_factory):
+    """``committee run`` and ``committee report`` of K = 3 and K = 6 committees,
+    and a copy of the K = 6 run reported with its linguistic analysis failing."""
+    from committee import cli
+    from committee.report import REGISTRY
+
+    d = make_toy_corpus(tmp_path_factory.mktemp("toy-small-html"))
+    words = corpus_mod.read_corpus(d / "test.txt").words
+    corpus_mod.write_sighan(d / "chars.txt", [[c for w in s for c in w] for s in words])
+    corpus_mod.write_sighan(d / "noisy.txt", _perturb(words, 1))
+    systems = ["--system", str(d / "chars.txt"), "--system", str(d / "noisy.txt"),
+               "--set", "experiments.split_half_repeats=10", "--set", "experiments.irt_subset=100"]
+    for k in (3, 6):
+        cfg = write_config(d / f"k{k}.yaml", d, d / f"k{k}", size=k, backend="sequential")
+        assert cli.main(["run", str(cfg), "--quiet"]) == 0
+        assert cli.main(["report", str(d / f"k{k}"), "--quiet", "--skip", "table2", *systems]) == 0
+    shutil.copytree(d / "k6", d / "k6-failed")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(REGISTRY, "linguistic", _fails)
+        assert cli.main(["report", str(d / "k6-failed"), "--quiet", "--skip", "table2",
+                         *systems]) == 0
+    return {name: d / name / "report.html" for name in ("k3", "k6", "k6-failed")}
+
+
+@pytest.mark.parametrize("name", ["k3", "k6", "k6-failed"])
+def test_small_committee_pages_render_without_console_errors(browser, small_pages, name):
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    messages = []
+    pg.on("console", lambda m: messages.append((m.type, m.text)))
+    pg.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
+    try:
+        pg.goto(small_pages[name].as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        titles = pg.eval_on_selector_all("[data-testid=analysis] h3",
+                                         "hs => hs.map(h => h.textContent)")
+        failed = pg.locator("[data-testid=analysis-failed]")
+        assert pg.locator(".chart .main-svg").count() >= 5
+        assert any(t.startswith("Fig. 4") for t in titles)
+        assert any(t.startswith("IRT") for t in titles) == (name != "k3")
+        if name == "k6-failed":
+            assert failed.count() == 1
+            assert failed.get_attribute("data-analysis") == "linguistic"
+            assert failed.locator("h3").text_content() == "Fig. 2: which words are hard?"
+            assert failed.locator("p").text_content() == (
+                "Not made: the linguistic analysis failed. ZeroDivisionError: injected")
+            assert not any(t.startswith("Fig. 2") for t in titles)
+            failed.scroll_into_view_if_needed()
+            pg.screenshot(path=str(small_pages[name].parent / "failed.png"))
+        else:
+            assert failed.count() == 0 and any(t.startswith("Fig. 2") for t in titles)
+    finally:
+        pg.close()
+    assert [m for m in messages if m[0] in ("error", "pageerror", "warning")] == []

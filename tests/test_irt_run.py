@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -91,7 +92,8 @@ def test_system_theta_orders_outputs(tmp_path, capsys):
     ("no-marks", "marks.npz: no such file"),
     ("transposed", "transposed?"),
     ("not-boolean", "must be boolean"),
-    ("tiny", "too few for an IRT fit"),
+    ("tiny", "marks.npz: 4 members are too few for an IRT fit (at least 5 for the 1PL model, "
+             "12 for the 2PL): train a larger committee"),
 ])
 def test_bad_input_one_line_nothing_written(tmp_path, capsys, case, message):
     marks, _ = make_run(tmp_path)
@@ -118,13 +120,66 @@ def test_small_committee_warns(tmp_path, capsys):
     assert not paths(tmp_path).irt_npz.exists()
 
 
-def test_no_convergence_refused(tmp_path, capsys):
+@pytest.mark.parametrize("model, message", [
+    ("auto", r"the 1PL fit did not converge in 2 EM iterations \(largest change [0-9.e+-]+ > "
+             r"0.001\) \(nor did the 2PL\); nothing written: raise --max-iter"),
+    ("2pl", r"the 2PL fit did not converge in 2 EM iterations \(largest change [0-9.e+-]+ > "
+            r"0.001\); nothing written: raise --max-iter or use --model 1pl"),
+])
+def test_no_convergence_refused(tmp_path, capsys, model, message):
     make_run(tmp_path)
     before = sorted(x.name for x in tmp_path.iterdir())
-    assert main(["irt", str(tmp_path), "--max-iter", "2"]) == 5
+    assert main(["irt", str(tmp_path), "--max-iter", "2", "--model", model]) == 5
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "did not converge in 2 EM iterations" in err[0]
+    assert len(err) == 1
+    assert re.fullmatch(f"committee: error: {re.escape(str(tmp_path))}/marks.npz: {message}",
+                        err[0]), err[0]
     assert sorted(x.name for x in tmp_path.iterdir()) == before
+
+
+def test_auto_fits_the_1pl_below_12_members(tmp_path, capsys):
+    marks, _ = make_run(tmp_path, k=8)
+    assert main(["irt", str(tmp_path), "--no-export"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"committee: warning: {tmp_path}/marks.npz: 8 members are too few for the "
+                   "2PL model (at least 12): fitted the 1PL model, one discrimination shared "
+                   "by every word; train 12 or more members for each word's discrimination"]
+    summary = json.loads(paths(tmp_path).irt_fit.read_text(encoding="utf-8"))
+    assert (summary["model"], summary["model_requested"], summary["model_reason"]) == (
+        "1pl", "auto", "8 members are too few for the 2PL model (at least 12)")
+    a = [float(r.split("\t")[7]) for r in
+         paths(tmp_path).irt_items.read_text(encoding="utf-8").splitlines()[1:]]
+    assert len(set(a)) == 1  # one discrimination shared by every word
+    # the same fit as asked for by name, without a warning
+    assert main(["irt", str(tmp_path), "--no-export", "--model", "1pl"]) == 0
+    assert capsys.readouterr().err == ""
+    again = json.loads(paths(tmp_path).irt_fit.read_text(encoding="utf-8"))
+    assert again["members"] == summary["members"] and again["model_reason"] is None
+
+
+def test_the_help_names_the_2pl_threshold():
+    from committee.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    model = next(a for a in sub.choices["irt"]._actions if a.dest == "model")
+    assert model.default == "auto" and model.choices == list(irtrun.MODELS)
+    assert f"the 2PL from {irt.MIN_K_2PL} members on" in model.help
+
+
+def test_auto_falls_back_on_the_1pl_when_the_2pl_does_not_converge(tmp_path, capsys):
+    make_run(tmp_path, k=40)  # 2PL: 7 EM iterations, 1PL: 5
+    assert main(["irt", str(tmp_path), "--no-export", "--max-iter", "6"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and re.fullmatch(
+        f"committee: warning: {re.escape(str(tmp_path))}/marks.npz: the 2PL fit did not "
+        r"converge in 6 EM iterations \(largest change [0-9.e+-]+ > 0.001\): fitted the 1PL "
+        r"model, one discrimination shared by every word; `committee irt --model 2pl "
+        r"--max-iter N` tries the 2PL longer", err[0]), err[0]
+    summary = json.loads(paths(tmp_path).irt_fit.read_text(encoding="utf-8"))
+    assert summary["model"] == "1pl" and summary["converged"] and summary["n_iter"] == 5
+    assert summary["model_reason"].startswith("the 2PL fit did not converge in 6 EM iterations")
+    assert main(["irt", str(tmp_path), "--no-export"]) == 0  # 500 iterations: the 2PL
+    assert json.loads(paths(tmp_path).irt_fit.read_text(encoding="utf-8"))["model"] == "2pl"
 
 
 # --------------------------------------------------------------------------
@@ -262,10 +317,15 @@ def test_report_irt_section(tmp_path):
     assert np.corrcoef(b_vs_d["d"], b_vs_d["b_median"])[0, 1] > 0.9  # harder by d and b
     assert ctx.figures == ["irt-items.png", "irt-systems.png"]
     assert paths(tmp_path).irt_items.is_file()
-    # too small a committee: a note, no section
+    # too small a committee: a section that says so, as `committee irt` refuses it
     small = Context(cfg, RunData(tmp_path, test, d, n_correct, None, marks[:3], None, {}),
                     tmp_path / "report")
-    assert REGISTRY["irt"](small) is None and "too few" in small.notes[0]
+    assert REGISTRY["irt"](small) == (
+        "## IRT: item response theory on the committee's marks\n\nNot fitted: 3 members are "
+        "too few for an IRT fit (at least 5 for the 1PL model, 12 for the 2PL; `committee irt` "
+        "refuses the same committee). Train a larger committee (`committee.size`) for this "
+        "section (docs/irt.md).\n")
+    assert small.notes == [] and small.figures == [] and small.irt is None
 
 
 def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
@@ -280,11 +340,18 @@ def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
 
     out = tmp_path / "run"
     cfg = write_config(tmp_path / "toy.yaml", toy_corpus, out, size=6, iterations=3)
-    # the small-committee warning becomes a note of the report
+    # six members: the 1PL, as `committee irt` fits it; its warning becomes a note
     workflow.run(cfg, experiments__irt=True, experiments__irt_subset=30, progress=False)
     p = paths(out)
     assert p.irt_items.is_file() and p.irt_check.is_file() and p.irt_subset.is_file()
     summary = json.loads(p.irt_fit.read_text("utf-8"))
     assert summary["n_members"] == 6 and summary["subset"]["n"] == 30
+    assert summary["model"] == "1pl"
     report = (out / "report.md").read_text("utf-8")
-    assert "## IRT" in report and "only 6 members" in report
+    assert ("A 1PL model (one discrimination shared by every word: 6 members are too few "
+            "for the 2PL model (at least 12); docs/irt.md) fitted to the K = 6 members") in report
+    assert (f"- IRT: {p.marks}: 6 members are too few for the 2PL model (at least 12): fitted "
+            "the 1PL model") in report
+    items = p.irt_items.read_bytes()
+    assert main(["irt", str(out), "--subset", "30"]) == 0  # the command agrees with the report
+    assert p.irt_items.read_bytes() == items

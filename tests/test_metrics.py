@@ -316,14 +316,15 @@ def test_differing_characters_name_file_line_offset():
     pred = corpus(["约翰 喜欢 玛丽", "我 爱 北京 天安门 , 好"])
     with pytest.raises(InputError) as e:
         check_aligned(gold, pred)
-    assert str(e.value) == ("out.txt:2: characters differ from gold.txt:2 at offset 7: "
-                            "'，' vs ','; the files differ only by full-width forms: "
-                            "score every file with --normalize fullwidth")
+    assert str(e.value) == ("out.txt:2: characters differ from gold.txt:2 at character 8: "
+                            "the output has ',' where the gold has '，'; the files differ only "
+                            "by full-width forms: score every file with --normalize fullwidth")
     assert e.value.line == 2
 
 
 def test_shorter_line_shows_end_of_line():
-    with pytest.raises(InputError, match="at offset 3: '丽' vs end of line"):
+    with pytest.raises(InputError, match="at character 4: the output's line ends where the "
+                                         "gold has '丽'$"):
         check_aligned(corpus(["约翰 玛丽"], "gold.txt"), corpus(["约翰 玛"]))
 
 

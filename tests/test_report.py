@@ -63,6 +63,21 @@ def test_run_with_experiments_writes_table2_figures_and_report(toy):
     assert (out / "predictions.npz").is_file()
 
 
+def test_every_file_an_analysis_writes_is_named_in_its_outputs(toy):
+    """analyses.OUTPUTS names what a failed analysis leaves behind to remove."""
+    import fnmatch
+
+    from committee.report.analyses import OUTPUTS
+
+    _, out = toy
+    written = ["table2.csv"] + [p.relative_to(out).as_posix() for p in (out / "report").iterdir()
+                                if p.is_file() and p.name != "systems.csv"]
+    owners = {name: [a for a, globs in OUTPUTS.items()
+                     if any(fnmatch.fnmatch(name, g) for g in globs)] for name in written}
+    assert {name: len(o) for name, o in owners.items()} == {name: 1 for name in written}
+    assert {o[0] for o in owners.values()} == set(OUTPUTS) - {"irt"}  # no IRT in this run
+
+
 def test_table2_csv_holds_fractions_that_committee_score_reproduces(toy):
     d, out = toy
     t2 = pd.read_csv(out / "table2.csv")

@@ -12,6 +12,10 @@ The one change since: every system of ``--json`` gained ``error_types``
 (docs/metrics.md, "Error types"), checked here against counts worked out by
 hand; the rest of the output is compared with that key taken out.
 
+A bootstrap over fewer than 30 sentences now warns once, before the other
+warnings (docs/metrics.md, "Too few sentences"): the golden standard error
+is expected after that line (:data:`FEW_SENTENCES`).
+
 And the signature's ``oov:words=`` field is now the checksum of the
 vocabulary's words (sorted, one a line, UTF-8) instead of the file's bytes,
 so that the same words in another encoding or file give the same
@@ -53,6 +57,12 @@ ERROR_TYPES = {
 }
 
 
+#: The warning that the four-sentence gold is too small for the bootstrap.
+FEW_SENTENCES = ("committee: warning: bootstrap over 4 sentences: intervals from fewer than 30 "
+                 "sentences are too narrow to trust (docs/metrics.md, Bootstrap); score a test "
+                 "set of at least 30 sentences for meaningful intervals\n")
+
+
 #: The ``oov:words=`` field each golden file records (the files' bytes).
 OLD_OOV = {"train-words.txt": "oov:words=5d9c7fb009ad", "train.txt": "oov:words=e6195d6b52ad"}
 
@@ -88,4 +98,4 @@ def test_score_output_is_unchanged(golden, monkeypatch, capsys):
         expected = expected.replace(*field)
     assert out == expected
     if golden == "score-bootstrap.json":
-        assert err == (DATA / "score-bootstrap.stderr").read_text(encoding="utf-8")
+        assert err == FEW_SENTENCES + (DATA / "score-bootstrap.stderr").read_text(encoding="utf-8")

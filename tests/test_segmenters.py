@@ -23,7 +23,7 @@ def test_segment_keeps_words_and_drops_whitespace_tokens():
 def test_a_segmenter_that_changes_characters_is_refused():
     seg = Segmenter("t2s", "0", lambda t: [t.replace("約", "约")])
     with pytest.raises(InputError, match=r"test.txt:3: t2s changed the characters at "
-                                         r"offset 0: '約' vs '约'"):
+                                         r"character 1: its output has '约' where the text has '約'$"):
         segmenters.segment(seg, ["約翰"], "test.txt", [3])
 
 

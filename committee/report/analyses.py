@@ -55,6 +55,9 @@ class Context:
     irt : dict or None
         Filled by :func:`irt`: each word's ``a`` and ``b`` and each ranked
         system's ``theta`` and ``theta_se`` (by name), for ``report.html``.
+    failed : list of (str, str)
+        The analyses that failed and why, in report order (filled by
+        :func:`committee.report.build.build_report`).
     """
 
     cfg: object
@@ -70,6 +73,7 @@ class Context:
     notes: list[str] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)
     irt: dict | None = None
+    failed: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def run_dir(self) -> Path:
@@ -78,6 +82,62 @@ class Context:
     @property
     def ranked(self) -> list[System]:
         return self.table2 + self.others
+
+
+#: Each analysis's heading in ``report.md`` (and ``report.html``).
+TITLES = {
+    "table2": "Table 2: segmenters trained on more data",
+    "stability": "Fig. 1: is the committee large enough?",
+    "linguistic": "Fig. 2: which words are hard?",
+    "ranking": "Fig. 3: ranking systems by f1 and by fb",
+    "bins": "Fig. 4: accuracy by difficulty",
+    "split_half": "Fig. 6: split-half reliability",
+    "word_weights": "Fig. 7: word weights",
+    "irt": "IRT: item response theory on the committee's marks",
+}
+
+#: The files each analysis writes (globs relative to the run directory).
+#: Those of an analysis that failed are removed, so that neither
+#: ``report/`` nor ``report.html`` shows an earlier build's figures beside
+#: the section that says it failed.  ``items.tsv``, ``irt.json`` and the
+#: other files of ``committee irt`` are not among them: a failed fit leaves
+#: them as they were, as ``committee irt`` does.
+OUTPUTS = {
+    "table2": ("table2.csv", "report/table2.md", "report/table2.png"),
+    "stability": ("report/fig1-*",),
+    "linguistic": ("report/fig2-*",),
+    "ranking": ("report/fig3-*",),
+    "bins": ("report/fig4-*",),
+    "split_half": ("report/fig6-*",),
+    "word_weights": ("report/fig7-*",),
+    "irt": ("report/irt-*",),
+}
+
+
+def _sizes_problem(e, K: int) -> str | None:
+    bad = [k for k in (e.stability_sizes or ()) if k > K]
+    return (f"experiments.stability_sizes: sizes {bad} exceed the run's committee size "
+            f"K = {K}") if bad else None
+
+
+def _sentences_problem(e, S: int) -> str | None:
+    bad = [i for i in e.word_weight_sentences if i >= S]
+    return (f"experiments.word_weight_sentences: {bad} do not exist (the test set has {S} "
+            "sentences, 0-based)") if bad else None
+
+
+def check_run(cfg, data: RunData, names) -> None:
+    """Refuse, before any compute, settings of ``cfg.experiments`` that the
+    run ``data`` cannot satisfy (for the analyses in ``names``): a
+    :class:`ConfigError` listing them."""
+    problems = []
+    if "stability" in names:
+        problems.append(_sizes_problem(cfg.experiments, data.K))
+    if "word_weights" in names:
+        problems.append(_sentences_problem(cfg.experiments, len(data.test.words)))
+    problems = [p for p in problems if p]
+    if problems:
+        raise ConfigError("experiments", problems)
 
 
 def table2(ctx: Context) -> str | None:
@@ -121,7 +181,7 @@ def table2(ctx: Context) -> str | None:
                   "The paper (PKU): f1 89.97 → 93.47 (+3.50), fb 44.28 → 61.59 (+17.31).")
     params = t2[0].info["params"]
     return (
-        "## Table 2: segmenters trained on more data\n\n"
+        f"## {TITLES['table2']}\n\n"
         f"Template {t2[0].info['template']}, {t2[0].info['algorithm']} "
         f"({', '.join(f'{k}={v}' for k, v in sorted(params.items()))}), nested random "
         f"samples of the {t2[0].info['n_train']:,} training sentences (seed "
@@ -137,10 +197,9 @@ def stability(ctx: Context) -> str | None:
     K = ctx.data.K
     out_dir = ctx.out_dir
     sizes = list(e.stability_sizes) if e.stability_sizes else analysis.default_sizes(K)
-    bad = [k for k in sizes if k > K]
-    if bad:
-        raise ConfigError("experiments", [f"experiments.stability_sizes: sizes {bad} exceed "
-                                          f"the run's committee size K = {K}"])
+    problem = _sizes_problem(e, K)
+    if problem:
+        raise ConfigError("experiments", [problem])
     summary = analysis.stability(data.marks, sizes)
     idx = analysis.sample_words(data.d, 12, e.seed)
     flat_words = [w for s in test.words for w in s]
@@ -155,7 +214,7 @@ def stability(ctx: Context) -> str | None:
          "size": np.tile(sizes, len(idx)), "d": prefix[:, idx].T.ravel()}))
     j = len(sizes) // 2
     return (
-        "## Fig. 1: is the committee large enough?\n\n"
+        f"## {TITLES['stability']}\n\n"
         f"Difficulties from the first K' of the {K} members (a prefix of the member list "
         "is itself a committee). At K' = "
         f"{sizes[j]}, the mean |d_K' − d_K| is {summary['mean_abs_diff'][j]:.3f} and "
@@ -212,7 +271,7 @@ def linguistic(ctx: Context) -> str | None:
                                if groups[name].any() else None, 1)]
                          for name in groups])
     return (
-        "## Fig. 2: which words are hard?\n\n"
+        f"## {TITLES['linguistic']}\n\n"
         f"Distribution of word groups over the ten difficulty bins ({idiom_note or 'no idioms'}"
         "; OOV: not in the training word list).\n\n" + md
         + "\n\n![Fig. 2](report/fig2-linguistic.png)\n")
@@ -239,7 +298,7 @@ def ranking(ctx: Context) -> str | None:
         header.append("human")
         for r, s in zip(body, ranked):
             r.append(human_scores.get(s.name, "–"))
-    text = ("## Fig. 3: ranking systems by f1 and by fb\n\n"
+    text = (f"## {TITLES['ranking']}\n\n"
             "Every system scored against this run's difficulties (scores in %, # = rank). "
             "Data in `report/systems.csv`.\n\n" + markdown_table(header, body) + "\n")
     moved = [s.name for s, rf, rb in zip(ranked, f1_rank, fb_rank) if rf != rb]
@@ -280,7 +339,7 @@ def bins(ctx: Context) -> str | None:
     write_csv(out_dir / "fig4-recall-by-bin.csv", pd.DataFrame(table))
     body = [[s.name, *(pct(v, 1) for v in r)] for s, r in zip(ranked, rec)]
     return (
-        "## Fig. 4: accuracy by difficulty\n\n"
+        f"## {TITLES['bins']}\n\n"
         "Recall of the gold words in each difficulty bin (%), bin sizes in grey.\n\n"
         + markdown_table(["system", *analysis.BIN_LABELS],
                          [["gold words", *(f"{c:,}" for c in counts)]] + body)
@@ -324,7 +383,7 @@ def split_half(ctx: Context) -> str | None:
                          "predictions.npz (members trained before segmentations were "
                          "recorded).")
     return (
-        "## Fig. 6: split-half reliability\n\n"
+        f"## {TITLES['split_half']}\n\n"
         f"The test sentences split at random into two halves, {len(r)} times "
         f"(seed {e.seed}); {len(pool)} models ({kinds}) scored on each half. "
         f"Pearson r of fb across halves: first split {r[0]:.4f}, mean "
@@ -340,10 +399,9 @@ def word_weights(ctx: Context) -> str | None:
     out_dir = ctx.out_dir
     S = len(test.words)
     chosen = list(e.word_weight_sentences)
-    bad = [i for i in chosen if i >= S]
-    if bad:
-        raise ConfigError("experiments", [f"experiments.word_weight_sentences: {bad} do not "
-                                          f"exist (the test set has {S} sentences, 0-based)"])
+    problem = _sentences_problem(e, S)
+    if problem:
+        raise ConfigError("experiments", [problem])
     sentence_of = np.repeat(np.arange(S), [len(s) for s in test.words])
     how = "the sentences chosen in `experiments.word_weight_sentences`"
     if not chosen:
@@ -364,7 +422,7 @@ def word_weights(ctx: Context) -> str | None:
     lines = [" ".join(f"{w}<sub>{d:.2f}</sub>" for w, d in zip(w_, d_))
              for w_, d_ in zip(ws, ds)]
     return (
-        "## Fig. 7: word weights\n\n"
+        f"## {TITLES['word_weights']}\n\n"
         f"Shown: {how}; each word with its difficulty.\n\n"
         + "\n\n".join(f"- {t}: {ln}" for t, ln in zip(titles, lines))
         + "\n\n![Fig. 7](report/fig7-word-weights.png)\n")
@@ -379,17 +437,19 @@ def _idiom_list(cfg, idioms: str) -> set[str]:
 
 
 def irt(ctx: Context) -> str | None:
-    """IRT: the 2PL fit of ``committee irt`` (its files written into the
-    run), b against d, a's distribution, item curves, θ of every system
-    against fb and f1, the informative subset's estimates, words to check."""
+    """IRT: the fit of ``committee irt`` (its files written into the run;
+    the model chosen as there: 2PL, or 1PL on a small committee), b against
+    d, a's distribution, item curves, θ of every system against fb and f1,
+    the informative subset's estimates, words to check."""
     from committee import irt as irt_mod
     from committee import spans
 
     data, e = ctx.data, ctx.cfg.experiments
     if data.K < irt_mod.MIN_K:
-        ctx.notes.append(f"No IRT section: {data.K} members are too few for an IRT fit "
-                         f"(at least {irt_mod.MIN_K}).")
-        return None
+        return (f"## {TITLES['irt']}\n\nNot fitted: {data.K} members are too few for an IRT "
+                f"fit (at least {irt_mod.MIN_K} for the 1PL model, {irt_mod.MIN_K_2PL} for the "
+                "2PL; `committee irt` refuses the same committee). Train a larger committee "
+                "(`committee.size`) for this section (docs/irt.md).\n")
     systems = [{"name": s.name, "kind": s.kind, "marks": spans.marks(data.test.words, s.words),
                 "stats": s.stats} for s in ctx.ranked]
     with warnings.catch_warnings(record=True) as caught:
@@ -403,9 +463,12 @@ def irt(ctx: Context) -> str | None:
     ctx.irt = {"a": fit.discrimination, "b": fit.difficulty,
                "theta": {s["name"]: s["theta"] for s in res.systems}}
     flags = ", ".join(f"{k} {v:,}" for k, v in res.summary["flags"].items()) or "none"
+    model = (f"A {fit.model.upper()} model" if fit.model == "2pl" else
+             "A 1PL model (one discrimination shared by every word: "
+             f"{res.summary['model_reason'] or 'as asked'}; docs/irt.md)")
     return (
-        "## IRT: item response theory on the committee's marks\n\n"
-        f"A 2PL model fitted to the K = {data.K} members × {fit.n_items:,} words "
+        f"## {TITLES['irt']}\n\n"
+        f"{model} fitted to the K = {data.K} members × {fit.n_items:,} words "
         f"(`committee irt`; {fit.n_iter} EM iterations; flags: {flags}). θ is on the "
         "committee's scale (members: mean 0, sd 1); b is the ability at which a word is "
         "right half the time, a how sharply that chance rises with θ "

@@ -5,7 +5,9 @@ analyses of :data:`committee.report.analyses.REGISTRY` and write
 from __future__ import annotations
 
 import logging
+import os
 import time
+import warnings
 from pathlib import Path
 from typing import Sequence
 
@@ -14,10 +16,10 @@ import pandas as pd
 from committee import __version__
 from committee import analysis, metrics, plots, rundir, runlock, scoring
 from committee.config import EXPERIMENTS
-from committee.errors import CommitteeError
+from committee.errors import CommitteeError, OutputError, ReportWarning
 from committee.fileio import atomic_write_text, sha256_file
 from committee.marks import words_from_ends
-from committee.report.analyses import REGISTRY, Context
+from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
 from committee.report.output import SCORE_KEYS, write_csv
 from committee.report.rundata import check_experiments, load_run, load_run_config
 from committee.report.systems import (System, other_systems, read_human, score,
@@ -75,6 +77,7 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
            progress) -> Path:
     """:func:`build_report` once ``run_dir`` is held."""
     data = load_run(run_dir)
+    check_run(cfg, data, analyses)
     handler = rundir.open_log(run_dir)  # committee report: log to the run's log too
     try:
         started = time.monotonic()
@@ -86,13 +89,15 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress)
         _rank_systems(ctx, analyses, human)
         sections = []
-        for name, run in REGISTRY.items():
+        for name in REGISTRY:
             if name in analyses or (name == "table2" and ctx.table2):
-                section = run(ctx)
+                section = _run_analysis(ctx, name)
                 if section is not None:
                     sections.append(section)
+        html_problem = _without_plotly(ctx)
         page = _write_page(ctx, analyses, sections, started)
-        _write_html(ctx)
+        if html_problem is None:
+            _write_html(ctx)
         return page
     finally:
         rundir.close_log(handler)
@@ -169,7 +174,9 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
         "Words per difficulty bin: "
         + ", ".join(f"{lab} {n:,}" for lab, n in zip(analysis.BIN_LABELS, hist)) + ".",
         "",
-        f"Analyses: {', '.join(analyses) or 'none'}; figures: {len(ctx.figures)} "
+        f"Analyses: {', '.join(analyses) or 'none'}"
+        + (f" ({len(ctx.failed)} failed: {', '.join(n for n, _ in ctx.failed)})"
+           if ctx.failed else "") + f"; figures: {len(ctx.figures)} "
         f"(`report/*.png`, data beside each as CSV). Built in "
         f"{time.monotonic() - started:.0f} s by committee {__version__}.",
         "",
@@ -184,9 +191,91 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     return path
 
 
+def _run_analysis(ctx: Context, name: str) -> str | None:
+    """Run analysis ``name`` on its own: its section of ``report.md``, or,
+    when it fails, a section that says why (:func:`_failed_section`).
+
+    Any exception but a failed write (:class:`OutputError`, exit 6) or an
+    interruption is the analysis's failure: what it added to ``ctx`` and
+    the files it writes (:data:`~committee.report.analyses.OUTPUTS`) are
+    removed, the traceback goes to ``run.log`` and a
+    :class:`~committee.errors.ReportWarning` says it once.
+    """
+    n_figures, n_notes, irt = len(ctx.figures), len(ctx.notes), ctx.irt
+    try:
+        return REGISTRY[name](ctx)
+    except OutputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one analysis never sinks the report
+        del ctx.figures[n_figures:], ctx.notes[n_notes:]
+        ctx.irt = irt
+        reason = _reason(exc)
+        log.error("analysis %s failed: %s", name, reason, exc_info=exc)
+        for pattern in OUTPUTS[name]:
+            for path in ctx.run_dir.glob(pattern):
+                _remove(path)
+        ctx.failed.append((name, reason))
+        warnings.warn(ReportWarning(
+            f"analysis {name} failed: {reason}; report.md and report.html say so in its "
+            f"section and hold the rest of the report (traceback in "
+            f"{rundir.paths(ctx.run_dir).log})"))
+        return _failed_section(name, reason)
+
+
+def _reason(exc: Exception) -> str:
+    """An exception in one line: a :class:`CommitteeError`'s message (its
+    lines joined), else ``TYPE: message`` as the CLI says of a bug."""
+    if isinstance(exc, CommitteeError):
+        return "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    return f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}"
+
+
+def _failed_section(name: str, reason: str) -> str:
+    return (f"## {TITLES[name]}\n\n"
+            f"**Not made: the {name} analysis failed.** {reason}\n\n"
+            "The other sections do not depend on it. The traceback is in `run.log`; "
+            "`committee report` makes this section again (Table 2 models are read back, "
+            "not retrained).\n")
+
+
+def _without_plotly(ctx: Context) -> str | None:
+    """Why ``report.html`` cannot be written (plotly is missing), or None.
+
+    Then the ``report.html`` of an earlier build is removed (it would not
+    match the new ``report.md``), a note of ``report.md`` says so, and a
+    :class:`~committee.errors.ReportWarning` is issued.
+    """
+    from committee.report import html
+
+    problem = html.plotly_problem()
+    if problem is None:
+        return None
+    stale = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
+    removed = "; the page of an earlier build was removed" if _remove(stale) else ""
+    ctx.notes.append(f"report.html not written: {problem}{removed}.")
+    warnings.warn(ReportWarning(f"{stale}: not written: {problem}{removed}; report.md holds "
+                                "the whole report"))
+    return problem
+
+
+def _remove(path: Path) -> bool:
+    """Remove ``path`` if it exists; whether it did."""
+    try:
+        os.unlink(path)
+    except OSError:  # not there, or not ours to remove: left as it is
+        return False
+    return True
+
+
 def _write_html(ctx: Context) -> None:
     """``report.html``: the systems of ``report.md``, every analysis it wrote
-    as CSV, and the item explorer (:mod:`committee.report.html`)."""
+    as CSV, the analyses that failed, and the item explorer
+    (:mod:`committee.report.html`).
+
+    A failed write is an :class:`OutputError` (exit 6), its hint saying that
+    ``report.md`` is written; the ``report.html`` of an earlier build is
+    removed then, as it would not match the new ``report.md``.
+    """
     from committee.report import html
 
     data, irt = ctx.data, ctx.irt or {}
@@ -198,12 +287,17 @@ def _write_html(ctx: Context) -> None:
         systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb} | (
             {"theta": theta[s.name]} if s.name in theta else {}))
             for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
-        analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes))
+        analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes),
+        failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
+                for name, reason in ctx.failed])
+    path = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
     try:
-        path = html.write_html(rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE, page)
-    except CommitteeError as exc:  # no plotly: report.md is written all the same
-        log.warning("report.html not written: %s", exc)
-        return
+        html.write_html(path, page)
+    except OutputError as exc:
+        removed = _remove(path)
+        raise OutputError(exc.path, exc.reason, f"{exc.hint}; report.md is written" + (
+            " and the report.html of an earlier build removed" if removed else "")
+            + ": rerun `committee report` for report.html") from None
     log.info("report: %s", path)
 
 

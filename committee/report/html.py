@@ -46,11 +46,12 @@ import numpy as np
 from committee import __version__
 from committee import metrics
 from committee.corpus import Corpus
+from committee.errors import DependencyError
 from committee.fileio import atomic_write_text
 from committee.spans import OUTCOMES, outcomes, spans
 
 __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "from_run",
-           "render", "run_analyses", "write_html"]
+           "plotly_problem", "render", "run_analyses", "write_html"]
 
 #: Chart kinds an :class:`Analysis` can ask for.
 CHART_KINDS = ("line", "bar", "scatter", "table")
@@ -131,6 +132,9 @@ class ReportData:
     lines : list of int, optional
         Source line of each gold sentence (default 1, 2, …).
     notes : list of str
+    failed : list of dict
+        Analyses that failed: ``{"analysis": name, "title": heading,
+        "reason": why}`` each, shown first among the analyses.
     """
 
     name: str
@@ -144,6 +148,7 @@ class ReportData:
     analyses: Sequence[Analysis] = ()
     lines: Sequence[int] | None = None
     notes: Sequence[str] = ()
+    failed: Sequence[Mapping[str, str]] = ()
 
 
 # --------------------------------------------------------------------------
@@ -294,6 +299,7 @@ def encode(data: ReportData) -> dict:
         "systems": systems,
         "analyses": [_analysis(a) for a in data.analyses],
         "notes": list(data.notes),
+        "failed": [{k: str(f[k]) for k in ("analysis", "title", "reason")} for f in data.failed],
     }
 
 
@@ -323,13 +329,24 @@ def _json_safe(text: str) -> str:
     return text.replace("<", "\\u003c")
 
 
+def plotly_problem() -> str | None:
+    """Why the page cannot be made (plotly is not installed), or None."""
+    try:
+        from plotly.offline import get_plotlyjs  # noqa: F401
+    except ImportError:
+        return str(_no_plotly())
+    return None
+
+
+def _no_plotly() -> DependencyError:
+    return DependencyError("plotly", "report.html needs it", "report")
+
+
 def _plotly_js() -> str:
     try:
         from plotly.offline import get_plotlyjs
-    except ImportError:  # pragma: no cover - the report extra installs plotly
-        from committee.errors import CommitteeError
-
-        raise CommitteeError("report.html needs plotly: pip install 'committee[report]'") from None
+    except ImportError:
+        raise _no_plotly() from None
     return get_plotlyjs()
 
 

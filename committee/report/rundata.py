@@ -115,7 +115,8 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
 
     Checks that the files named in ``experiments`` exist and that the
     segmenters are installed (only for the analyses in ``names``; default:
-    those switched on).  Raises :class:`ConfigError` listing every problem.
+    those switched on).  Raises :class:`ConfigError` listing every problem,
+    then :class:`committee.plots.PlotError` when matplotlib is missing.
     """
     e = cfg.experiments
     names = e.enabled() if names is None else tuple(names)
@@ -141,11 +142,8 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
                             f"pip install 'committee[{seg_mod.SEGMENTERS[name][1]}]'")
-    try:
-        plots.require_matplotlib()
-    except Exception as exc:  # PlotError
-        problems.append(f"experiments: {exc}")
     if problems:
         raise ConfigError("experiments", problems)
+    plots.require_matplotlib()  # PlotError (exit 3): a package to install, not a setting
 
 

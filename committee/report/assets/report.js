@@ -184,7 +184,13 @@
   // ---------------------------------------------------------------- analyses
   function analyses() {
     const box = $("analyses-body");
-    if (!DATA.analyses.length) { box.append(el("p", { class: "help", text: "No analysis in this report." })); return; }
+    // analyses that failed first: the page says which and why (report.md does too)
+    DATA.failed.forEach((f) => box.append(el("div", { class: "analysis failed", "data-testid": "analysis-failed", "data-analysis": f.analysis },
+      el("h3", { text: f.title }), el("p", {}, el("strong", { text: `Not made: the ${f.analysis} analysis failed. ` }), f.reason))));
+    if (!DATA.analyses.length) {
+      if (!DATA.failed.length) box.append(el("p", { class: "help", text: "No analysis in this report." }));
+      return;
+    }
     DATA.analyses.forEach((a, k) => {
       const id = "chart-analysis-" + k;
       const sec = el("div", { class: "analysis", "data-testid": "analysis" }, el("h3", { text: a.title }),
