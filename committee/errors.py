@@ -6,7 +6,7 @@ from __future__ import annotations
 
 __all__ = [
     "CommitteeError", "InputError", "ConfigError", "RunError", "OutputError",
-    "UndefinedMetricWarning", "PlausibilityWarning",
+    "UndefinedMetricWarning", "PlausibilityWarning", "Note",
 ]
 
 
@@ -124,6 +124,12 @@ class UndefinedMetricWarning(UserWarning):
 
 class PlausibilityWarning(UserWarning):
     """The input is valid but looks like a mistake (e.g. an OOV rate above 50%)."""
+
+
+class Note(UserWarning):
+    """Something the user should know, said once: a setting the command adapted
+    (e.g. ``parallel.n_jobs`` reduced to the usable cores).  The command line
+    prints it as ``committee: note: ...``."""
 
 
 def _setting(key: str, value: str) -> str:
