@@ -138,6 +138,12 @@ class Run:
     def stderr(self) -> str:
         return self.err_path.read_text(encoding="utf-8")
 
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()  # a failed test leaves nothing running either
+
     def kill(self) -> None:
         for p in session(self.proc.pid):
             try:
@@ -157,6 +163,14 @@ def session(sid: int) -> list:
         except (psutil.Error, OSError):
             pass
     return found
+
+
+def _loky_workers(run: Run) -> list:
+    return [p for p in run.workers() if "popen_loky" in " ".join(p.cmdline())]
+
+
+def _dask_workers(run: Run) -> list:
+    return [p for p in run.workers() if "spawn_main" in " ".join(p.cmdline())]
 
 
 def assert_nothing_survives(run: Run, within: float = 10) -> None:
@@ -194,13 +208,13 @@ def stop_and_resume(tmp: Path, corpus: Path, reference, signum: int, phase: str,
     table2 = phase == "table2"
     cfg = write_config(tmp, corpus, backend, table2)
     out = tmp / "out"
-    run = Run(tmp, ["run", str(cfg), "--quiet"], phase)
-    run.wait_until(_ready(phase, run, out))
-    kept = stamps((out / "members").glob("member-*.json")) if (out / "members").is_dir() else {}
-    models = stamps((out / "report" / "table2").glob("*")) if table2 else {}
-    code = run.signal(signum)
-    assert (code, run.stderr()) == (EXIT_CODES[signum], STOP_LINES[signum])
-    assert_nothing_survives(run)
+    with Run(tmp, ["run", str(cfg), "--quiet"], phase) as run:
+        run.wait_until(_ready(phase, run, out))
+        kept = stamps((out / "members").glob("member-*.json")) if saved(out) else {}
+        models = stamps((out / "report" / "table2").glob("*")) if table2 else {}
+        code = run.signal(signum)
+        assert (code, run.stderr()) == (EXIT_CODES[signum], STOP_LINES[signum])
+        assert_nothing_survives(run)
     # the rerun resumes: the members saved before the signal are neither
     # retrained nor rewritten, and the outputs are those of an uninterrupted run
     assert rerun(cfg) == 0
@@ -232,16 +246,15 @@ def test_loky_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
     kernel's parent-death signal, the resource trackers when their pipe closes."""
     cfg = write_config(tmp_path, toy_corpus, "loky")
     out = tmp_path / "out"
-    run = Run(tmp_path, ["run", str(cfg), "--quiet"], "members")
-    run.wait_until(_ready("members", run, out))
-    workers = [p for p in run.workers() if "popen_loky" in " ".join(p.cmdline())]
-    assert len(workers) == 2
-    assert run.signal(signal.SIGKILL) == -signal.SIGKILL
-    assert_nothing_survives(run, within=5)
-    # the parent said nothing; loky's resource tracker may say what it cleaned up
-    for line in run.stderr().splitlines():
-        assert ("resource_tracker: There appear to be" in line
-                or line.strip() == "warnings.warn("), run.stderr()
+    with Run(tmp_path, ["run", str(cfg), "--quiet"], "members") as run:
+        run.wait_until(_ready("members", run, out))
+        assert len(_loky_workers(run)) == 2
+        assert run.signal(signal.SIGKILL) == -signal.SIGKILL
+        assert_nothing_survives(run, within=5)
+        # the parent said nothing; loky's resource tracker may say what it cleaned up
+        for line in run.stderr().splitlines():
+            assert ("resource_tracker: There appear to be" in line
+                    or line.strip() == "warnings.warn("), run.stderr()
     n = len(saved(out))
     assert rerun(cfg) == 0
     assert last_run((out / "run.log").read_text("utf-8")) == (
@@ -273,10 +286,11 @@ def test_dask_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
     pytest.importorskip("distributed")
     cfg = write_config(tmp_path, toy_corpus, "dask")
     out = tmp_path / "out"
-    run = Run(tmp_path, ["run", str(cfg), "--quiet"], "members")
-    run.wait_until(_ready("members", run, out))
-    assert run.signal(signal.SIGKILL) == -signal.SIGKILL
-    assert_nothing_survives(run)
+    with Run(tmp_path, ["run", str(cfg), "--quiet"], "members") as run:
+        run.wait_until(_ready("members", run, out))
+        assert len(_dask_workers(run)) == 2
+        assert run.signal(signal.SIGKILL) == -signal.SIGKILL
+        assert_nothing_survives(run)
     n = len(saved(out))
     assert rerun(cfg) == 0
     assert last_run((out / "run.log").read_text("utf-8")) == (
@@ -354,14 +368,6 @@ def test_usable_cores_follow_affinity_and_loky_max_cpu_count(monkeypatch):
     assert parallel.usable_cores() == 1
 
 
-def _loky_workers(run: Run) -> list:
-    return [p for p in run.workers() if "popen_loky" in " ".join(p.cmdline())]
-
-
-def _dask_workers(run: Run) -> list:
-    return [p for p in run.workers() if "spawn_main" in " ".join(p.cmdline())]
-
-
 @needs_two_cores
 @pytest.mark.parametrize("backend", [
     "loky", pytest.param("dask", marks=pytest.mark.slow)])
@@ -373,15 +379,16 @@ def test_n_jobs_64_starts_two_workers_on_two_cores(toy_corpus, tmp_path, backend
         pytest.importorskip("distributed")
     cfg = write_config(tmp_path, toy_corpus, backend, n_jobs=64)
     out = tmp_path / "out"
-    run = Run(tmp_path, ["run", str(cfg), "--quiet"], "members", {"LOKY_MAX_CPU_COUNT": "2"})
-    run.wait_until(_ready("members", run, out))
     note = "committee: note: parallel.n_jobs: 64 reduced to 2 (2 usable cores, 3 members to train)\n"
-    assert run.stderr() == note
-    workers = (_loky_workers if backend == "loky" else _dask_workers)(run)
-    assert len(workers) == 2, [p.cmdline() for p in workers]
-    assert run.signal(signal.SIGTERM) == 143
-    assert run.stderr() == note + STOP_LINES[signal.SIGTERM]
-    assert_nothing_survives(run)
+    with Run(tmp_path, ["run", str(cfg), "--quiet"], "members",
+             {"LOKY_MAX_CPU_COUNT": "2"}) as run:
+        run.wait_until(_ready("members", run, out))
+        assert run.stderr() == note
+        workers = (_loky_workers if backend == "loky" else _dask_workers)(run)
+        assert len(workers) == 2, [p.cmdline() for p in workers]
+        assert run.signal(signal.SIGTERM) == 143
+        assert run.stderr() == note + STOP_LINES[signal.SIGTERM]
+        assert_nothing_survives(run)
     assert "parallel.n_jobs: 64 reduced to 2" in (out / "run.log").read_text("utf-8")
 
 
@@ -486,3 +493,34 @@ def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypat
     left = [c for c in me.children(recursive=True) if "popen_loky" in " ".join(c.cmdline())]
     assert left == []
     assert len(saved(out)) == 1 and not (out / "manifest.json").exists()
+
+
+# --------------------------------------------------------------------------
+# every command: the same line and exit code
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs /proc/PID/wchan")
+@pytest.mark.parametrize("command, signum", [
+    ("score", signal.SIGTERM), ("score", signal.SIGHUP), ("score", signal.SIGINT),
+    ("segment", signal.SIGTERM)], ids=["score-TERM", "score-HUP", "score-INT", "segment-TERM"])
+def test_commands_reading_standard_input_stop_alike(toy_corpus, tmp_path, command, signum):
+    """``committee score ... -`` and ``committee segment -`` waiting on their
+    standard input, signalled (the process alone)."""
+    gold = str(toy_corpus / "test.txt")
+    args = {"score": ["score", "--gold", gold, "-"],
+            "segment": ["segment", "--with", "snownlp", "-", "-o", str(tmp_path / "o.txt")]}
+    proc = subprocess.Popen([sys.executable, "-m", "committee", *args[command]],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "pipe" not in Path(f"/proc/{proc.pid}/wchan").read_text():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        os.kill(proc.pid, signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert (proc.returncode, err, out) == (EXIT_CODES[signum], STOP_LINES[signum], "")
