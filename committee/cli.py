@@ -453,13 +453,22 @@ def _check_args(args) -> None:
 
 def _exit_now(code: int) -> None:
     """Flush the standard streams and end the process without tearing down
-    the interpreter (what is left to free is only memory)."""
+    the interpreter: what is left to free is memory, and the named semaphores
+    of the worker pools, which multiprocessing's exit finalizers release as at
+    a normal exit (otherwise loky's resource tracker reports them as leaked
+    on the terminal)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
     logging.shutdown()
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        try:
+            util._run_finalizers(0)
+        except Exception:  # a finalizer that fails cannot stop the exit
+            pass
     os._exit(code)
 
 

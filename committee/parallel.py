@@ -344,6 +344,29 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def _quiet_resource_tracker() -> None:
+    """Start loky's resource tracker, once per process, with its reports off.
+
+    The tracker unlinks the named semaphores of a pool whose owner could not
+    release them: a parent killed, or one that ended at once on a stop
+    signal while its pool's threads still let go of theirs.  It then warns
+    on the terminal ("There appear to be N leaked semlock objects"), after
+    the one line that said why the command stopped; the cleanup is its job
+    and nothing the user can act on.  The tracker takes its ``-W`` options
+    from :data:`sys.warnoptions` when it starts.
+    """
+    import sys
+
+    from joblib.externals.loky.backend import resource_tracker
+
+    saved = list(sys.warnoptions)
+    sys.warnoptions.append("ignore:resource_tracker:UserWarning")
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions[:] = saved
+
+
 def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
     """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -368,6 +391,7 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
             while True:
                 if executor is None:  # a fresh pool (the reusable one, unless it broke)
+                    _quiet_resource_tracker()
                     executor = get_reusable_executor(
                         max_workers=workers, env=env, initializer=_init_worker,
                         initargs=(None if crash_log is None else str(crash_log), os.getpid()))

@@ -251,10 +251,8 @@ def test_loky_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
         assert len(_loky_workers(run)) == 2
         assert run.signal(signal.SIGKILL) == -signal.SIGKILL
         assert_nothing_survives(run, within=5)
-        # the parent said nothing; loky's resource tracker may say what it cleaned up
-        for line in run.stderr().splitlines():
-            assert ("resource_tracker: There appear to be" in line
-                    or line.strip() == "warnings.warn("), run.stderr()
+        # nobody says anything: loky's resource tracker cleans up quietly
+        assert run.stderr() == ""
     n = len(saved(out))
     assert rerun(cfg) == 0
     assert last_run((out / "run.log").read_text("utf-8")) == (
