@@ -196,6 +196,7 @@ def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_
     import uuid
 
     cluster = None
+    _quiet_resource_trackers()
     if scheduler:
         try:
             client = Client(scheduler, timeout="30s")
@@ -344,27 +345,54 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _quiet_resource_tracker() -> None:
-    """Start loky's resource tracker, once per process, with its reports off.
+def _quiet_resource_trackers() -> None:
+    """Start the resource trackers of loky and multiprocessing, once per
+    process, with their reports off.
 
-    The tracker unlinks the named semaphores of a pool whose owner could not
+    A tracker unlinks the named semaphores of a pool whose owner could not
     release them: a parent killed, or one that ended at once on a stop
     signal while its pool's threads still let go of theirs.  It then warns
     on the terminal ("There appear to be N leaked semlock objects"), after
     the one line that said why the command stopped; the cleanup is its job
-    and nothing the user can act on.  The tracker takes its ``-W`` options
+    and nothing the user can act on.  A tracker takes its ``-W`` options
     from :data:`sys.warnoptions` when it starts.
     """
     import sys
+    from multiprocessing import resource_tracker as mp_tracker
 
-    from joblib.externals.loky.backend import resource_tracker
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
 
     saved = list(sys.warnoptions)
     sys.warnoptions.append("ignore:resource_tracker:UserWarning")
     try:
-        resource_tracker.ensure_running()
+        for tracker in (loky_tracker, mp_tracker):
+            tracker.ensure_running()
+    except Exception:  # no tracker here (not POSIX): nothing to quiet
+        pass
     finally:
         sys.warnoptions[:] = saved
+
+
+def _kill_pool(executor) -> None:
+    """Stop a loky pool at once: its workers are killed and it shuts down.
+
+    The workers are killed here rather than by ``shutdown(kill_workers=True)``,
+    whose manager thread fails (a ``KeyError`` traceback on the terminal)
+    when a task was submitted just before: it drops the pending tasks, then
+    looks one of them up.  Here the pool ends as one whose workers died,
+    the path a worker killed from outside takes (tests/test_faults.py)."""
+    import signal
+
+    processes = getattr(executor, "_processes", None)  # pid -> process
+    if not isinstance(processes, dict):  # another loky: its own way, race and all
+        executor.shutdown(wait=True, kill_workers=True)
+        return
+    for pid in list(processes):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+    executor.shutdown(wait=True)
 
 
 def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
@@ -391,7 +419,7 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
             while True:
                 if executor is None:  # a fresh pool (the reusable one, unless it broke)
-                    _quiet_resource_tracker()
+                    _quiet_resource_trackers()
                     executor = get_reusable_executor(
                         max_workers=workers, env=env, initializer=_init_worker,
                         initargs=(None if crash_log is None else str(crash_log), os.getpid()))
@@ -432,10 +460,12 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
                               "in a fresh pool", one_line(broken))
                     executor = None
     finally:
-        if executor is not None:
-            # no worker outlives its pool: killed when stopped early (a failure, the
-            # caller's GeneratorExit, a stop signal), let go when every task is done
-            executor.shutdown(wait=True, kill_workers=stopped)
+        # no worker outlives its pool: killed when stopped early (a failure, the
+        # caller's GeneratorExit, a stop signal), let go when every task is done
+        if executor is not None and stopped:
+            _kill_pool(executor)
+        elif executor is not None:
+            executor.shutdown(wait=True)
 
 
 
