@@ -326,10 +326,11 @@ _PR_SET_PDEATHSIG = 1
 
 def _end_with_parent(parent: int) -> None:
     """On Linux, have the kernel SIGKILL this worker when the thread that
-    started it ends, which is when its parent process dies, however it dies
-    (SIGKILL included), or when the pool that started it shuts down.  Without
-    it, the worker of a killed parent would go on training, or wait forever
-    on a pipe nobody reads.  A parent already gone ends the worker at once."""
+    started it ends: the parent's main thread, so when the parent dies,
+    however it dies (SIGKILL included), or loky's manager thread for a
+    replacement worker, which lives as long as the pool.  Without it, the
+    worker of a killed parent would go on training, or wait forever on a
+    pipe nobody reads.  A parent already gone ends the worker at once."""
     import ctypes
     import signal
     import sys
