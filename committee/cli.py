@@ -15,8 +15,10 @@ code   meaning
 5      run error: the output directory holds another run or is in use, or members failed
 6      cannot write output: disk full, read-only file system, permission denied,
        standard output closed or not writable
-130    interrupted (Ctrl-C); finished work is kept
+129    hung up (SIGHUP); finished work is kept
+130    interrupted (Ctrl-C, SIGINT); finished work is kept
 141    standard output closed early (e.g. piped into ``head``)
+143    terminated (SIGTERM: ``kill``, ``timeout``, ``docker stop``); finished work is kept
 =====  =====================================================================
 
 Every error is one line ``committee: error: ...`` on stderr (a config with
@@ -43,7 +45,7 @@ import warnings
 from committee import __version__
 from committee.checkargs import cli_int, cli_real
 from committee.corpus import FORMATS
-from committee.errors import CommitteeError
+from committee.errors import CommitteeError, Note
 
 PERCENT_COLUMNS = (
     ("p", "p"), ("r", "r"), ("f1", "f1"), ("pb", "pb"), ("rb", "rb"), ("fb", "fb"),
@@ -431,8 +433,21 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"committee: warning: {message}", file=sys.stderr)
+def _warning_printer():
+    """A ``warnings.showwarning`` that prints each warning as one line
+    ``committee: warning: ...`` (``committee: note: ...`` for a
+    :class:`~committee.errors.Note`), each text once per command: the
+    library's ``catch_warnings`` blocks reset Python's own record of what
+    was shown."""
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        kind = "note" if issubclass(category, Note) else "warning"
+        text = f"committee: {kind}: {message}"
+        if text not in shown:
+            shown.add(text)
+            print(text, file=sys.stderr)
+    return show
 
 
 def _check_score(args) -> None:
@@ -475,13 +490,22 @@ def _check_args(args) -> None:
 
 def _exit_now(code: int) -> None:
     """Flush the standard streams and end the process without tearing down
-    the interpreter (what is left to free is only memory)."""
+    the interpreter: what is left to free is memory, and the named semaphores
+    of the worker pools, which multiprocessing's exit finalizers release as at
+    a normal exit (otherwise loky's resource tracker reports them as leaked
+    on the terminal)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
     logging.shutdown()
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        try:
+            util._run_finalizers(0)
+        except Exception:  # a finalizer that fails cannot stop the exit
+            pass
     os._exit(code)
 
 
@@ -555,19 +579,88 @@ def _stdout_closed() -> int:
     return 141
 
 
+#: The signals that stop a command, and the word its line uses for each.
+STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
+                signal.SIGHUP: "hung up"}
+
+
+class _Stop(KeyboardInterrupt):
+    """A stop signal, raised in the main thread where the signal arrived: the
+    command unwinds as on Ctrl-C, so every ``finally`` on the way stops its
+    worker processes (:mod:`committee.parallel`) before the process ends."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def stop_line(signum: int) -> str:
+    """What a command stopped by ``signum`` says on stderr."""
+    return (f"committee: {STOP_SIGNALS[signum]} ({signal.Signals(signum).name}); "
+            "finished work is kept")
+
+
+def _say_stopped(signum: int) -> int:
+    """Print :func:`stop_line`; return the exit code, 128 + the signal."""
+    try:
+        print(stop_line(signum), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # the terminal is gone (SIGHUP)
+        pass
+    return 128 + signum
+
+
+class _StopHandler:
+    """The handler of :data:`STOP_SIGNALS`: the first raises :class:`_Stop`;
+    a second one, while the first one's workers are being stopped, ends the
+    process at once (its workers end with it: ``parallel._init_worker``)."""
+
+    def __init__(self):
+        self.first = None
+
+    def __call__(self, signum, frame):
+        if self.first is None:
+            self.first = signum
+            raise _Stop(signum)
+        _exit_now(_say_stopped(self.first))
+
+
+def _handle_stop_signals() -> None:
+    """Install :class:`_StopHandler`.  SIGINT is honoured even when the process
+    started with it ignored (a background job of a shell script); SIGTERM and
+    SIGHUP stay ignored when they were (``nohup`` ignores SIGHUP)."""
+    handler = _StopHandler()
+    for signum in STOP_SIGNALS:
+        if signum == signal.SIGINT or signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, handler)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``committee`` script; returns the exit code.
 
-    As the script (``argv`` None), Ctrl-C (SIGINT) is honoured even when the
-    process started with it ignored (a background job of a script), and the
-    process ends at once after saying so: finished work is already on disk
-    (every write is atomic) and freeing a large training set can take seconds.
+    As the script (``argv`` None), SIGINT (Ctrl-C), SIGTERM (``kill``,
+    ``timeout``, ``docker stop``, systemd) and SIGHUP (the terminal closed)
+    stop every command alike, sent to the whole process group or to this
+    process alone: the worker processes are stopped, one line says so, and
+    the process ends at once with 128 + the signal's number (130, 143, 129).
+    Finished work is already on disk (every write is atomic) and freeing a
+    large training set can take seconds.
     """
-    parser = build_parser()
     script = argv is None
     if script:
         argv = sys.argv[1:]
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _handle_stop_signals()
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:
+        code = _say_stopped(getattr(exc, "signum", signal.SIGINT))
+        if script:
+            _exit_now(code)
+        return code
+
+
+def _main(argv: list[str]) -> int:
+    """:func:`main` once its stop signals are handled."""
+    parser = build_parser()
     if not argv:
         parser.print_help(sys.stderr)
         return 2
@@ -583,17 +676,14 @@ def main(argv=None) -> int:
         return 2
     with warnings.catch_warnings():
         warnings.simplefilter("default")
-        warnings.showwarning = _show_warning
+        # a socket or file left to the garbage collector is a matter for developers
+        warnings.simplefilter("ignore", ResourceWarning)
+        warnings.showwarning = _warning_printer()
         try:
             return _run_command(args)
         except CommitteeError as exc:
             print(f"committee: error: {exc}", file=sys.stderr)
             return exc.exit_code
-        except KeyboardInterrupt:
-            print("committee: interrupted; finished work is kept", file=sys.stderr)
-            if script:
-                _exit_now(130)
-            return 130
         except BrokenPipeError:
             return _stdout_closed()
         except OSError as exc:

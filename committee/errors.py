@@ -7,6 +7,7 @@ from __future__ import annotations
 __all__ = [
     "CommitteeError", "InputError", "ConfigError", "RunError", "OutputError",
     "DependencyError", "UndefinedMetricWarning", "PlausibilityWarning", "ReportWarning",
+    "Note",
 ]
 
 
@@ -152,6 +153,12 @@ class ReportWarning(UserWarning):
     """A part of the report was not made (an analysis failed, or plotly is
     missing for ``report.html``); the rest of the report is written and the
     page says what is missing and why."""
+
+
+class Note(UserWarning):
+    """Something the user should know, said once: a setting the command adapted
+    (e.g. ``parallel.n_jobs`` reduced to the usable cores).  The command line
+    prints it as ``committee: note: ...``."""
 
 
 def _setting(key: str, value: str) -> str:

@@ -554,7 +554,7 @@ def _none(x) -> float | None:
     return None if math.isnan(x) else x
 
 
-def compute(stats: SufficientStats) -> dict:
+def compute(stats: SufficientStats, where: str | None = None) -> dict:
     """Every metric from sufficient statistics (corpus micro-averages).
 
     Returns a dict with the keys of :data:`METRICS` (fractions in [0, 1],
@@ -564,6 +564,7 @@ def compute(stats: SufficientStats) -> dict:
     ``n_correct``).  An undefined metric comes with an
     :class:`UndefinedMetricWarning` saying why; metrics whose inputs were not
     given (no difficulty, no vocabulary) are ``None`` without a warning.
+    ``where`` (the output's name) starts each warning's text.
 
     Examples
     --------
@@ -578,7 +579,7 @@ def compute(stats: SufficientStats) -> dict:
     t = _totals(stats)
     arrays = _metric_arrays(t)
     for msg in _why_undefined({k: v for k, v in t.items() if np.ndim(v) == 0}).values():
-        warnings.warn(UndefinedMetricWarning(msg), stacklevel=2)
+        warnings.warn(UndefinedMetricWarning(f"{where}: {msg}" if where else msg), stacklevel=2)
     out: dict = {k: _none(arrays[k]) for k in METRICS}
     if "bin_gold" in t:
         rec = _ratio(t["bin_correct"], t["bin_gold"])

@@ -10,6 +10,14 @@ that ends it (docs/errors.md).  On Dask, a task is retried on another worker
 when its worker dies, and fails once its workers died more often than
 ``distributed.scheduler.allowed-failures``; a scheduler that goes away ends
 the run with a :class:`RunError`, the tasks yielded so far kept.
+
+A pool never has more workers than can run (:func:`worker_count`): no more
+than the tasks it has to run and, on this machine, than the usable cores.
+Its workers end with it, however it ends (every task done, a failure, or a
+stop signal unwinding the caller: :func:`_loky_results`, :func:`_close_dask`),
+and on Linux a loky worker also ends when its parent process dies, even by
+SIGKILL (:func:`_init_worker`); a worker of a local Dask cluster does so of
+itself.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from committee.checkargs import count
-from committee.errors import OutputError, RunError
+from committee.errors import Note, OutputError, RunError
 
 log = logging.getLogger("committee.run")
 
@@ -75,8 +83,44 @@ DASK_WORKER_DIED = ("its dask worker died each time it ran it (distributed.sched
                     "allowed-failures)")
 
 
+def usable_cores() -> int:
+    """The cores this process may use: its CPU affinity, a container's CPU
+    quota and ``LOKY_MAX_CPU_COUNT`` taken into account (joblib's count)."""
+    from joblib import cpu_count
+
+    return max(cpu_count(), 1)
+
+
+def worker_count(backend: str, n_jobs: int, n_tasks: int, what: str = "tasks",
+                 scheduler: str | None = None) -> int:
+    """The workers a pool of ``backend`` starts for ``n_tasks`` tasks when
+    ``parallel.n_jobs`` is ``n_jobs`` (-1: every usable core).
+
+    Never more than the tasks, nor, for loky processes and a local Dask
+    cluster, than the usable cores (:func:`usable_cores`): a worker more
+    only costs memory and start-up time, CRF training being bound to one
+    core.  An ``n_jobs`` reduced so is said once, as a :class:`Note` naming
+    ``what`` the tasks are (``members``, ``Table 2 models``).  The workers of
+    an external Dask scheduler are not ours: ``n_jobs`` is returned as is.
+    """
+    if n_tasks == 0 or backend == "sequential":
+        return min(n_tasks, 1)
+    if backend == "dask" and scheduler:
+        return n_jobs
+    cores = usable_cores()
+    workers = min(cores if n_jobs == -1 else n_jobs, cores, n_tasks)
+    if n_jobs != -1 and workers < n_jobs:
+        what = what.removesuffix("s") if n_tasks == 1 else what
+        message = (f"parallel.n_jobs: {n_jobs} reduced to {workers} ({cores} usable "
+                   f"core{'s' * (cores != 1)}, {n_tasks} {what} to train)")
+        log.info(message)
+        warnings.warn(Note(message), stacklevel=2)
+    return workers
+
+
 def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = None,
-            crash_log=None, key=_first_index):
+            crash_log=None, key=_first_index, n_tasks: int | None = None,
+            what: str = "tasks"):
     """Run ``task(*args)`` for every ``args`` of ``tasks`` on ``backend``
     (``loky``, ``dask`` or ``sequential``) and yield, as tasks finish, what
     ``task`` returned (it must have an ``index``, the task's ``key``) or a
@@ -87,7 +131,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     pool; what still fails here (a dead worker, a result that cannot be
     pickled) becomes one.  ``key(args)`` names a task (default: the
     ``index`` of its first argument).  ``scheduler`` is a Dask scheduler
-    address (default: a local cluster of ``n_jobs`` processes).
+    address (default: a local cluster of ``n_jobs`` processes).  ``n_tasks``
+    (default: ``len(tasks)``; ``tasks`` may be an iterator that makes each
+    task's arguments when it is submitted) caps ``n_jobs``
+    (:func:`worker_count`, whose note calls the tasks ``what``).
 
     A worker that dies (SIGKILL, the out-of-memory killer, a segfault) breaks
     a process pool, and nobody can tell which of the running members killed
@@ -98,6 +145,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     elsewhere (:func:`_dask_results`).  Members already yielded are saved by
     the caller, so nothing finished is lost.
     """
+    n_tasks = len(tasks) if n_tasks is None else n_tasks
+    n_jobs = worker_count(backend, n_jobs, n_tasks, what, scheduler)
+    if n_tasks == 0:
+        return
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:
             yield task(*args)
@@ -146,6 +197,7 @@ def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_
     import uuid
 
     cluster = None
+    _quiet_resource_trackers()
     if scheduler:
         try:
             client = Client(scheduler, timeout="30s")
@@ -153,9 +205,13 @@ def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_
             raise RunError(f"cannot reach the dask scheduler at {scheduler} ({one_line(exc)}); "
                            "start it, or check parallel.scheduler") from None
     else:
-        workers = os.cpu_count() if n_jobs == -1 else n_jobs
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=n_jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+            # its HTTP server on a free port, not 8787 (another cluster's, Jupyter's)
+            dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            # the workers' own records (a task cancelled, the scheduler gone while
+            # the run stops) stay off the terminal
+            silence_logs=logging.CRITICAL)
         client = Client(cluster)
     address = client.scheduler.address
     run_id = uuid.uuid4().hex[:8]  # task keys unique to this call on a shared cluster
@@ -246,13 +302,16 @@ def _close_dask(client, cluster, running) -> None:
 _CRASH_LOG = None  # in a loky worker: the open run.log its crash reports go to
 
 
-def _init_worker(crash_log):
-    """Loky worker initializer: a crash in C code (a segfault) dumps the
-    worker's Python stack into ``run.log`` instead of onto the user's terminal
-    (loky keeps a faulthandler an initializer enabled)."""
+def _init_worker(crash_log, parent: int | None = None):
+    """Loky worker initializer: the worker ends when its parent process
+    ``parent`` dies (:func:`_end_with_parent`), and a crash in C code (a
+    segfault) dumps the worker's Python stack into ``run.log`` instead of onto
+    the user's terminal (loky keeps a faulthandler an initializer enabled)."""
     import faulthandler
 
     global _CRASH_LOG
+    if parent is not None:
+        _end_with_parent(parent)
     if crash_log is None:
         return
     try:
@@ -262,23 +321,99 @@ def _init_worker(crash_log):
     faulthandler.enable(file=_CRASH_LOG)
 
 
+#: ``prctl`` option: the signal a process receives when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(parent: int) -> None:
+    """On Linux, have the kernel SIGKILL this worker when the thread that
+    started it ends: the parent's main thread, so when the parent dies,
+    however it dies (SIGKILL included), or loky's manager thread for a
+    replacement worker, which lives as long as the pool.  Without it, the
+    worker of a killed parent would go on training, or wait forever on a
+    pipe nobody reads.  A parent already gone ends the worker at once."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the pool's own shutdown stops the worker
+        return
+    if os.getppid() != parent:  # it died before prctl took effect
+        os._exit(1)
+
+
+def _quiet_resource_trackers() -> None:
+    """Start the resource trackers of loky and multiprocessing, once per
+    process, with their reports off.
+
+    A tracker unlinks the named semaphores of a pool whose owner could not
+    release them: a parent killed, or one that ended at once on a stop
+    signal while its pool's threads still let go of theirs.  It then warns
+    on the terminal ("There appear to be N leaked semlock objects"), after
+    the one line that said why the command stopped; the cleanup is its job
+    and nothing the user can act on.  A tracker takes its ``-W`` options
+    from :data:`sys.warnoptions` when it starts.
+    """
+    import sys
+    from multiprocessing import resource_tracker as mp_tracker
+
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+    saved = list(sys.warnoptions)
+    sys.warnoptions.append("ignore:resource_tracker:UserWarning")
+    try:
+        for tracker in (loky_tracker, mp_tracker):
+            tracker.ensure_running()
+    except Exception:  # no tracker here (not POSIX): nothing to quiet
+        pass
+    finally:
+        sys.warnoptions[:] = saved
+
+
+def _kill_pool(executor) -> None:
+    """Stop a loky pool at once: its workers are killed and it shuts down.
+
+    The workers are killed here rather than by ``shutdown(kill_workers=True)``,
+    whose manager thread fails (a ``KeyError`` traceback on the terminal)
+    when a task was submitted just before: it drops the pending tasks, then
+    looks one of them up.  Here the pool ends as one whose workers died,
+    the path a worker killed from outside takes (tests/test_faults.py)."""
+    import signal
+
+    processes = getattr(executor, "_processes", None)  # pid -> process
+    if not isinstance(processes, dict):  # another loky: its own way, race and all
+        executor.shutdown(wait=True, kill_workers=True)
+        return
+    for pid in list(processes):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+    executor.shutdown(wait=True)
+
+
 def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
     """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from joblib import cpu_count
     from joblib.externals.loky import get_reusable_executor
 
-    workers = cpu_count() if n_jobs == -1 else n_jobs
+    workers = usable_cores() if n_jobs == -1 else n_jobs
     # as joblib does: BLAS/OpenMP threads share the cores among the workers
-    threads = str(max(cpu_count() // workers, 1))
+    threads = str(max(usable_cores() // workers, 1))
     env = {var: os.environ.get(var, threads) for var in (
         "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
         "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
     pending: list = []  # tasks taken from ``tasks`` but not submitted
     running: dict = {}  # future -> member index
     executor = None
+    stopped = True  # until every task is done
     try:
         with warnings.catch_warnings():
             # loky replaces a worker whose memory grew (the per-process
@@ -286,9 +421,10 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
             while True:
                 if executor is None:  # a fresh pool (the reusable one, unless it broke)
+                    _quiet_resource_trackers()
                     executor = get_reusable_executor(
                         max_workers=workers, env=env, initializer=_init_worker,
-                        initargs=(None if crash_log is None else str(crash_log),))
+                        initargs=(None if crash_log is None else str(crash_log), os.getpid()))
                 broken = None
                 while len(running) < workers:
                     args = pending.pop() if pending else next(tasks, None)
@@ -301,6 +437,7 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
                         broken = exc
                         break
                 if not running and broken is None:
+                    stopped = False
                     return
                 if running:
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -325,8 +462,12 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
                               "in a fresh pool", one_line(broken))
                     executor = None
     finally:
-        if running and executor is not None:  # stopped early: the caller failed, or Ctrl-C
-            executor.shutdown(wait=False, kill_workers=True)
+        # no worker outlives its pool: killed when stopped early (a failure, the
+        # caller's GeneratorExit, a stop signal), let go when every task is done
+        if executor is not None and stopped:
+            _kill_pool(executor)
+        elif executor is not None:
+            executor.shutdown(wait=True)
 
 
 

@@ -282,7 +282,8 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     started = time.monotonic()
     failures: list[parallel.MemberFailure] = []
     pool = parallel.results(_member_task, tasks(), cfg.parallel.backend, cfg.parallel.n_jobs,
-                            scheduler=cfg.parallel.scheduler, crash_log=rundir.paths(out).log)
+                            scheduler=cfg.parallel.scheduler, crash_log=rundir.paths(out).log,
+                            n_tasks=len(todo), what="members")
     try:
         for result in pool:
             if isinstance(result, parallel.MemberFailure):
@@ -300,7 +301,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
             bar.update(1)
             judged = judged or _check_first(cfg, records, n_train)
     finally:
-        pool.close()  # stops the workers still running when the loop ended early
+        pool.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
         bar.close()
     log.info("members trained in %.1f s", time.monotonic() - started)
     if keep:

@@ -596,14 +596,14 @@ class Scorer:
         pred = self.read(output)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
-        values = metrics.compute(stats)
+        values = metrics.compute(stats, where=pred.path)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
         ci = theta = None
         if bootstrap:
             ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
-                                        warn=False)
+                                        warn=False, where=pred.path)
         if self.irt_items is not None:
             from committee import irt
 

@@ -185,13 +185,14 @@ def _resampled(stats_list, n: int, seed: int, keys=METRICS, progress: bool = Fal
     return [dict(zip(keys, o)) for o in out]
 
 
-def _interval(values: np.ndarray, level: float, name: str) -> tuple[float | None, float | None]:
+def _interval(values: np.ndarray, level: float, name: str,
+              where: str = "") -> tuple[float | None, float | None]:
     ok = values[~np.isnan(values)]
     if len(ok) == 0:
         return (None, None)
     if len(ok) < len(values):
         warnings.warn(UndefinedMetricWarning(
-            f"{name} undefined in {len(values) - len(ok)} of {len(values)} resamples; "
+            f"{where}{name} undefined in {len(values) - len(ok)} of {len(values)} resamples; "
             f"interval over the other {len(ok)}"), stacklevel=3)
     alpha = (1.0 - level) / 2
     lo, hi = np.quantile(ok, [alpha, 1.0 - alpha])
@@ -204,8 +205,8 @@ def _check_n(n) -> None:
 
 
 def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
-              level: float = 0.95, progress: bool = False,
-              warn: bool = True) -> dict[str, tuple[float | None, float | None]]:
+              level: float = 0.95, progress: bool = False, warn: bool = True,
+              where: str | None = None) -> dict[str, tuple[float | None, float | None]]:
     """Percentile bootstrap intervals over sentences for every metric.
 
     Resamples sentences with replacement ``n`` times (seeded local RNG), sums
@@ -214,7 +215,8 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
     corpus gets ``(None, None)``.  ``progress`` shows a progress bar on
     standard error once the bootstrap has run for :data:`PROGRESS_DELAY`
     seconds; ``warn`` warns of fewer than :data:`MIN_SENTENCES` sentences
-    (:func:`warn_few`).
+    (:func:`warn_few`).  ``where`` (the output's name) starts the warning of
+    a metric undefined in some resamples.
 
     Raises
     ------
@@ -240,7 +242,8 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
         point = compute(stats)
     keys = tuple(k for k in METRICS if point[k] is not None)
     res = _resampled([stats], n, seed, keys, progress, warn)[0] if keys else {}
-    return {k: (None, None) if point[k] is None else _interval(res[k], level, k)
+    prefix = f"{where}: " if where else ""
+    return {k: (None, None) if point[k] is None else _interval(res[k], level, k, prefix)
             for k in METRICS}
 
 

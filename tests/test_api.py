@@ -28,6 +28,11 @@ from committee.difficulty import load_difficulty, write_weight_c
 from committee.errors import UndefinedMetricWarning
 from committee.metrics import METRICS, reference_scores
 
+#: Bootstraps over a handful of sentences are the point of these tests; the
+#: warning that they are too few is tested in tests/test_hostile_usage.py.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:bootstrap over:committee.errors.PlausibilityWarning")
+
 DATA = Path(__file__).resolve().parent / "data" / "score"
 GOLD = [["我", "爱", "北京"]]
 OUT = [["我爱", "北京"]]

@@ -434,7 +434,7 @@ def test_internal_error_is_one_line(tmp_path, monkeypatch, capsys):
     argv = score_files(tmp_path)
     from committee import metrics
 
-    def broken(stats):
+    def broken(stats, where=None):
         raise RuntimeError("a bug\nover two lines")
 
     monkeypatch.setattr(metrics, "compute", broken)

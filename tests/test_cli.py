@@ -105,3 +105,19 @@ def test_python_dash_m_and_no_traceback(files):
                        capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 3 and "Traceback" not in r.stderr
     assert r.stderr.strip() == f"committee: error: {files / 'nope.txt'}: no such file"
+
+
+def test_each_warning_text_is_printed_once_per_command(capsys):
+    from committee.cli import _warning_printer
+    from committee.errors import Note, PlausibilityWarning
+
+    show = _warning_printer()
+    for _ in range(2):
+        show(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
+    show(Note("parallel.n_jobs: 8 reduced to 2"), Note, "f.py", 1)
+    show(PlausibilityWarning("out2.txt: looks odd"), PlausibilityWarning, "f.py", 1)
+    assert capsys.readouterr().err == ("committee: warning: out.txt: looks odd\n"
+                                       "committee: note: parallel.n_jobs: 8 reduced to 2\n"
+                                       "committee: warning: out2.txt: looks odd\n")
+    _warning_printer()(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
+    assert capsys.readouterr().err == "committee: warning: out.txt: looks odd\n"  # a new command

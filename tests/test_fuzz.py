@@ -27,6 +27,11 @@ from committee.errors import InputError, PlausibilityWarning, UndefinedMetricWar
 from committee.metrics import METRICS, Scorer, compute
 from committee.significance import bootstrap
 
+#: Bootstraps over a handful of sentences are the point of these tests; the
+#: warning that they are too few is tested in tests/test_hostile_usage.py.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:bootstrap over:committee.errors.PlausibilityWarning")
+
 FUZZ = settings(max_examples=300, derandomize=True, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

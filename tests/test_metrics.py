@@ -20,6 +20,11 @@ from committee.metrics import (
 )
 from committee.significance import bootstrap, paired_bootstrap
 
+#: Bootstraps over a handful of sentences are the point of these tests; the
+#: warning that they are too few is tested in tests/test_hostile_usage.py.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:bootstrap over:committee.errors.PlausibilityWarning")
+
 
 def corpus(sentences, path="out.txt"):
     """Corpus from space-separated sentences (one line each)."""

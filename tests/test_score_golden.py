@@ -14,7 +14,11 @@ hand; the rest of the output is compared with that key taken out.
 
 A bootstrap over fewer than 30 sentences now warns once, before the other
 warnings (docs/metrics.md, "Too few sentences"): the golden standard error
-is expected after that line (:data:`FEW_SENTENCES`).
+is expected after that line (:data:`FEW_SENTENCES`).  Each warning of a
+metric undefined in some resamples now starts with the output it is about,
+in the order the outputs are given (:func:`_named_warnings`): the golden
+file has the same line twice, one per output, which read as one repeated
+line.
 
 And the signature's ``oov:words=`` field is now the checksum of the
 vocabulary's words (sorted, one a line, UTF-8) instead of the file's bytes,
@@ -81,6 +85,14 @@ def _vocabulary_field(argv) -> tuple[str, str] | None:
     return None
 
 
+def _named_warnings(stderr: str, outputs) -> str:
+    """The golden standard error with the i-th warning line naming the i-th output."""
+    lines = stderr.splitlines(keepends=True)
+    assert len(lines) == len(outputs)
+    prefix = "committee: warning: "
+    return "".join(prefix + f"{o}: " + line[len(prefix):] for o, line in zip(outputs, lines))
+
+
 @pytest.mark.parametrize("golden", sorted(CASES))
 def test_score_output_is_unchanged(golden, monkeypatch, capsys):
     monkeypatch.chdir(DATA)  # paths in the output are as given on the command line
@@ -98,4 +110,5 @@ def test_score_output_is_unchanged(golden, monkeypatch, capsys):
         expected = expected.replace(*field)
     assert out == expected
     if golden == "score-bootstrap.json":
-        assert err == FEW_SENTENCES + (DATA / "score-bootstrap.stderr").read_text(encoding="utf-8")
+        golden_err = (DATA / "score-bootstrap.stderr").read_text(encoding="utf-8")
+        assert err == FEW_SENTENCES + _named_warnings(golden_err, ["out-a.txt", "out-b.txt"])

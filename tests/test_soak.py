@@ -6,8 +6,9 @@ temporary file left.
 Each round starts three processes on one output.dir a few tenths of a second
 apart.  Each is killed at its own seeded moment (a quarter of them are left
 alone), with SIGKILL to its whole process group (the run and its loky
-workers) or to the run's process alone, which leaves its workers running on
-as orphans beside the processes that follow; the first two killed in a round
+workers) or to the run's process alone, whose workers then end by the
+parent-death signal (Linux; elsewhere they run on as orphans beside the
+processes that follow); the first two killed in a round
 are restarted at once.  Every process must end in one of three ways: it
 finished (exit 0), it was refused because another process holds output.dir
 (exit 5 and exactly the one-line refusal), or it was killed.  Anything else
@@ -106,7 +107,7 @@ def test_soak_concurrent_runs_killed_and_restarted(toy_corpus, tmp_path):
                 try:
                     if group:
                         os.killpg(p.pid, signal.SIGKILL)
-                    else:  # its workers run on, orphaned, beside the next processes
+                    else:  # its workers end with it (Linux), or run on orphaned
                         os.kill(p.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
@@ -125,9 +126,10 @@ def test_soak_concurrent_runs_killed_and_restarted(toy_corpus, tmp_path):
                 assert p.returncode == 0, f"exit {p.returncode}: {err}"
                 outcomes["finished"] += 1
 
-    # orphaned workers finish their member and go, or wait idle for tasks
-    # (loky's idle timeout is minutes): those are killed, and a file one of
-    # them left is then a dead owner's, for the last run to remove
+    # orphaned workers (where no parent-death signal ends them) finish their
+    # member and go, or wait idle for tasks (loky's idle timeout is minutes):
+    # those are killed, and a file one of them left is then a dead owner's,
+    # for the last run to remove
     deadline = time.monotonic() + 20
     while alive_in(sessions) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -373,6 +373,6 @@ def test_ctrl_c_during_table2_with_one_worker(tmp_path):
     p.stderr.close()
     p.stdout.close()
     assert code == 130
-    assert "committee: interrupted; finished work is kept" in rest
+    assert "committee: interrupted (SIGINT); finished work is kept" in rest
     assert elapsed < 3, f"took {elapsed:.1f} s to stop"  # about 0.1 s when the machine is idle
     assert set(before) <= {q.name for q in (tmp_path / "run").iterdir()}

@@ -181,8 +181,8 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     for fraction in sorted(fractions, reverse=True):  # largest first
         idx = np.sort(order[:members_mod.sample_size(fraction, n_train)])
         tasks.append((fraction, [train_sentences[i] for i in idx]))
-    n_jobs = cfg.parallel.n_jobs if cfg.parallel.backend != "sequential" else 1
-    n_jobs = min(len(tasks), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs)
+    n_jobs = parallel.worker_count("sequential" if cfg.parallel.backend == "sequential" else
+                                   "loky", cfg.parallel.n_jobs, len(tasks), "Table 2 models")
     log.info("table2: training %d %s model(s) (%s %s) on %s of %d sentences, "
              "n_jobs %d", len(tasks), e.table2_template, algorithm,
              json.dumps(params, sort_keys=True), ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
@@ -207,6 +207,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
                                         algorithm, params, result))
             bar.update(1)
     finally:
+        results.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
         bar.close()
     log.info("table2: %d model(s) in %.0f s", len(tasks), time.monotonic() - started)
     clear_dir(workdir)  # a live worker's temporary model stays (a killed report's worker)
