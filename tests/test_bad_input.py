@@ -29,6 +29,7 @@ from committee import difficulty as difficulty_mod
 from committee import fileio as fileio_mod
 from committee.corpus import Corpus, read_corpus, read_word_list
 from committee.errors import InputError
+from toyrun import snapshot
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -55,17 +56,6 @@ output: {{dir: {out}}}
 def put(path: Path, data) -> Path:
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return path
-
-
-def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """Every file and directory below ``root`` with its size and mtime."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            st = p.stat()
-            out[str(p.relative_to(root))] = (st.st_size if p.is_file() else -1, st.st_mtime_ns)
-    return out
 
 
 def score_files(d: Path, output=OUTPUT, weight=None, gold=GOLD, name="out.txt"):

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from committee import cli, members, rundir
 from committee import config as config_mod
 from committee.errors import ConfigError, PlausibilityWarning, RunError
+from toyrun import snapshot
 
 TRAIN = "约翰 喜欢 北京\n我 爱 计算机\n问题 总是 有\n" * 4  # 12 sentences
 GOLD = "约翰 喜欢 玛丽\n我 爱 北京 天安门\n计算机 总是 有 问题\n"  # 11 words, 21 characters
@@ -50,17 +51,6 @@ def bomb(levels: int, width: int = 9, indent: str = "  ") -> str:
     lines += [f"{indent}x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * width)}]"
               for i in range(1, levels + 1)]
     return "\n".join(lines) + "\n"
-
-
-def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """Every file and directory below ``root`` with its size and mtime."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            st_ = p.stat()
-            out[str(p.relative_to(root))] = (st_.st_size if p.is_file() else -1, st_.st_mtime_ns)
-    return out
 
 
 def setup(d: Path, extra: str = "", train: str = TRAIN) -> list[str]:

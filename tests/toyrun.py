@@ -4,6 +4,7 @@ config with a few quick members."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from committee import corpus as corpus_mod
@@ -47,3 +48,14 @@ output: {{dir: {out}, keep_models: {str(keep_models).lower()}}}
 def outputs(out: Path) -> dict[str, bytes]:
     """The bytes of every output file of a run."""
     return {name: (out / name).read_bytes() for name in OUTPUTS}
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file and directory below ``root`` with its size and mtime."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            st = p.stat()
+            out[str(p.relative_to(root))] = (st.st_size if p.is_file() else -1, st.st_mtime_ns)
+    return out
