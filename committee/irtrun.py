@@ -205,7 +205,7 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
     pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
     return {"name": name, "kind": kind, "marks": spans.marks(test.words, pred.words),
-            "stats": metrics.Scorer(test, difficulty=d).collect(pred, check=False)}
+            "stats": metrics.Collector(test, difficulty=d).collect(pred, check=False)}
 
 
 #: ``--model``: ``auto`` fits :func:`committee.irt.choose_model`'s model and
@@ -443,9 +443,7 @@ def _balanced(stats, n_correct: float, correct_d: float, bin_correct) -> dict:
     est = replace(metrics.SufficientStats(**totals), n_correct=np.array([n_correct]),
                   correct_d=np.array([correct_d]), bin_correct=np.asarray(bin_correct)[None],
                   n_oov=None, oov_correct=None)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        m = metrics.compute(est)
+    m = metrics.compute(est, undefined="ignore")
     return {k: m[k] for k in ("p", "r", "f1", "pb", "rb", "fb")}
 
 
@@ -480,9 +478,7 @@ def subset_errors(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, systems,
     rows = []
     for s in systems:
         theta, _ = irt.ability(s["marks"], fit.discrimination, fit.difficulty)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            full = metrics.compute(s["stats"])
+        full = metrics.compute(s["stats"], undefined="ignore")
         sub = estimate(fit, d, items, s["marks"], s["stats"])
         ran = estimate(fit, d, rand, s["marks"], s["stats"])
         rows.append({"system": s["name"], "kind": s.get("kind", "system"),

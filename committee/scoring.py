@@ -35,11 +35,12 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import checks, metrics, significance
+from committee.metrics import records
+from committee.metrics.records import pct
 from committee.checkargs import (count, got, require, require_choice, require_int,
                                  require_many, require_real)
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import sha256_file
 from committee.spans import match
 from committee.spans import spans as spans_of
 
@@ -47,9 +48,6 @@ __all__ = ["Scorer", "Scores", "compare", "read_corpus", "read_segmentation", "s
 
 #: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
 OOV_WARN_RATE = 0.5
-
-#: Every scalar metric of a scored system (one home: :data:`metrics.METRICS`).
-METRIC_KEYS = metrics.METRICS
 
 #: Default seed of the bootstrap (the ``--seed`` of ``committee score``).
 SEED = 12345
@@ -310,22 +308,6 @@ def check_oov_rate(gold: Corpus, oov: np.ndarray, source) -> float | None:
 # Scores of one output
 # --------------------------------------------------------------------------
 
-def _pct(value) -> str:
-    return "-" if value is None else f"{100 * value:.2f}"
-
-
-#: Lines of ``str(Scores)``: a title and ``(label, metric)`` pairs.
-_GROUPS = (
-    ("standard", (("p", "p"), ("r", "r"), ("f1", "f1"))),
-    ("balanced", (("pb", "pb"), ("rb", "rb"), ("fb", "fb"))),
-    ("reward", (("p", "p_reward"), ("r", "r_reward"))),
-    ("punishment", (("p", "p_punishment"), ("r", "r_punishment"))),
-    ("oov", (("rate", "oov_rate"), ("recall", "oov_recall"), ("iv_recall", "iv_recall"))),
-    ("errors", (("er", "er"), ("tnr", "tnr"))),
-    ("boundary", (("p", "boundary_p"), ("r", "boundary_r"), ("f1", "boundary_f1"))),
-)
-
-
 @dataclass(frozen=True)
 class Scores:
     """Every metric of one output, with the signature that makes it comparable.
@@ -335,16 +317,21 @@ class Scores:
     their names are the keys of ``committee score --json``
     (``docs/metrics.md``).  ``str()`` shows them as percentages.
 
+    Every metric of the registry (:mod:`committee.metrics.records`) is an
+    attribute (``scores.fb``): ``p, r, f1, pb, rb, fb, p_reward, ...``.
+
     Attributes
     ----------
-    p, r, f1, pb, rb, fb, p_reward, p_punishment, r_reward, r_punishment,
-    oov_rate, oov_recall, iv_recall, er, tnr, boundary_p, boundary_r, boundary_f1 : float or None
+    values : dict
+        Metric key -> float or None: every statistics metric, and ``theta``,
+        ``theta_se`` when scored with ``irt``.
     recall_by_bin : list of 10 float-or-None, or None
         Recall per difficulty bin ``[0, .1) ... [.9, 1]``.
     counts : dict
         ``n_gold``, ``n_pred``, ``n_correct``.
-    signature : str
-        See :func:`committee.metrics.signature`.
+    signature : Signature
+        What the numbers depend on (:class:`committee.metrics.Signature`;
+        ``str()`` gives the text of ``--json``).
     name, path : str or None
         The output's short name and its file (None in memory).
     ci : dict or None
@@ -354,56 +341,48 @@ class Scores:
         or ``crossed`` (:func:`committee.metrics.error_types`).
     stats : SufficientStats
         The per-sentence counts behind the scores (for :func:`compare`).
-    theta, theta_se : float or None
+    theta, theta_se : float or None (in ``values``)
         With ``irt``: the output's IRT ability (EAP from its right/wrong
         outcome on every gold word, the run's items fixed) and its
         posterior standard deviation (docs/irt.md).
     """
 
-    p: float | None
-    r: float | None
-    f1: float | None
-    pb: float | None
-    rb: float | None
-    fb: float | None
-    p_reward: float | None
-    p_punishment: float | None
-    r_reward: float | None
-    r_punishment: float | None
-    oov_rate: float | None
-    oov_recall: float | None
-    iv_recall: float | None
-    er: float | None
-    tnr: float | None
-    boundary_p: float | None
-    boundary_r: float | None
-    boundary_f1: float | None
+    values: dict
     recall_by_bin: list | None
     counts: dict
-    signature: str
+    signature: metrics.Signature
     name: str | None = None
     path: str | None = None
     ci: dict | None = None
     error_types: dict | None = None
     stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
-    theta: float | None = None
-    theta_se: float | None = None
+
+    def __getattr__(self, key: str):
+        """A metric of the registry by its key (``scores.fb``); None when not computed."""
+        if key.startswith("_") or key == "values":
+            raise AttributeError(key)
+        try:
+            records.get(key)
+        except KeyError:
+            raise AttributeError(f"Scores has no metric or attribute {key!r}") from None
+        return self.values.get(key)
 
     def to_dict(self) -> dict:
         """The scores as plain data: a system of ``committee score --json``
         (``name``, ``path``, the metrics, ``recall_by_bin``, ``counts``,
         ``ci`` with a bootstrap) plus ``signature``."""
         out = {"name": self.name, "path": self.path}
-        out.update({k: getattr(self, k) for k in METRIC_KEYS})
+        out.update({k: self.values.get(k) for k in records.keys("stats")})
         out["recall_by_bin"] = self.recall_by_bin
         out["counts"] = dict(self.counts)
         if self.error_types is not None:
             out["error_types"] = dict(self.error_types)
         if self.ci is not None:
             out["ci"] = {k: list(v) for k, v in self.ci.items()}
-        if self.theta is not None:
-            out["theta"], out["theta_se"] = self.theta, self.theta_se
-        out["signature"] = self.signature
+        for m in records.registry():  # metrics not from the statistics: when given
+            if m.source != "stats" and self.values.get(m.key) is not None:
+                out[m.key] = self.values[m.key]
+        out["signature"] = self.signature.format()
         return out
 
     def to_frame(self):
@@ -412,7 +391,7 @@ class Scores:
         ``pandas.concat`` of several gives a table of systems."""
         import pandas as pd
 
-        row = {k: getattr(self, k) for k in METRIC_KEYS}
+        row = {k: self.values.get(k) for k in records.keys("stats")}
         for k, (lo, hi) in (self.ci or {}).items():
             row[f"{k}_low"], row[f"{k}_high"] = lo, hi
         index = pd.Index([self.name or "output"], name="system")
@@ -420,15 +399,20 @@ class Scores:
 
     def __str__(self) -> str:
         lines = [] if self.name is None else [self.name]
-        for title, items in _GROUPS:
-            cells = "  ".join(f"{label} {_pct(getattr(self, key))}" for label, key in items)
-            lines.append(f"{title:<10}  {cells}")
+        groups: dict[str, list[str]] = {}
+        for m in records.registry():
+            value = self.values.get(m.key)
+            if not m.shown or (m.source != "stats" and value is None):
+                continue
+            pair = None if m.pair is None else self.values.get(m.pair)
+            cell = (m.format(value) if m.scale == "percent" or pair is None
+                    else f"{m.format(value)} ± {pair:.3f}")
+            groups.setdefault(m.group, []).append(f"{m.label} {cell}")
+        lines += [f"{title:<10}  {'  '.join(cells)}" for title, cells in groups.items()]
         if self.ci is not None:
             lines.append("95% ci      " + "  ".join(
-                f"{k} [{_pct(self.ci[k][0])}, {_pct(self.ci[k][1])}]" for k in ("f1", "fb")))
-        if self.theta is not None:
-            lines.append(f"irt         theta {self.theta:.3f} ± {self.theta_se:.3f}")
-        lines.append(self.signature)
+                f"{k} [{pct(self.ci[k][0])}, {pct(self.ci[k][1])}]" for k in ("f1", "fb")))
+        lines.append(self.signature.format())
         return "\n".join(lines)
 
 
@@ -440,7 +424,7 @@ class Scorer:
     """Scores any number of outputs against one gold standard.
 
     Reads the gold, its difficulties and the training vocabulary once, and
-    prepares their side of the matching (:class:`committee.metrics.Scorer`),
+    prepares their side of the matching (:class:`committee.metrics.Collector`),
     like a sacrebleu metric built with its references.
 
     Parameters
@@ -512,7 +496,7 @@ class Scorer:
                                       argument=(_api, "gold"))
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
-        self.difficulty = self.difficulty_sha256 = None
+        self.difficulty = None
         if difficulty is not None:
             try:
                 self.difficulty = difficulty_mod.load_difficulty(
@@ -520,11 +504,8 @@ class Scorer:
             except InputError as exc:
                 raise _not_this_gold(exc, difficulty, self.gold) from None
             path = difficulty_mod.difficulty_file(difficulty)
-            if path is None:
-                self.difficulty_sha256 = metrics.array_sha256(self.difficulty)
-            else:
-                self.difficulty_sha256 = sha256_file(path)
-                self.known_golds |= check_provenance(path, self.difficulty_sha256, self.gold)
+            if path is not None:
+                self.known_golds |= check_provenance(path, self.gold)
         self.train_words, self.train_words_sha256, train = _vocabulary(
             train_words, encoding=train_encoding or encoding, normalization=normalization,
             train_format=train_format, fix=self.spelling("train"), api=_api)
@@ -534,17 +515,16 @@ class Scorer:
         if self.train_words is not None:
             oov = metrics.oov_flags(self.gold, self.train_words)
             check_oov_rate(self.gold, oov, train_words)
-        self._scorer = metrics.Scorer(self.gold, difficulty=self.difficulty, oov=oov)
+        self._scorer = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov)
         self.irt_items = None if irt is None else read_irt_items(irt, self.gold)
 
-    def signature(self, bootstrap: int = 0, seed: int = SEED) -> str:
-        """The signature of every score of this scorer (:func:`committee.metrics.signature`)."""
+    def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
+        """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
         _check_resampling("Scorer.signature", bootstrap, seed)
-        return metrics.signature(normalization=self.normalization,
-                                 gold_sha256=self.gold.content_sha256 or self.gold.sha256,
-                                 difficulty_sha256=self.difficulty_sha256,
-                                 train_words_sha256=self.train_words_sha256,
-                                 n_bootstrap=bootstrap, seed=seed)
+        return metrics.make_signature(self.gold.words, difficulty=self.difficulty,
+                                      vocabulary_sha256=self.train_words_sha256,
+                                      normalization=self.normalization, bootstrap=bootstrap,
+                                      seed=seed)
 
     def read(self, output, label: str = "<output>") -> Corpus:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
@@ -596,7 +576,7 @@ class Scorer:
         pred = self.read(output)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
-        values = metrics.compute(stats, where=pred.path)
+        values = computed = metrics.compute(stats, where=pred.path)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
@@ -608,12 +588,13 @@ class Scorer:
             from committee import irt
 
             theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
-        return Scores(**{k: values[k] for k in METRIC_KEYS},
-                      recall_by_bin=values["recall_by_bin"], counts=values["counts"],
+        values = {k: values[k] for k in records.keys("stats")}
+        if theta is not None:
+            values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
+        return Scores(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
                       signature=self.signature(bootstrap, seed), name=name, path=path,
                       ci=ci, error_types=self._scorer.error_types(pred_spans),
-                      stats=stats, theta=None if theta is None else float(theta[0]),
-                      theta_se=None if theta is None else float(theta[1]))
+                      stats=stats)
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> dict:
@@ -657,7 +638,7 @@ class Scorer:
                     row["paired"] = {key: _paired(scores[best], scores[i], key, bootstrap, seed,
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
-        return {"signature": self.signature(bootstrap, seed), "systems": systems}
+        return {"signature": self.signature(bootstrap, seed).format(), "systems": systems}
 
 
 def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -> None:
@@ -759,7 +740,7 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
     api = "compare"
     for name, value in (("a", a), ("b", b)):
         require(api, name, value, Scores, "a Scores (from committee.score)")
-    require_choice(api, "metric", metric, METRIC_KEYS)
+    require_choice(api, "metric", metric, records.keys("stats"))
     require_int(api, "n", n, 1)
     require_int(api, "seed", seed, 0)
     require_real(api, "level", level, 0, 1, open_ends=True)
@@ -775,14 +756,11 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
 def _paired(a: Scores, b: Scores, metric: str, n: int, seed: int, progress: bool = False,
             level: float = 0.95) -> dict:
     """:func:`compare` without the argument checks."""
-    def base(signature: str) -> str:
-        return "|".join(part for part in signature.split("|") if not part.startswith("bootstrap:"))
-
     if a.stats is None or b.stats is None:
         raise ValueError("compare needs Scores from committee.score or Scorer.score")
-    if base(a.signature) != base(b.signature):
-        raise ValueError(f"the scores are not comparable: signatures differ ({base(a.signature)} "
-                         f"vs {base(b.signature)})")
+    if a.signature.base() != b.signature.base():
+        raise ValueError(f"the scores are not comparable: signatures differ "
+                         f"({a.signature.base()} vs {b.signature.base()})")
     return significance.paired_bootstrap(a.stats, b.stats, metric=metric, n=n, seed=seed,
                                          level=level, progress=progress, warn=False)
 
@@ -791,7 +769,7 @@ def _paired(a: Scores, b: Scores, metric: str, n: int, seed: int, progress: bool
 # Checks and names
 # --------------------------------------------------------------------------
 
-def check_provenance(difficulty_path, difficulty_sha256: str, gold: corpus_mod.Corpus) -> set[str]:
+def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     """Warn when a difficulty file from ``committee run`` does not fit ``gold``.
 
     The rule: when a ``manifest.json`` sits beside the difficulty file, it is

@@ -15,9 +15,10 @@ import pandas as pd
 
 from committee import __version__
 from committee import analysis, metrics, plots, rundir, runlock, scoring
+from committee import corpus as corpus_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
-from committee.fileio import atomic_write_text, sha256_file
+from committee.fileio import atomic_write_text
 from committee.marks import words_from_ends
 from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
 from committee.report.output import SCORE_KEYS, write_csv
@@ -107,7 +108,7 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
                     progress) -> None:
     """The Table 2 models, other systems and members of ``ctx``, scored."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
-    scorer = metrics.Scorer(data.test, difficulty=data.d, oov=data.oov)
+    scorer = metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
                                           inputs=inputs, progress=progress,
                                           load_inputs=load_inputs)
@@ -168,7 +169,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
         "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
-        "Scores: `" + _score_signature(run_dir, test) + "` (the same as `committee score "
+        "Scores: `" + _score_signature(run_dir, data).format() + "` (the same as `committee score "
         "--gold test.txt --difficulty test.weight --train-words train-words.txt` prints)",
         "",
         "Words per difficulty bin: "
@@ -282,7 +283,7 @@ def _write_html(ctx: Context) -> None:
     theta = irt.get("theta", {})
     page = html.ReportData(
         name=data.manifest.get("name", ctx.run_dir.name),
-        signature=_score_signature(ctx.run_dir, data.test), gold=data.test.words, d=data.d,
+        signature=_score_signature(ctx.run_dir, data).format(), gold=data.test.words, d=data.d,
         oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
         systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb} | (
             {"theta": theta[s.name]} if s.name in theta else {}))
@@ -301,8 +302,12 @@ def _write_html(ctx: Context) -> None:
     log.info("report: %s", path)
 
 
-def _score_signature(run_dir: Path, test) -> str:
+def _score_signature(run_dir: Path, data) -> metrics.Signature:
+    """The signature of the report's scores: that of ``committee score`` on
+    the run's test.txt, difficulties and training word list."""
     p = rundir.paths(run_dir)
-    return metrics.signature(
-        gold_sha256=test.sha256, difficulty_sha256=sha256_file(p.weight),
-        train_words_sha256=sha256_file(p.train_words) if p.train_words.is_file() else None)
+    vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
+                  if p.train_words.is_file() else None)
+    return metrics.make_signature(data.test.words, difficulty=data.d,
+                                  vocabulary_sha256=vocabulary,
+                                  normalization=data.test.normalization)

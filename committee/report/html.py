@@ -491,8 +491,8 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
         systems.append(SystemData(row["name"], words, scores))
     return ReportData(
         name=run.manifest.get("name", run_dir.name),
-        signature=scored["signature"] or metrics.signature(
-            gold_sha256=run.test.sha256, difficulty=run.d),
+        signature=scored["signature"] or metrics.make_signature(
+            run.test.words, difficulty=run.d).format(),
         gold=run.test.words, d=run.d, oov=run.oov, systems=systems,
         irt_a=irt.get("a"), irt_b=irt.get("b"),
         analyses=run_analyses(run_dir) if analyses is None else analyses,

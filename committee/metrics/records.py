@@ -1,0 +1,310 @@
+"""Every metric, declared once: its key, formula, why it can be undefined,
+heading, display group and scale (docs/metrics.md).
+
+A :class:`Metric` is one record of :data:`REGISTRY`.  Everything that shows
+or computes a metric reads the registry when it runs: :func:`compute` (and
+the bootstrap of :mod:`committee.significance`, through
+:func:`metric_arrays`), :class:`committee.scoring.Scores` (attributes,
+``str()``, ``to_dict``), ``committee score`` (``--metrics``, the table,
+``--json``), the report (Table 2 in ``report.md``, the page's data) and the
+table of docs/metrics.md (``python -m committee.metrics.records``).  Adding a
+metric is one more :class:`Metric` in :data:`REGISTRY`.
+
+The formulas take the corpus totals of the sufficient statistics
+(:class:`~committee.metrics.stats.SufficientStats`) as arrays, so that one
+formula serves a corpus total and a batch of bootstrap resamples alike.  The
+statistics count *units*: words here, labelled spans for a scorer of
+entities; a record names the statistics it ``needs``, and is ``None``
+without a warning when one of them was not collected.
+
+Conventions: a zero denominator makes a metric undefined (NaN in arrays,
+``None`` in results); ``H(0, 0) = 0``; the harmonic mean of an undefined
+value is undefined.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from committee.errors import UndefinedMetricWarning
+
+#: How an undefined value is shown, in every table and text.
+UNDEFINED = "–"
+
+#: Values of ``compute(..., undefined=...)``.
+UNDEFINED_POLICIES = ("warn", "ignore")
+
+
+def harmonic(a, b):
+    """H(a, b) = 2ab / (a + b), with H(0, 0) = 0 and H(x, NaN) = NaN (elementwise).
+
+    >>> harmonic(np.array([0.5, 0.0, 1.0]), np.array([1/3, 0.0, np.nan])).round(6).tolist()
+    [0.4, 0.0, nan]
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    s = a + b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(s > 0, 2 * a * b / np.where(s > 0, s, 1.0), 0.0)
+    return np.where(np.isnan(a) | np.isnan(b), np.nan, out)
+
+
+def ratio(num, den, clip=False):
+    """``num / den`` elementwise, NaN where ``den`` is 0; ``clip`` to [0, 1].
+
+    >>> ratio(np.array([1.0, 1.0]), np.array([4.0, 0.0])).tolist()
+    [0.25, nan]
+    """
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(den != 0, num / np.where(den != 0, den, 1.0), np.nan)
+    if clip:
+        # Ratios of float sums whose exact value lies in [0, 1] can miss it by
+        # an ulp (the two sums are accumulated in different orders).
+        out = np.clip(out, 0.0, 1.0)
+    return out
+
+
+def pct(x, digits: int = 2) -> str:
+    """A fraction as a percentage, :data:`UNDEFINED` when undefined.
+
+    >>> pct(0.8997), pct(None), pct(float("nan"), 1)
+    ('89.97', '–', '–')
+    """
+    return UNDEFINED if x is None or (isinstance(x, float) and math.isnan(x)) \
+        else f"{100 * x:.{digits}f}"
+
+
+#: ``formula(t, m)``: ``t`` the totals (name -> array), ``m(key)`` another
+#: metric's array; returns an array, NaN where undefined.
+Formula = Callable[[dict, Callable[[str], np.ndarray]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric.
+
+    Attributes
+    ----------
+    key : str
+        Its name: attribute of ``Scores``, key of ``--json``, of ``--metrics``.
+    formula : callable or None
+        ``formula(t, m)`` over the totals ``t`` of the statistics and the other
+        metrics ``m(key)`` (arrays; NaN = undefined).  None for a value that
+        does not come from the statistics (``source`` says where from).
+    why_undefined : callable or None
+        ``why_undefined(t)`` on scalar totals: the message saying why the
+        metric is undefined there, or None.  Only components have one: a
+        harmonic mean is undefined through its parts.
+    heading : str
+        Column heading of the ``committee score`` table.
+    group, label : str
+        The line of ``str(Scores)`` it is shown in, and its label there.
+    scale : str
+        ``"percent"`` (a fraction shown as a percentage) or ``"raw"``.
+    meaning : str
+        One line for the table of docs/metrics.md.
+    needs : tuple of str
+        Statistics without which the metric is None (without a warning).
+    source : str
+        ``"stats"`` (a formula over sufficient statistics) or ``"irt"`` (the
+        IRT ability of ``committee score --irt``).
+    pair : str or None
+        A metric shown after this one as ``value ± pair`` (its standard error).
+    shown : bool
+        Shown in its own column or cell (False for a ``pair``).
+    report : bool
+        A column of the report's ranking (Table 2 of ``report.md``, ``systems.csv``).
+    page : bool
+        A column of the systems table of ``report.html``.
+    """
+
+    key: str
+    formula: Formula | None
+    heading: str
+    group: str
+    label: str
+    meaning: str
+    why_undefined: Callable[[dict], str | None] | None = None
+    scale: str = "percent"
+    needs: tuple[str, ...] = ()
+    source: str = "stats"
+    pair: str | None = None
+    shown: bool = True
+    report: bool = False
+    page: bool = False
+
+    def format(self, value, pair=None) -> str:
+        """``value`` as shown in a table: a percentage, or 3 decimals
+        (``± pair``); :data:`UNDEFINED` when None."""
+        if self.scale == "percent":
+            return pct(value)
+        text = UNDEFINED if value is None else f"{value:.3f}"
+        return text if pair is None else f"{text}±{pair:.3f}"
+
+
+def _when(condition: Callable[[dict], bool], message: str):
+    return lambda t: message if condition(t) else None
+
+
+_D = ("gold_d", "correct_d", "pred_d")
+_OOV = ("n_oov", "oov_correct")
+
+
+def _easy(t):
+    return t["n_correct"] - t["correct_d"]  # Σ (1 - d_i) m_i
+
+
+REGISTRY: tuple[Metric, ...] = (
+    Metric("p", lambda t, m: ratio(t["n_correct"], t["n_pred"]), "p", "standard", "p",
+           "precision c / N'", _when(lambda t: t["n_pred"] == 0,
+           "p undefined (and so f1): the output has no words (N' = 0)"),
+           report=True, page=True),
+    Metric("r", lambda t, m: ratio(t["n_correct"], t["n_gold"]), "r", "standard", "r",
+           "recall c / N", _when(lambda t: t["n_gold"] == 0,
+           "r undefined (and so f1, er, oov_rate): the gold standard has no words (N = 0)"),
+           report=True, page=True),
+    Metric("f1", lambda t, m: harmonic(m("p"), m("r")), "f1", "standard", "f1",
+           "H(p, r)", report=True, page=True),
+    Metric("pb", lambda t, m: harmonic(m("p_reward"), m("p_punishment")), "pb", "balanced",
+           "pb", "balanced precision H(p_reward, p_punishment)", needs=_D, report=True,
+           page=True),
+    Metric("rb", lambda t, m: harmonic(m("r_reward"), m("r_punishment")), "rb", "balanced",
+           "rb", "balanced recall H(r_reward, r_punishment)", needs=_D, report=True, page=True),
+    Metric("fb", lambda t, m: harmonic(m("pb"), m("rb")), "fb", "balanced", "fb",
+           "balanced F H(pb, rb)", needs=_D, report=True, page=True),
+    Metric("p_reward", lambda t, m: ratio(t["correct_d"], t["pred_d"], clip=True), "p_rew",
+           "reward", "p", "Σ d m / Σ d' (precision on hard words)",
+           _when(lambda t: t["pred_d"] == 0,
+                 "p_reward undefined (and so pb, fb): Σ d' over predicted words is 0 (every "
+                 "predicted word ends in a gold word of difficulty 0)"), needs=_D),
+    Metric("p_punishment", lambda t, m: ratio(_easy(t), t["n_pred"] - t["pred_d"], clip=True),
+           "p_pun", "punishment", "p", "Σ (1-d) m / Σ (1-d') (precision on easy words)",
+           _when(lambda t: t["n_pred"] - t["pred_d"] == 0,
+                 "p_punishment undefined (and so pb, fb): Σ (1 - d') over predicted words is 0 "
+                 "(every predicted word ends in a gold word of difficulty 1)"), needs=_D),
+    Metric("r_reward", lambda t, m: ratio(t["correct_d"], t["gold_d"], clip=True), "r_rew",
+           "reward", "r", "Σ d m / Σ d (recall of hard words)",
+           _when(lambda t: t["gold_d"] == 0,
+                 "r_reward undefined (and so rb, fb): Σ d over gold words is 0 (every word has "
+                 "difficulty 0)"), needs=_D),
+    Metric("r_punishment", lambda t, m: ratio(_easy(t), t["n_gold"] - t["gold_d"], clip=True),
+           "r_pun", "punishment", "r", "Σ (1-d) m / Σ (1-d) (recall of easy words)",
+           _when(lambda t: t["n_gold"] - t["gold_d"] == 0,
+                 "r_punishment undefined (and so rb, fb): Σ (1 - d) over gold words is 0 "
+                 "(every word has difficulty 1)"), needs=_D),
+    Metric("oov_rate", lambda t, m: ratio(t["n_oov"], t["n_gold"]), "oov", "oov", "rate",
+           "share of gold words not in the training vocabulary", needs=_OOV),
+    Metric("oov_recall", lambda t, m: ratio(t["oov_correct"], t["n_oov"]), "oov_r", "oov",
+           "recall", "recall of out-of-vocabulary gold words",
+           _when(lambda t: t["n_oov"] == 0 and t["n_gold"] > 0,
+                 "oov_recall undefined: no gold word is out of vocabulary"),
+           needs=_OOV, report=True, page=True),
+    Metric("iv_recall", lambda t, m: ratio(t["n_correct"] - t["oov_correct"],
+                                           t["n_gold"] - t["n_oov"]), "iv_r", "oov", "iv_recall",
+           "recall of in-vocabulary gold words",
+           _when(lambda t: t["n_gold"] - t["n_oov"] == 0 and t["n_gold"] > 0,
+                 "iv_recall undefined: no gold word is in the vocabulary"),
+           needs=_OOV, report=True, page=True),
+    Metric("er", lambda t, m: ratio(t["n_pred"] - t["n_correct"], t["n_gold"]), "er", "errors",
+           "er", "error rate (N' - c) / N (can exceed 1)", page=True),
+    Metric("tnr", lambda t, m: 1.0 - ratio(t["n_pred"] - t["n_correct"],
+                                           t["total_words"] - t["n_gold"]), "tnr", "errors", "tnr",
+           "true negative rate 1 - (N' - c) / (Σ TW - N)",
+           _when(lambda t: t["total_words"] - t["n_gold"] == 0,
+                 "tnr undefined: there is no non-gold candidate word (Σ TW - N = 0; every "
+                 "sentence has at most one character)"), page=True),
+    Metric("boundary_p", lambda t, m: ratio(t["boundary_correct"], t["boundary_pred"]), "b_p",
+           "boundary", "p", "precision of inner word boundaries",
+           _when(lambda t: t["boundary_pred"] == 0,
+                 "boundary_p undefined (and so boundary_f1): the output has no inner boundary")),
+    Metric("boundary_r", lambda t, m: ratio(t["boundary_correct"], t["boundary_gold"]), "b_r",
+           "boundary", "r", "recall of inner word boundaries",
+           _when(lambda t: t["boundary_gold"] == 0,
+                 "boundary_r undefined (and so boundary_f1): the gold standard has no inner "
+                 "boundary")),
+    Metric("boundary_f1", lambda t, m: harmonic(m("boundary_p"), m("boundary_r")), "b_f1",
+           "boundary", "f1", "H(boundary_p, boundary_r)", page=True),
+    Metric("theta", None, "theta", "irt", "theta", "IRT ability (EAP, the run's items fixed; "
+           "with --irt)", scale="raw", source="irt", pair="theta_se", page=True),
+    Metric("theta_se", None, "theta_se", "irt", "theta_se", "posterior standard deviation of "
+           "theta (with --irt)", scale="raw", source="irt", shown=False),
+)
+
+
+def registry(source: str | None = None) -> tuple[Metric, ...]:
+    """The records of :data:`REGISTRY` (of one ``source``), read when called."""
+    return tuple(m for m in REGISTRY if source is None or m.source == source)
+
+
+def keys(source: str | None = None) -> tuple[str, ...]:
+    """The keys of :func:`registry`, in order."""
+    return tuple(m.key for m in registry(source))
+
+
+def get(key: str) -> Metric:
+    """The record of ``key`` (:class:`KeyError` when there is none)."""
+    for m in REGISTRY:
+        if m.key == key:
+            return m
+    raise KeyError(key)
+
+
+#: The metrics computed from sufficient statistics, in order (at import).
+METRICS = keys("stats")
+
+
+def metric_arrays(t: dict) -> dict[str, np.ndarray]:
+    """Every statistics metric from totals ``t`` (arrays of equal shape); NaN = undefined.
+
+    :func:`compute` applies it to corpus totals, :mod:`committee.significance`
+    to bootstrap resamples.
+    """
+    records = {m.key: m for m in registry("stats")}
+    nan = np.full(np.shape(t["n_gold"]), np.nan)
+    out: dict[str, np.ndarray] = {}
+
+    def value(key: str) -> np.ndarray:
+        if key not in out:
+            m = records[key]
+            out[key] = nan if any(n not in t for n in m.needs) else m.formula(t, value)
+        return out[key]
+
+    return {key: value(key) for key in records}
+
+
+def why_undefined(t: dict) -> list[str]:
+    """Why each metric is undefined at the scalar totals ``t``, in registry order."""
+    return [msg for m in registry("stats")
+            if m.why_undefined is not None and all(n in t for n in m.needs)
+            for msg in [m.why_undefined(t)] if msg]
+
+
+def report_undefined(t: dict, where: str | None, undefined: str, stacklevel: int = 3) -> None:
+    """Warn (``undefined="warn"``) or not (``"ignore"``) of each undefined metric at ``t``."""
+    if undefined not in UNDEFINED_POLICIES:
+        raise ValueError(f"undefined must be one of {', '.join(UNDEFINED_POLICIES)}, "
+                         f"got {undefined!r}")
+    if undefined == "ignore":
+        return
+    for msg in why_undefined(t):
+        warnings.warn(UndefinedMetricWarning(f"{where}: {msg}" if where else msg),
+                      stacklevel=stacklevel)
+
+
+def markdown_table() -> str:
+    """The table of docs/metrics.md: every metric with its heading, scale and meaning."""
+    lines = ["| key | column | group | scale | meaning |", "|:---|:---|:---|:---|:---|"]
+    lines += [f"| `{m.key}` | `{m.heading}` | {m.group} | {m.scale} | {m.meaning} |"
+              for m in REGISTRY]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m committee.metrics.records > the table of docs/metrics.md
+    print(markdown_table())
