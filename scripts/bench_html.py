@@ -61,7 +61,7 @@ def build(n_words: int, n_systems: int, seed: int) -> htmlreport.ReportData:
     irt_a = rng.lognormal(0.0, 0.5, size=n)
     irt_b = rng.normal(0.0, 1.5, size=n)
     gold_corpus = corpus_mod.Corpus(str(CORPUS), gold, full.lines[:n_sent])
-    scorer = metrics.Scorer(gold_corpus, difficulty=d, train_words=vocab)
+    scorer = metrics.Collector(gold_corpus, difficulty=d, train_words=vocab)
     systems = []
     for k in range(1, n_systems + 1):
         words = perturb(gold, k / 100, rng)
