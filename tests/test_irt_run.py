@@ -291,7 +291,8 @@ def test_report_irt_section(tmp_path):
     gold = System("gold", "system", test.words)
     half = System("half", "system", irtrun.perturb(test.words, 0.3, 2))
     systems = [chars, gold, half]
-    score(systems, metrics.Collector(test, difficulty=d), test)
+    score(systems, metrics.Collector(test, difficulty=d), test,
+          metrics.make_signature(test.words, difficulty=d))
     cfg = parse_config({
         "name": "hand",
         "corpus": {"train": {"builtin": "peoples-daily-1998", "split": "train"},

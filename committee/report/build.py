@@ -116,12 +116,13 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
     ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
-    score(ctx.ranked, scorer, data.test)
+    signature = _score_signature(ctx.run_dir, data)
+    score(ctx.ranked, scorer, data.test, signature)
     if data.pred_ends is not None:
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
-        score(ctx.members, scorer, data.test)
+        score(ctx.members, scorer, data.test, signature)
     for s in ctx.others:
         if s.info.get("note"):
             ctx.notes.append(f"{s.name}: {s.info['note']}.")
@@ -285,7 +286,7 @@ def _write_html(ctx: Context) -> None:
         name=data.manifest.get("name", ctx.run_dir.name),
         signature=_score_signature(ctx.run_dir, data).format(), gold=data.test.words, d=data.d,
         oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
-        systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb} | (
+        systems=[html.SystemData(s.name, s.words, s.scores.data() | {"rank_f1": rf, "rank_fb": rb} | (
             {"theta": theta[s.name]} if s.name in theta else {}))
             for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
         analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes),

@@ -36,7 +36,7 @@ class System:
     kind: str  # "table2", "system" (segmenter or output file) or "member"
     words: list[list[str]]
     stats: metrics.SufficientStats | None = None
-    scores: dict = field(default_factory=dict)
+    scores: scoring.Scores | None = None
     info: dict = field(default_factory=dict)
 
 
@@ -267,9 +267,14 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     return systems
 
 
-def score(systems: Sequence[System], scorer: metrics.Collector, test) -> None:
+def score(systems: Sequence[System], scorer: metrics.Collector, test,
+          signature: metrics.Signature) -> None:
+    """Score each system against ``test`` (its :class:`~committee.scoring.Scores`
+    in ``scores``, its statistics in ``stats``); undefined metrics are None
+    without a warning (the report shows them as ``–``)."""
     for s in systems:
         s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines))
-        s.scores = metrics.compute(s.stats, undefined="ignore")
+        s.scores = scoring.Scores.from_stats(s.stats, signature, undefined="ignore",
+                                             name=s.name)
 
 

@@ -6,6 +6,7 @@ of two :class:`Scores`."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from committee import checks, metrics, significance
 from committee import difficulty as difficulty_mod
@@ -185,25 +186,22 @@ class Scorer:
         pred = self.read(output)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
-        values = computed = metrics.compute(stats, where=pred.path)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
-        ci = theta = None
-        if bootstrap:
-            ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
-                                        warn=False, where=pred.path)
+        theta = None
         if self.irt_items is not None:
             from committee import irt
 
             theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
-        values = {k: values[k] for k in records.keys("stats")}
-        if theta is not None:
-            values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
-        return Scores(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
-                      signature=self.signature(bootstrap, seed), name=name, path=path,
-                      ci=ci, error_types=self._scorer.error_types(pred_spans),
-                      stats=stats)
+        scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
+                                   theta=theta, name=name, path=path,
+                                   error_types=self._scorer.error_types(pred_spans))
+        if not bootstrap:
+            return scores
+        ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
+                                    warn=False, where=pred.path)
+        return replace(scores, ci=ci)
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> dict:

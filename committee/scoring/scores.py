@@ -58,6 +58,38 @@ class Scores:
     error_types: dict | None = None
     stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def from_stats(cls, stats: metrics.SufficientStats, signature: metrics.Signature, *,
+                   where: str | None = None, undefined: str = "warn", theta=None,
+                   **info) -> "Scores":
+        """The scores of one output from its sufficient statistics: the one
+        place a :class:`Scores` is made (``committee score``, the API, the
+        report).  ``where`` names the output in warnings of undefined
+        metrics (:func:`committee.metrics.compute`); ``theta`` is ``(θ, se)``
+        with IRT items; ``info``: ``name``, ``path``, ``ci``, ``error_types``."""
+        computed = metrics.compute(stats, where=where, undefined=undefined)
+        values = {k: computed[k] for k in records.keys("stats")}
+        if theta is not None:
+            values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
+        return cls(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
+                   signature=signature, stats=stats, **info)
+
+    def __getitem__(self, key: str):
+        """``scores["fb"]``, ``scores["recall_by_bin"]``, ``scores["counts"]``."""
+        if key in ("recall_by_bin", "counts"):
+            return getattr(self, key)
+        try:
+            records.get(key)
+        except KeyError:
+            raise KeyError(key) from None
+        return self.values.get(key)
+
+    def data(self) -> dict:
+        """The statistics metrics, ``recall_by_bin`` and ``counts`` as one dict
+        (what :func:`committee.metrics.compute` returns)."""
+        return {**{k: self.values.get(k) for k in records.keys("stats")},
+                "recall_by_bin": self.recall_by_bin, "counts": self.counts}
+
     def __getattr__(self, key: str):
         """A metric of the registry by its key (``scores.fb``); None when not computed."""
         if key.startswith("_") or key == "values":
