@@ -119,10 +119,11 @@ class Metric:
         A metric shown after this one as ``value ± pair`` (its standard error).
     shown : bool
         Shown in its own column or cell (False for a ``pair``).
-    report : bool
-        A column of the report's ranking (Table 2 of ``report.md``, ``systems.csv``).
-    page : bool
-        A column of the systems table of ``report.html``.
+    report : str or None
+        Its column heading in the report's ranking of systems (``report.md``,
+        ``systems.csv``); None: not in it.
+    page : str or None
+        Its column label in the systems table of ``report.html``; None: not in it.
     """
 
     key: str
@@ -137,8 +138,8 @@ class Metric:
     source: str = "stats"
     pair: str | None = None
     shown: bool = True
-    report: bool = False
-    page: bool = False
+    report: str | None = None
+    page: str | None = None
 
     def format(self, value, pair=None) -> str:
         """``value`` as shown in a table: a percentage, or 3 decimals
@@ -165,20 +166,20 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("p", lambda t, m: ratio(t["n_correct"], t["n_pred"]), "p", "standard", "p",
            "precision c / N'", _when(lambda t: t["n_pred"] == 0,
            "p undefined (and so f1): the output has no words (N' = 0)"),
-           report=True, page=True),
+           report="p", page="p"),
     Metric("r", lambda t, m: ratio(t["n_correct"], t["n_gold"]), "r", "standard", "r",
            "recall c / N", _when(lambda t: t["n_gold"] == 0,
            "r undefined (and so f1, er, oov_rate): the gold standard has no words (N = 0)"),
-           report=True, page=True),
+           report="r", page="r"),
     Metric("f1", lambda t, m: harmonic(m("p"), m("r")), "f1", "standard", "f1",
-           "H(p, r)", report=True, page=True),
+           "H(p, r)", report="f1", page="f1"),
     Metric("pb", lambda t, m: harmonic(m("p_reward"), m("p_punishment")), "pb", "balanced",
-           "pb", "balanced precision H(p_reward, p_punishment)", needs=_D, report=True,
-           page=True),
+           "pb", "balanced precision H(p_reward, p_punishment)", needs=_D, report="pb",
+           page="pb"),
     Metric("rb", lambda t, m: harmonic(m("r_reward"), m("r_punishment")), "rb", "balanced",
-           "rb", "balanced recall H(r_reward, r_punishment)", needs=_D, report=True, page=True),
+           "rb", "balanced recall H(r_reward, r_punishment)", needs=_D, report="rb", page="rb"),
     Metric("fb", lambda t, m: harmonic(m("pb"), m("rb")), "fb", "balanced", "fb",
-           "balanced F H(pb, rb)", needs=_D, report=True, page=True),
+           "balanced F H(pb, rb)", needs=_D, report="fb", page="fb"),
     Metric("p_reward", lambda t, m: ratio(t["correct_d"], t["pred_d"], clip=True), "p_rew",
            "reward", "p", "Σ d m / Σ d' (precision on hard words)",
            _when(lambda t: t["pred_d"] == 0,
@@ -205,21 +206,21 @@ REGISTRY: tuple[Metric, ...] = (
            "recall", "recall of out-of-vocabulary gold words",
            _when(lambda t: t["n_oov"] == 0 and t["n_gold"] > 0,
                  "oov_recall undefined: no gold word is out of vocabulary"),
-           needs=_OOV, report=True, page=True),
+           needs=_OOV, report="OOV r", page="oov_recall"),
     Metric("iv_recall", lambda t, m: ratio(t["n_correct"] - t["oov_correct"],
                                            t["n_gold"] - t["n_oov"]), "iv_r", "oov", "iv_recall",
            "recall of in-vocabulary gold words",
            _when(lambda t: t["n_gold"] - t["n_oov"] == 0 and t["n_gold"] > 0,
                  "iv_recall undefined: no gold word is in the vocabulary"),
-           needs=_OOV, report=True, page=True),
+           needs=_OOV, report="IV r", page="iv_recall"),
     Metric("er", lambda t, m: ratio(t["n_pred"] - t["n_correct"], t["n_gold"]), "er", "errors",
-           "er", "error rate (N' - c) / N (can exceed 1)", page=True),
+           "er", "error rate (N' - c) / N (can exceed 1)", page="er"),
     Metric("tnr", lambda t, m: 1.0 - ratio(t["n_pred"] - t["n_correct"],
                                            t["total_words"] - t["n_gold"]), "tnr", "errors", "tnr",
            "true negative rate 1 - (N' - c) / (Σ TW - N)",
            _when(lambda t: t["total_words"] - t["n_gold"] == 0,
                  "tnr undefined: there is no non-gold candidate word (Σ TW - N = 0; every "
-                 "sentence has at most one character)"), page=True),
+                 "sentence has at most one character)"), page="tnr"),
     Metric("boundary_p", lambda t, m: ratio(t["boundary_correct"], t["boundary_pred"]), "b_p",
            "boundary", "p", "precision of inner word boundaries",
            _when(lambda t: t["boundary_pred"] == 0,
@@ -230,9 +231,9 @@ REGISTRY: tuple[Metric, ...] = (
                  "boundary_r undefined (and so boundary_f1): the gold standard has no inner "
                  "boundary")),
     Metric("boundary_f1", lambda t, m: harmonic(m("boundary_p"), m("boundary_r")), "b_f1",
-           "boundary", "f1", "H(boundary_p, boundary_r)", page=True),
+           "boundary", "f1", "H(boundary_p, boundary_r)", page="boundary_f1"),
     Metric("theta", None, "theta", "irt", "theta", "IRT ability (EAP, the run's items fixed; "
-           "with --irt)", scale="raw", source="irt", pair="theta_se", page=True),
+           "with --irt)", scale="raw", source="irt", pair="theta_se", page="θ"),
     Metric("theta_se", None, "theta_se", "irt", "theta_se", "posterior standard deviation of "
            "theta (with --irt)", scale="raw", source="irt", shown=False),
 )
@@ -296,6 +297,17 @@ def report_undefined(t: dict, where: str | None, undefined: str, stacklevel: int
     for msg in why_undefined(t):
         warnings.warn(UndefinedMetricWarning(f"{where}: {msg}" if where else msg),
                       stacklevel=stacklevel)
+
+
+def report_columns() -> tuple[Metric, ...]:
+    """The metrics of the report's ranking of systems, in order."""
+    return tuple(m for m in REGISTRY if m.report is not None)
+
+
+def page_columns() -> list[dict]:
+    """The metrics of the systems table of ``report.html``, as the page's data."""
+    return [{"key": m.key, "label": m.page, "scale": m.scale, "source": m.source}
+            for m in REGISTRY if m.page is not None]
 
 
 def markdown_table() -> str:

@@ -21,7 +21,7 @@ from committee.errors import CommitteeError, OutputError, ReportWarning
 from committee.fileio import atomic_write_text
 from committee.marks import words_from_ends
 from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
-from committee.report.output import SCORE_KEYS, write_csv
+from committee.report.output import score_columns, write_csv
 from committee.report.rundata import check_experiments, load_run, load_run_config
 from committee.report.systems import (System, other_systems, read_human, score,
                                       table2_systems)
@@ -140,7 +140,7 @@ def _rank_systems(ctx: Context, analyses, human) -> None:
     rows = []
     for s, rf, rb in zip(ranked, ctx.f1_rank, ctx.fb_rank):
         row = {"system": s.name, "kind": s.kind}
-        row.update({k: s.scores[k] for k in SCORE_KEYS})
+        row.update({k: s.scores[k] for k, _ in score_columns()})
         row["rank_f1"], row["rank_fb"] = rf, rb
         if ctx.human_scores is not None:
             row["human"] = ctx.human_scores.get(s.name)

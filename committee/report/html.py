@@ -45,6 +45,7 @@ import numpy as np
 
 from committee import __version__
 from committee import metrics
+from committee.metrics import records
 from committee.corpus import Corpus
 from committee.errors import DependencyError
 from committee.fileio import atomic_write_text
@@ -286,6 +287,7 @@ def encode(data: ReportData) -> dict:
         "name": data.name, "signature": data.signature, "version": __version__,
         "n_sentences": len(gold.words), "n_words": n, "n_chars": g.n_chars,
         "outcomes": list(OUTCOMES),
+        "metrics": records.page_columns(),
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
                        for b in range(metrics.N_BINS)],
         "vocab": vocab, "word_ids": _array(word_ids),
