@@ -261,11 +261,16 @@ def get(key: str) -> Metric:
 METRICS = keys("stats")
 
 
-def metric_arrays(t: dict) -> dict[str, np.ndarray]:
-    """Every statistics metric from totals ``t`` (arrays of equal shape); NaN = undefined.
+def metric_arrays(t: dict, keys: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+    """Every statistics metric (or those of ``keys``, and what they need) from
+    totals ``t`` (arrays of equal shape); NaN = undefined.
 
     :func:`compute` applies it to corpus totals, :mod:`committee.significance`
     to bootstrap resamples.
+
+    >>> m = metric_arrays({"n_correct": 3, "n_gold": 4, "n_pred": 6}, ("p", "r", "f1"))
+    >>> [float(m[k]) for k in ("p", "r", "f1")]
+    [0.5, 0.75, 0.6]
     """
     records = {m.key: m for m in registry("stats")}
     nan = np.full(np.shape(t["n_gold"]), np.nan)
@@ -277,7 +282,7 @@ def metric_arrays(t: dict) -> dict[str, np.ndarray]:
             out[key] = nan if any(n not in t for n in m.needs) else m.formula(t, value)
         return out[key]
 
-    return {key: value(key) for key in records}
+    return {key: value(key) for key in (records if keys is None else keys)}
 
 
 def why_undefined(t: dict) -> list[str]:
