@@ -7,7 +7,7 @@ the bootstrap of :mod:`committee.significance`, through
 :func:`metric_arrays`), :class:`committee.scoring.Scores` (attributes,
 ``str()``, ``to_dict``), ``committee score`` (``--metrics``, the table,
 ``--json``), the report (Table 2 in ``report.md``, the page's data) and the
-table of docs/metrics.md (``python -m committee.metrics.records``).  Adding a
+table of docs/metrics.md (``python -m committee.metrics``).  Adding a
 metric is one more :class:`Metric` in :data:`REGISTRY`.
 
 The formulas take the corpus totals of the sufficient statistics
@@ -164,78 +164,78 @@ def _easy(t):
 
 REGISTRY: tuple[Metric, ...] = (
     Metric("p", lambda t, m: ratio(t["n_correct"], t["n_pred"]), "p", "standard", "p",
-           "precision c / N'", _when(lambda t: t["n_pred"] == 0,
+           "c / N'", _when(lambda t: t["n_pred"] == 0,
            "p undefined (and so f1): the output has no words (N' = 0)"),
            report="p", page="p"),
     Metric("r", lambda t, m: ratio(t["n_correct"], t["n_gold"]), "r", "standard", "r",
-           "recall c / N", _when(lambda t: t["n_gold"] == 0,
+           "c / N", _when(lambda t: t["n_gold"] == 0,
            "r undefined (and so f1, er, oov_rate): the gold standard has no words (N = 0)"),
            report="r", page="r"),
     Metric("f1", lambda t, m: harmonic(m("p"), m("r")), "f1", "standard", "f1",
            "H(p, r)", report="f1", page="f1"),
     Metric("pb", lambda t, m: harmonic(m("p_reward"), m("p_punishment")), "pb", "balanced",
-           "pb", "balanced precision H(p_reward, p_punishment)", needs=_D, report="pb",
+           "pb", "H(p_reward, p_punishment)", needs=_D, report="pb",
            page="pb"),
     Metric("rb", lambda t, m: harmonic(m("r_reward"), m("r_punishment")), "rb", "balanced",
-           "rb", "balanced recall H(r_reward, r_punishment)", needs=_D, report="rb", page="rb"),
+           "rb", "H(r_reward, r_punishment)", needs=_D, report="rb", page="rb"),
     Metric("fb", lambda t, m: harmonic(m("pb"), m("rb")), "fb", "balanced", "fb",
-           "balanced F H(pb, rb)", needs=_D, report="fb", page="fb"),
+           "H(pb, rb)", needs=_D, report="fb", page="fb"),
     Metric("p_reward", lambda t, m: ratio(t["correct_d"], t["pred_d"], clip=True), "p_rew",
-           "reward", "p", "Σ d m / Σ d' (precision on hard words)",
+           "reward", "p", "Σ d_i m_i / Σ d'_j",
            _when(lambda t: t["pred_d"] == 0,
                  "p_reward undefined (and so pb, fb): Σ d' over predicted words is 0 (every "
                  "predicted word ends in a gold word of difficulty 0)"), needs=_D),
     Metric("p_punishment", lambda t, m: ratio(_easy(t), t["n_pred"] - t["pred_d"], clip=True),
-           "p_pun", "punishment", "p", "Σ (1-d) m / Σ (1-d') (precision on easy words)",
+           "p_pun", "punishment", "p", "Σ (1−d_i) m_i / Σ (1−d'_j)",
            _when(lambda t: t["n_pred"] - t["pred_d"] == 0,
                  "p_punishment undefined (and so pb, fb): Σ (1 - d') over predicted words is 0 "
                  "(every predicted word ends in a gold word of difficulty 1)"), needs=_D),
     Metric("r_reward", lambda t, m: ratio(t["correct_d"], t["gold_d"], clip=True), "r_rew",
-           "reward", "r", "Σ d m / Σ d (recall of hard words)",
+           "reward", "r", "Σ d_i m_i / Σ d_i",
            _when(lambda t: t["gold_d"] == 0,
                  "r_reward undefined (and so rb, fb): Σ d over gold words is 0 (every word has "
                  "difficulty 0)"), needs=_D),
     Metric("r_punishment", lambda t, m: ratio(_easy(t), t["n_gold"] - t["gold_d"], clip=True),
-           "r_pun", "punishment", "r", "Σ (1-d) m / Σ (1-d) (recall of easy words)",
+           "r_pun", "punishment", "r", "Σ (1−d_i) m_i / Σ (1−d_i)",
            _when(lambda t: t["n_gold"] - t["gold_d"] == 0,
                  "r_punishment undefined (and so rb, fb): Σ (1 - d) over gold words is 0 "
                  "(every word has difficulty 1)"), needs=_D),
     Metric("oov_rate", lambda t, m: ratio(t["n_oov"], t["n_gold"]), "oov", "oov", "rate",
-           "share of gold words not in the training vocabulary", needs=_OOV),
+           "share of gold tokens not in the training vocabulary", needs=_OOV),
     Metric("oov_recall", lambda t, m: ratio(t["oov_correct"], t["n_oov"]), "oov_r", "oov",
-           "recall", "recall of out-of-vocabulary gold words",
+           "recall", "recall over OOV tokens",
            _when(lambda t: t["n_oov"] == 0 and t["n_gold"] > 0,
                  "oov_recall undefined: no gold word is out of vocabulary"),
            needs=_OOV, report="OOV r", page="oov_recall"),
     Metric("iv_recall", lambda t, m: ratio(t["n_correct"] - t["oov_correct"],
                                            t["n_gold"] - t["n_oov"]), "iv_r", "oov", "iv_recall",
-           "recall of in-vocabulary gold words",
+           "recall over in-vocabulary tokens",
            _when(lambda t: t["n_gold"] - t["n_oov"] == 0 and t["n_gold"] > 0,
                  "iv_recall undefined: no gold word is in the vocabulary"),
            needs=_OOV, report="IV r", page="iv_recall"),
     Metric("er", lambda t, m: ratio(t["n_pred"] - t["n_correct"], t["n_gold"]), "er", "errors",
-           "er", "error rate (N' - c) / N (can exceed 1)", page="er"),
+           "er", "(N' − c) / N (can exceed 1)", page="er"),
     Metric("tnr", lambda t, m: 1.0 - ratio(t["n_pred"] - t["n_correct"],
                                            t["total_words"] - t["n_gold"]), "tnr", "errors", "tnr",
-           "true negative rate 1 - (N' - c) / (Σ TW - N)",
+           "1 − (N' − c) / (Σ TW − N) (Shao et al. 2017)",
            _when(lambda t: t["total_words"] - t["n_gold"] == 0,
                  "tnr undefined: there is no non-gold candidate word (Σ TW - N = 0; every "
                  "sentence has at most one character)"), page="tnr"),
     Metric("boundary_p", lambda t, m: ratio(t["boundary_correct"], t["boundary_pred"]), "b_p",
-           "boundary", "p", "precision of inner word boundaries",
+           "boundary", "p", "predicted inner boundaries that are gold (over the n−1 inner gaps of every sentence)",
            _when(lambda t: t["boundary_pred"] == 0,
                  "boundary_p undefined (and so boundary_f1): the output has no inner boundary")),
     Metric("boundary_r", lambda t, m: ratio(t["boundary_correct"], t["boundary_gold"]), "b_r",
-           "boundary", "r", "recall of inner word boundaries",
+           "boundary", "r", "gold inner boundaries that are predicted",
            _when(lambda t: t["boundary_gold"] == 0,
                  "boundary_r undefined (and so boundary_f1): the gold standard has no inner "
                  "boundary")),
     Metric("boundary_f1", lambda t, m: harmonic(m("boundary_p"), m("boundary_r")), "b_f1",
            "boundary", "f1", "H(boundary_p, boundary_r)", page="boundary_f1"),
-    Metric("theta", None, "theta", "irt", "theta", "IRT ability (EAP, the run's items fixed; "
-           "with --irt)", scale="raw", source="irt", pair="theta_se", page="θ"),
-    Metric("theta_se", None, "theta_se", "irt", "theta_se", "posterior standard deviation of "
-           "theta (with --irt)", scale="raw", source="irt", shown=False),
+    Metric("theta", None, "theta", "irt", "theta", "IRT ability θ (EAP from the right/wrong outcome "
+           "on every gold word, the run's items fixed; `--irt`, docs/irt.md)", scale="raw", source="irt", pair="theta_se", page="θ"),
+    Metric("theta_se", None, "theta_se", "irt", "theta_se", "posterior standard deviation of θ "
+           "(shown after θ as ±)", scale="raw", source="irt", shown=False),
 )
 
 
@@ -315,13 +315,18 @@ def page_columns() -> list[dict]:
             for m in REGISTRY if m.page is not None]
 
 
+#: The lines around the generated table in docs/metrics.md.
+TABLE_START = ("<!-- metrics table: generated by `python -m committee.metrics` "
+               "from committee/metrics/records.py; do not edit -->")
+TABLE_END = "<!-- end of metrics table -->"
+
+
 def markdown_table() -> str:
-    """The table of docs/metrics.md: every metric with its heading, scale and meaning."""
-    lines = ["| key | column | group | scale | meaning |", "|:---|:---|:---|:---|:---|"]
-    lines += [f"| `{m.key}` | `{m.heading}` | {m.group} | {m.scale} | {m.meaning} |"
+    """The table of docs/metrics.md: every metric with its definition, column
+    heading, group and scale, between :data:`TABLE_START` and :data:`TABLE_END`."""
+    lines = [TABLE_START, "", "| key | definition | column | group | scale |",
+             "|---|---|---|---|---|"]
+    lines += [f"| `{m.key}` | {m.meaning} | `{m.heading}` | {m.group} | {m.scale} |"
               for m in REGISTRY]
-    return "\n".join(lines)
+    return "\n".join([*lines, "", TABLE_END])
 
-
-if __name__ == "__main__":  # python -m committee.metrics.records > the table of docs/metrics.md
-    print(markdown_table())
