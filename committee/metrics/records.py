@@ -150,7 +150,8 @@ class Metric:
         return text if pair is None else f"{text}±{pair:.3f}"
 
 
-def _when(condition: Callable[[dict], bool], message: str):
+def when(condition: Callable[[dict], bool], message: str):
+    """A ``why_undefined``: ``message`` when ``condition(totals)`` holds."""
     return lambda t: message if condition(t) else None
 
 
@@ -164,11 +165,11 @@ def _easy(t):
 
 REGISTRY: tuple[Metric, ...] = (
     Metric("p", lambda t, m: ratio(t["n_correct"], t["n_pred"]), "p", "standard", "p",
-           "c / N'", _when(lambda t: t["n_pred"] == 0,
+           "c / N'", when(lambda t: t["n_pred"] == 0,
            "p undefined (and so f1): the output has no words (N' = 0)"),
            report="p", page="p"),
     Metric("r", lambda t, m: ratio(t["n_correct"], t["n_gold"]), "r", "standard", "r",
-           "c / N", _when(lambda t: t["n_gold"] == 0,
+           "c / N", when(lambda t: t["n_gold"] == 0,
            "r undefined (and so f1, er, oov_rate): the gold standard has no words (N = 0)"),
            report="r", page="r"),
     Metric("f1", lambda t, m: harmonic(m("p"), m("r")), "f1", "standard", "f1",
@@ -182,35 +183,35 @@ REGISTRY: tuple[Metric, ...] = (
            "H(pb, rb)", needs=_D, report="fb", page="fb"),
     Metric("p_reward", lambda t, m: ratio(t["correct_d"], t["pred_d"], clip=True), "p_rew",
            "reward", "p", "Σ d_i m_i / Σ d'_j",
-           _when(lambda t: t["pred_d"] == 0,
+           when(lambda t: t["pred_d"] == 0,
                  "p_reward undefined (and so pb, fb): Σ d' over predicted words is 0 (every "
                  "predicted word ends in a gold word of difficulty 0)"), needs=_D),
     Metric("p_punishment", lambda t, m: ratio(_easy(t), t["n_pred"] - t["pred_d"], clip=True),
            "p_pun", "punishment", "p", "Σ (1−d_i) m_i / Σ (1−d'_j)",
-           _when(lambda t: t["n_pred"] - t["pred_d"] == 0,
+           when(lambda t: t["n_pred"] - t["pred_d"] == 0,
                  "p_punishment undefined (and so pb, fb): Σ (1 - d') over predicted words is 0 "
                  "(every predicted word ends in a gold word of difficulty 1)"), needs=_D),
     Metric("r_reward", lambda t, m: ratio(t["correct_d"], t["gold_d"], clip=True), "r_rew",
            "reward", "r", "Σ d_i m_i / Σ d_i",
-           _when(lambda t: t["gold_d"] == 0,
+           when(lambda t: t["gold_d"] == 0,
                  "r_reward undefined (and so rb, fb): Σ d over gold words is 0 (every word has "
                  "difficulty 0)"), needs=_D),
     Metric("r_punishment", lambda t, m: ratio(_easy(t), t["n_gold"] - t["gold_d"], clip=True),
            "r_pun", "punishment", "r", "Σ (1−d_i) m_i / Σ (1−d_i)",
-           _when(lambda t: t["n_gold"] - t["gold_d"] == 0,
+           when(lambda t: t["n_gold"] - t["gold_d"] == 0,
                  "r_punishment undefined (and so rb, fb): Σ (1 - d) over gold words is 0 "
                  "(every word has difficulty 1)"), needs=_D),
     Metric("oov_rate", lambda t, m: ratio(t["n_oov"], t["n_gold"]), "oov", "oov", "rate",
            "share of gold tokens not in the training vocabulary", needs=_OOV),
     Metric("oov_recall", lambda t, m: ratio(t["oov_correct"], t["n_oov"]), "oov_r", "oov",
            "recall", "recall over OOV tokens",
-           _when(lambda t: t["n_oov"] == 0 and t["n_gold"] > 0,
+           when(lambda t: t["n_oov"] == 0 and t["n_gold"] > 0,
                  "oov_recall undefined: no gold word is out of vocabulary"),
            needs=_OOV, report="OOV r", page="oov_recall"),
     Metric("iv_recall", lambda t, m: ratio(t["n_correct"] - t["oov_correct"],
                                            t["n_gold"] - t["n_oov"]), "iv_r", "oov", "iv_recall",
            "recall over in-vocabulary tokens",
-           _when(lambda t: t["n_gold"] - t["n_oov"] == 0 and t["n_gold"] > 0,
+           when(lambda t: t["n_gold"] - t["n_oov"] == 0 and t["n_gold"] > 0,
                  "iv_recall undefined: no gold word is in the vocabulary"),
            needs=_OOV, report="IV r", page="iv_recall"),
     Metric("er", lambda t, m: ratio(t["n_pred"] - t["n_correct"], t["n_gold"]), "er", "errors",
@@ -218,16 +219,16 @@ REGISTRY: tuple[Metric, ...] = (
     Metric("tnr", lambda t, m: 1.0 - ratio(t["n_pred"] - t["n_correct"],
                                            t["total_words"] - t["n_gold"]), "tnr", "errors", "tnr",
            "1 − (N' − c) / (Σ TW − N) (Shao et al. 2017)",
-           _when(lambda t: t["total_words"] - t["n_gold"] == 0,
+           when(lambda t: t["total_words"] - t["n_gold"] == 0,
                  "tnr undefined: there is no non-gold candidate word (Σ TW - N = 0; every "
                  "sentence has at most one character)"), page="tnr"),
     Metric("boundary_p", lambda t, m: ratio(t["boundary_correct"], t["boundary_pred"]), "b_p",
            "boundary", "p", "predicted inner boundaries that are gold (over the n−1 inner gaps of every sentence)",
-           _when(lambda t: t["boundary_pred"] == 0,
+           when(lambda t: t["boundary_pred"] == 0,
                  "boundary_p undefined (and so boundary_f1): the output has no inner boundary")),
     Metric("boundary_r", lambda t, m: ratio(t["boundary_correct"], t["boundary_gold"]), "b_r",
            "boundary", "r", "gold inner boundaries that are predicted",
-           _when(lambda t: t["boundary_gold"] == 0,
+           when(lambda t: t["boundary_gold"] == 0,
                  "boundary_r undefined (and so boundary_f1): the gold standard has no inner "
                  "boundary")),
     Metric("boundary_f1", lambda t, m: harmonic(m("boundary_p"), m("boundary_r")), "b_f1",
