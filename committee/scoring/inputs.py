@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from committee import checks
+from committee import checks, rundir
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import count, got, require, require_choice, require_int, require_many
@@ -218,12 +218,12 @@ def _vocabulary(source, *, encoding, normalization, train_format, fix=None, api=
 def _run_test_sha256(difficulty_path) -> str | None:
     """The checksum of ``test.txt`` that the manifest beside a difficulty
     file records (None without a readable run manifest)."""
-    manifest_path = Path(difficulty_path).parent / "manifest.json"
+    manifest_path = Path(difficulty_path).parent / rundir.MANIFEST_FILE
     try:
         files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files")
     except (OSError, ValueError, AttributeError):
         return None
-    sha = files.get("test.txt") if isinstance(files, dict) else None
+    sha = files.get(rundir.TEST_FILE) if isinstance(files, dict) else None
     return sha if isinstance(sha, str) else None
 
 
@@ -238,7 +238,7 @@ def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
     sha = None if path is None else _run_test_sha256(path)
     if sha is None or sha == corpus_mod.content_sha256(gold.words):
         return exc
-    test_path = Path(path).parent / "test.txt"
+    test_path = Path(path).parent / rundir.TEST_FILE
     try:
         test = corpus_mod.read_corpus(test_path, normalization=gold.normalization)
     except (InputError, OSError):
@@ -306,7 +306,7 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     :func:`committee.checks.check_gold_output`; empty without a manifest.
     """
     path = Path(difficulty_path)
-    manifest_path = path.parent / "manifest.json"
+    manifest_path = path.parent / rundir.MANIFEST_FILE
     if not manifest_path.is_file():
         return set()
     try:
@@ -316,7 +316,7 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, dict):
         return set()  # not a committee run manifest
-    test_sha = files.get("test.txt")
+    test_sha = files.get(rundir.TEST_FILE)
     test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
     known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
              if isinstance(s, str)}
@@ -326,9 +326,9 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     if corpus_mod.content_sha256(gold.words) == test_sha:
         return golds
     warnings.warn(PlausibilityWarning(
-        f"{path}: made by committee run for another test set ({manifest_path.name}: test.txt "
+        f"{path}: made by committee run for another test set ({manifest_path.name}: {rundir.TEST_FILE} "
         f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
-        f"may belong to other words; score against {path.parent / 'test.txt'}"), stacklevel=3)
+        f"may belong to other words; score against {path.parent / rundir.TEST_FILE}"), stacklevel=3)
     return golds
 
 
@@ -337,8 +337,6 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
     (``source``: the run directory or the file); :class:`InputError` naming
     file and line when it is missing, malformed or made for other words."""
     import csv
-
-    from committee import rundir
 
     path = Path(source)
     if path.is_dir():
