@@ -326,9 +326,10 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     if corpus_mod.content_sha256(gold.words) == test_sha:
         return golds
     warnings.warn(PlausibilityWarning(
-        f"{path}: made by committee run for another test set ({manifest_path.name}: {rundir.TEST_FILE} "
-        f"sha256 {str(test_sha)[:12]}; gold {gold.path}: {gold.sha256[:12]}): its difficulties "
-        f"may belong to other words; score against {path.parent / rundir.TEST_FILE}"), stacklevel=3)
+        f"{path}: made by committee run for another test set ({manifest_path.name}: "
+        f"{rundir.TEST_FILE} sha256 {str(test_sha)[:12]}; gold {gold.path}: "
+        f"{gold.sha256[:12]}): its difficulties may belong to other words; score against "
+        f"{path.parent / rundir.TEST_FILE}"), stacklevel=3)
     return golds
 
 
