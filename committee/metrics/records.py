@@ -163,6 +163,31 @@ def _easy(t):
     return t["n_correct"] - t["correct_d"]  # Σ (1 - d_i) m_i
 
 
+#: Per side of the balanced metrics: the sum of difficulties, the count of
+#: units, how messages spell them, and the metrics an undefined one takes along.
+_SIDES = {
+    "p": ("pred_d", "n_pred", "d'", "d'_j", "predicted words",
+          "every predicted word ends in a gold word of difficulty", "pb, fb"),
+    "r": ("gold_d", "n_gold", "d", "d_i", "gold words", "every word has difficulty", "rb, fb"),
+}
+
+
+def _component(side: str, kind: str) -> Metric:
+    """``p_reward``, ``p_punishment``, ``r_reward`` or ``r_punishment``: a
+    difficulty-weighted ratio, clipped to [0, 1], undefined when its
+    denominator (a sum of d or of 1 - d) is 0."""
+    sum_d, n, d, d_sub, units, every, along = _SIDES[side]
+    key, reward = f"{side}_{kind}", kind == "reward"
+    num = (lambda t: t["correct_d"]) if reward else _easy
+    den = (lambda t: t[sum_d]) if reward else (lambda t: t[n] - t[sum_d])
+    weights = f"Σ {d}" if reward else f"Σ (1 - {d})"
+    why = (f"{key} undefined (and so {along}): {weights} over {units} is 0 ({every} "
+           f"{0 if reward else 1})")
+    meaning = f"Σ d_i m_i / Σ {d_sub}" if reward else f"Σ (1−d_i) m_i / Σ (1−{d_sub})"
+    return Metric(key, lambda t, m: ratio(num(t), den(t), clip=True), f"{side}_{kind[:3]}",
+                  kind, side, meaning, when(lambda t: den(t) == 0, why), needs=_D)
+
+
 REGISTRY: tuple[Metric, ...] = (
     Metric("p", lambda t, m: ratio(t["n_correct"], t["n_pred"]), "p", "standard", "p",
            "c / N'", when(lambda t: t["n_pred"] == 0,
@@ -181,26 +206,8 @@ REGISTRY: tuple[Metric, ...] = (
            "rb", "H(r_reward, r_punishment)", needs=_D, report="rb", page="rb"),
     Metric("fb", lambda t, m: harmonic(m("pb"), m("rb")), "fb", "balanced", "fb",
            "H(pb, rb)", needs=_D, report="fb", page="fb"),
-    Metric("p_reward", lambda t, m: ratio(t["correct_d"], t["pred_d"], clip=True), "p_rew",
-           "reward", "p", "Σ d_i m_i / Σ d'_j",
-           when(lambda t: t["pred_d"] == 0,
-                 "p_reward undefined (and so pb, fb): Σ d' over predicted words is 0 (every "
-                 "predicted word ends in a gold word of difficulty 0)"), needs=_D),
-    Metric("p_punishment", lambda t, m: ratio(_easy(t), t["n_pred"] - t["pred_d"], clip=True),
-           "p_pun", "punishment", "p", "Σ (1−d_i) m_i / Σ (1−d'_j)",
-           when(lambda t: t["n_pred"] - t["pred_d"] == 0,
-                 "p_punishment undefined (and so pb, fb): Σ (1 - d') over predicted words is 0 "
-                 "(every predicted word ends in a gold word of difficulty 1)"), needs=_D),
-    Metric("r_reward", lambda t, m: ratio(t["correct_d"], t["gold_d"], clip=True), "r_rew",
-           "reward", "r", "Σ d_i m_i / Σ d_i",
-           when(lambda t: t["gold_d"] == 0,
-                 "r_reward undefined (and so rb, fb): Σ d over gold words is 0 (every word has "
-                 "difficulty 0)"), needs=_D),
-    Metric("r_punishment", lambda t, m: ratio(_easy(t), t["n_gold"] - t["gold_d"], clip=True),
-           "r_pun", "punishment", "r", "Σ (1−d_i) m_i / Σ (1−d_i)",
-           when(lambda t: t["n_gold"] - t["gold_d"] == 0,
-                 "r_punishment undefined (and so rb, fb): Σ (1 - d) over gold words is 0 "
-                 "(every word has difficulty 1)"), needs=_D),
+    _component("p", "reward"), _component("p", "punishment"),
+    _component("r", "reward"), _component("r", "punishment"),
     Metric("oov_rate", lambda t, m: ratio(t["n_oov"], t["n_gold"]), "oov", "oov", "rate",
            "share of gold tokens not in the training vocabulary", needs=_OOV),
     Metric("oov_recall", lambda t, m: ratio(t["oov_correct"], t["n_oov"]), "oov_r", "oov",

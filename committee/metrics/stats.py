@@ -249,12 +249,8 @@ def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
     ----------
     gold, pred : Corpus
         Same sentences, same characters (checked unless ``check=False``).
-    difficulty : array of float, shape (N_gold,), optional
-        d of every gold word in corpus order.
-    train_words : set of str, optional
-        Training vocabulary for the OOV metrics.
-    oov : array of bool, shape (N_gold,), optional
-        Precomputed :func:`oov_flags` (wins over ``train_words``).
+    difficulty, train_words, oov
+        As for :class:`Collector`.
 
     Examples
     --------
