@@ -280,17 +280,27 @@ def metric_arrays(t: dict, keys: tuple[str, ...] | None = None) -> dict[str, np.
     >>> [float(m[k]) for k in ("p", "r", "f1")]
     [0.5, 0.75, 0.6]
     """
-    records = {m.key: m for m in registry("stats")}
-    nan = np.full(np.shape(t["n_gold"]), np.nan)
-    out: dict[str, np.ndarray] = {}
+    values = _Values(t)
+    return {key: values(key) for key in (values.records if keys is None else keys)}
 
-    def value(key: str) -> np.ndarray:
-        if key not in out:
-            m = records[key]
-            out[key] = nan if any(n not in t for n in m.needs) else m.formula(t, value)
-        return out[key]
 
-    return {key: value(key) for key in (records if keys is None else keys)}
+class _Values:
+    """The metrics of totals ``t``, each computed once when first asked for
+    (a formula asks for the metrics it is made of).  A callable object, not a
+    closure that calls itself: that would be a reference cycle keeping every
+    array alive until the garbage collector runs."""
+
+    def __init__(self, t: dict):
+        self.t, self.out = t, {}
+        self.records = {m.key: m for m in REGISTRY if m.source == "stats"}
+        self.nan = np.full(np.shape(t["n_gold"]), np.nan)
+
+    def __call__(self, key: str) -> np.ndarray:
+        if key not in self.out:
+            m = self.records[key]
+            self.out[key] = (self.nan if any(n not in self.t for n in m.needs)
+                             else m.formula(self.t, self))
+        return self.out[key]
 
 
 def why_undefined(t: dict) -> list[str]:
