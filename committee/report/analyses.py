@@ -451,7 +451,7 @@ def irt(ctx: Context) -> str | None:
                 "2PL; `committee irt` refuses the same committee). Train a larger committee "
                 "(`committee.size`) for this section (docs/irt.md).\n")
     systems = [{"name": s.name, "kind": s.kind, "marks": spans.marks(data.test.words, s.words),
-                "stats": s.stats} for s in ctx.ranked]
+                "stats": s.stats, "scores": s.scores} for s in ctx.ranked]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = irtrun.compute(ctx.run_dir, extra=systems, seed=e.seed,
