@@ -6,7 +6,8 @@ from __future__ import annotations
 import difflib
 import re
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag, ValidationError
@@ -93,11 +94,23 @@ def _looks_numeric(text: str) -> bool:
     return True
 
 
-def _translate(error: dict[str, Any]) -> str | None:
-    """``dotted.path: message`` for one pydantic error (None: nothing to add)."""
-    kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
-    # Walk the location through the schema: union tags are dropped, and the
-    # model holding the last key is kept for did-you-mean.
+@dataclass(frozen=True)
+class _Error:
+    """One pydantic error, its location walked through the schema."""
+
+    kind: str
+    value: Any
+    ctx: dict[str, Any]
+    msg: str
+    path: str  # the location as dotted keys, union tags dropped
+    model: Any  # the model the last key holds (None: a plain value)
+    parent: Any  # the model holding the last key (for did-you-mean)
+
+
+def _locate(error: dict[str, Any]) -> _Error:
+    """Walk ``error``'s location through the schema: union tags are dropped,
+    and the model holding the last key is kept for did-you-mean."""
+    kind = error["type"]
     path, model, parent = "", Config, None
     for item in error["loc"]:
         if isinstance(model, dict):  # a tagged union: this item is the tag
@@ -110,63 +123,109 @@ def _translate(error: dict[str, Any]) -> str | None:
         path = _join(path, str(item))
         info = _fields(model).get(str(item)) if model is not None else None
         model = _child(info.annotation) if info is not None else None
+    return _Error(kind, error.get("input"), error.get("ctx") or {}, error["msg"], path, model,
+                  parent)
 
-    if kind == "config":
-        for item in ctx.get("at", ()):
-            path = _join(path, item)
-        message = ctx["message"]
-    elif kind == "extra_forbidden":
-        prefix, _, key = path.rpartition(".")
-        message = _unknown_key(prefix, key, parent if isinstance(parent, type) else None)
-    elif kind == "missing":
-        message = "missing required key"
-    elif kind in ("union_tag_invalid", "union_tag_not_found"):
-        path = _join(path, "algorithm")
-        given = value.get("algorithm") if isinstance(value, dict) else value
-        guess = _close(str(given), ALGORITHMS)
-        hint = f" (did you mean '{guess}'?)" if guess else ""
-        message = f"unknown value {_show(given)}{hint}; expected one of: {', '.join(ALGORITHMS)}"
-    elif kind == "literal_error":
-        expected = re.findall(r"'([^']*)'", ctx.get("expected", ""))
-        guess = _close(str(value), expected) if isinstance(value, str) else None
-        hint = f" (did you mean '{guess}'?)" if guess else ""
-        message = f"unknown value {_show(value)}{hint}; expected one of: {', '.join(expected)}"
-    elif kind in ("int_type", "int_parsing", "int_from_float"):
-        message = f"expected an integer, got {_got(value)}"
-    elif kind in ("float_type", "float_parsing"):
-        message = f"expected a number, got {_got(value)}"
-        if isinstance(value, str) and _looks_numeric(value):
-            message = (f"expected a number, got {_show(value)} (a string: YAML reads "
-                       "exponents without a '.' as text; write e.g. 1.0e-3)")
-    elif kind == "finite_number":
-        message = f"must be a finite number, got {_show(value)}"
-    elif kind in ("bool_type", "bool_parsing"):
-        message = f"expected true or false, got {_got(value)}"
-    elif kind == "string_type":
-        message = f"expected a string, got {_got(value)}"
-    elif kind == "string_too_short":
-        message = "must not be empty"
-    elif kind == "string_pattern_mismatch":
-        pattern = ctx.get("pattern", "").strip("^$")
-        message = f"must match {pattern} (letters, digits, '.', '_', '-'), got {_show(value)}"
-    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}",
-                 "less_than_equal": "<= {le}", "less_than": "< {lt}"}[kind]
-        bound = bound.format(**{k: _number(v) for k, v in ctx.items()})
-        message = f"must be {bound}, got {_show(value)}"
-    elif kind == "too_short":
-        n = ctx.get("min_length", 1)
-        if isinstance(value, (list, tuple)) and len(value) >= n:
-            return None  # pydantic counts only the items that validated; those are reported
-        message = "must not be empty" if n == 1 else f"needs at least {n} items"
-    elif kind in ("tuple_type", "list_type", "iterable_type"):
-        message = f"expected a list, got {_got(value)}"
-    elif kind in ("model_type", "model_attributes_type", "dict_type"):
-        message = f"expected a mapping, got {_got(value)}"
-        if model is CorpusSource:
-            message += "; e.g. {path: FILE, format: sighan} or {builtin: peoples-daily-1998, split: train}"
-    else:
-        message = error["msg"].removeprefix("Value error, ")
+
+def _unknown_value(given: Any, expected: Iterable[str], guess_any: bool = False) -> str:
+    """``given`` is none of ``expected``; a close one is guessed for a string
+    (for any value with ``guess_any``)."""
+    expected = list(expected)
+    guess = _close(str(given), expected) if guess_any or isinstance(given, str) else None
+    hint = f" (did you mean '{guess}'?)" if guess else ""
+    return f"unknown value {_show(given)}{hint}; expected one of: {', '.join(expected)}"
+
+
+def _unknown_algorithm(e: _Error) -> str:
+    given = e.value.get("algorithm") if isinstance(e.value, dict) else e.value
+    return _unknown_value(given, ALGORITHMS, guess_any=True)
+
+
+def _not_a_number(e: _Error) -> str:
+    if isinstance(e.value, str) and _looks_numeric(e.value):
+        return (f"expected a number, got {_show(e.value)} (a string: YAML reads "
+                "exponents without a '.' as text; write e.g. 1.0e-3)")
+    return f"expected a number, got {_got(e.value)}"
+
+
+_BOUNDS = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}",
+           "less_than_equal": "<= {le}", "less_than": "< {lt}"}
+
+
+def _out_of_bounds(e: _Error) -> str:
+    bound = _BOUNDS[e.kind].format(**{k: _number(v) for k, v in e.ctx.items()})
+    return f"must be {bound}, got {_show(e.value)}"
+
+
+def _too_short(e: _Error) -> str | None:
+    n = e.ctx.get("min_length", 1)
+    if isinstance(e.value, (list, tuple)) and len(e.value) >= n:
+        return None  # pydantic counts only the items that validated; those are reported
+    return "must not be empty" if n == 1 else f"needs at least {n} items"
+
+
+def _not_a_mapping(e: _Error) -> str:
+    message = f"expected a mapping, got {_got(e.value)}"
+    if e.model is CorpusSource:
+        message += "; e.g. {path: FILE, format: sighan} or {builtin: peoples-daily-1998, split: train}"
+    return message
+
+
+def _unknown_key_of(e: _Error) -> str:
+    prefix, _, key = e.path.rpartition(".")
+    return _unknown_key(prefix, key, e.parent if isinstance(e.parent, type) else None)
+
+
+def _pattern(e: _Error) -> str:
+    pattern = e.ctx.get("pattern", "").strip("^$")
+    return f"must match {pattern} (letters, digits, '.', '_', '-'), got {_show(e.value)}"
+
+
+def _kinds(names: str, handler: Callable[[_Error], str | None]) -> dict:
+    return dict.fromkeys(names.split(), handler)
+
+
+#: The message of each kind of pydantic error (None: nothing to add); a kind
+#: not listed keeps pydantic's own message.
+_MESSAGES: dict[str, Callable[[_Error], str | None]] = {
+    "config": lambda e: e.ctx["message"],
+    "extra_forbidden": _unknown_key_of,
+    "missing": lambda e: "missing required key",
+    **_kinds("union_tag_invalid union_tag_not_found", _unknown_algorithm),
+    "literal_error": lambda e: _unknown_value(
+        e.value, re.findall(r"'([^']*)'", e.ctx.get("expected", ""))),
+    **_kinds("int_type int_parsing int_from_float",
+             lambda e: f"expected an integer, got {_got(e.value)}"),
+    **_kinds("float_type float_parsing", _not_a_number),
+    "finite_number": lambda e: f"must be a finite number, got {_show(e.value)}",
+    **_kinds("bool_type bool_parsing", lambda e: f"expected true or false, got {_got(e.value)}"),
+    "string_type": lambda e: f"expected a string, got {_got(e.value)}",
+    "string_too_short": lambda e: "must not be empty",
+    "string_pattern_mismatch": _pattern,
+    **_kinds(" ".join(_BOUNDS), _out_of_bounds),
+    "too_short": _too_short,
+    **_kinds("tuple_type list_type iterable_type",
+             lambda e: f"expected a list, got {_got(e.value)}"),
+    **_kinds("model_type model_attributes_type dict_type", _not_a_mapping),
+}
+
+#: Keys below the reported location that a kind of error is about.
+_SUBKEYS: dict[str, Callable[[_Error], tuple]] = {
+    "config": lambda e: tuple(e.ctx.get("at", ())),
+    **_kinds("union_tag_invalid union_tag_not_found", lambda e: ("algorithm",)),
+}
+
+
+def _translate(error: dict[str, Any]) -> str | None:
+    """``dotted.path: message`` for one pydantic error (None: nothing to add)."""
+    e = _locate(error)
+    handler = _MESSAGES.get(e.kind, lambda e: e.msg.removeprefix("Value error, "))
+    message = handler(e)
+    if message is None:
+        return None
+    path = e.path
+    for item in _SUBKEYS.get(e.kind, lambda e: ())(e):
+        path = _join(path, item)
     return f"{path}: {message}" if path else message
 
 
