@@ -53,8 +53,6 @@ class _Section(BaseModel):
 
 Ratio = Annotated[float, Strict(), Field(gt=0, le=1)]
 
-PositiveInt = Annotated[int, Strict(), Field(ge=1)]
-NonNegativeInt = Annotated[int, Strict(), Field(ge=0)]
 
 def _absolute(base: str | os.PathLike, path: str | os.PathLike) -> Path:
     return Path(os.path.abspath(os.path.join(base, os.path.expanduser(path))))

@@ -1,31 +1,24 @@
-"""The ``experiments`` section."""
+"""The ``experiments`` section, built from :data:`committee.experiments.REGISTRY`:
+one switch per analysis (off by default), then that analysis's settings,
+then the settings shared by several (:data:`committee.experiments.COMMON_SETTINGS`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, StrictBool, create_model
 
-from committee import crf
-from committee.config.base import (NonEmptyStr, NonNegativeInt, PositiveInt, Ratio, StrictBool,
-                                   _no_duplicates, _Section)
-from committee.features import TEMPLATES
-from committee.segmenters import SEGMENTERS as _SEGMENTER_TABLE
-
-
-# --------------------------------------------------------------------------
-# experiments: the paper's analyses (committee.report), run after the committee
+from committee import experiments as _registry
+from committee.config.base import _no_duplicates, _Section
 
 #: The switches of :class:`ExperimentsConfig`, in report order.
-EXPERIMENTS = ("table2", "stability", "linguistic", "bins", "ranking", "split_half",
-               "word_weights", "irt")
+EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
 
 #: Real segmenters the report can run itself (committee.segmenters).
-SEGMENTERS = tuple(_SEGMENTER_TABLE)
+SEGMENTERS = _registry.SEGMENTERS
 
 
-
-class ExperimentsConfig(_Section):
+class _Experiments(_Section):
     """Which of the paper's analyses ``committee run`` adds, and their settings.
 
     Each switch (:data:`EXPERIMENTS`) is off by default; ``committee report
@@ -34,35 +27,30 @@ class ExperimentsConfig(_Section):
     Paths (``idioms``, ``systems``, ``human``) are resolved like corpus paths.
     """
 
-    table2: StrictBool = False
-    table2_fractions: Annotated[tuple[Ratio, ...], Field(min_length=1)] = (0.2, 0.5, 0.8, 1.0)
-    table2_template: Literal[TEMPLATES] = "F2"
-    table2_preset: Literal[(*crf.PRESETS, "committee")] = "paper"
-    table2_max_iterations: PositiveInt | None = None
-    stability: StrictBool = False
-    stability_sizes: tuple[PositiveInt, ...] | None = None
-    linguistic: StrictBool = False
-    idioms: NonEmptyStr | None = None
-    bins: StrictBool = False
-    ranking: StrictBool = False
-    systems: tuple[NonEmptyStr, ...] = ()
-    segmenters: tuple[Literal[SEGMENTERS], ...] = ()
-    human: NonEmptyStr | None = None
-    split_half: StrictBool = False
-    split_half_repeats: PositiveInt = 100
-    word_weights: StrictBool = False
-    word_weight_sentences: tuple[NonNegativeInt, ...] = ()
-    irt: StrictBool = False
-    irt_subset: PositiveInt = 500
-    seed: NonNegativeInt = 2016
-
-    @field_validator("table2_fractions")
-    @classmethod
-    def _unique_fractions(cls, values: tuple) -> tuple:
-        return _no_duplicates(values)
-
     def enabled(self) -> tuple[str, ...]:
         """The experiments switched on, in report order (empty: none)."""
         return tuple(name for name in EXPERIMENTS if getattr(self, name))
 
 
+def _field(setting: _registry.Setting) -> tuple[Any, Any]:
+    kind = setting.type
+    if setting.unique:
+        kind = Annotated[kind, AfterValidator(_no_duplicates)]
+    return kind, Field(setting.default, description=setting.meaning)
+
+
+def _fields() -> dict[str, tuple[Any, Any]]:
+    """The section's fields, in order: each analysis's switch and settings, then the common ones."""
+    fields: dict[str, tuple[Any, Any]] = {}
+    for experiment in _registry.REGISTRY:
+        fields[experiment.name] = (StrictBool, Field(False, description=experiment.meaning))
+        for setting in experiment.settings:
+            fields[setting.name] = _field(setting)
+    for setting in _registry.COMMON_SETTINGS:
+        fields[setting.name] = _field(setting)
+    return fields
+
+
+ExperimentsConfig = create_model("ExperimentsConfig", __base__=_Experiments,
+                                 __module__=__name__, **_fields())
+ExperimentsConfig.__doc__ = _Experiments.__doc__
