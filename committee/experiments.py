@@ -62,6 +62,8 @@ class Chart:
     ``file`` is relative to the run directory; ``chart``, ``x``, ``label``
     and ``text`` are those of :class:`committee.report.html.Analysis`.
     ``y`` names the columns drawn, or picks them from the file's columns.
+    ``needs`` names an input without which the file is not written (the
+    report says of any other chart whose file is missing).
     """
 
     file: str
@@ -71,6 +73,7 @@ class Chart:
     y: Sequence[str] | Callable[[list[str]], list[str]] | None = None
     label: str | None = None
     text: str = ""
+    needs: str | None = None
 
     def columns(self, available: Sequence[str]) -> list[str] | None:
         """The columns to draw among ``available`` (None: every numeric one)."""
@@ -166,7 +169,8 @@ REGISTRY: tuple[Experiment, ...] = (
         ("report/fig3-*",),
         (Chart("report/fig3-human-correlation.csv", "Fig. 3: correlation with human judgements",
                "bar", "metric", ("pearson",),
-               text="Pearson r of each metric with the human scores."),)),
+               text="Pearson r of each metric with the human scores.",
+               needs="human judgements"),)),
     Experiment(
         "bins", f"{_HERE}:bins", "Fig. 4: accuracy by difficulty",
         "Fig. 4: recall of each system in each difficulty bin",
