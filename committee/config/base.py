@@ -48,7 +48,7 @@ def _no_duplicates(values: tuple) -> tuple:
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 Ratio = Annotated[float, Strict(), Field(gt=0, le=1)]

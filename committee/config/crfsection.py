@@ -60,6 +60,8 @@ def _params_model(algorithm: str) -> type[CrfParams]:
 
 class _CrfBase(_Section):
     preset: Literal[tuple(crf.PRESETS)] | None = None
+    """a recipe of committee.crf.PRESETS (algorithm and parameters) that algorithm and params
+    refine; default paper, null: none"""
     algorithm: str
     params: CrfParams
 

@@ -48,11 +48,17 @@ class CorpusSource(_Section):
     """
 
     path: NonEmptyStr | None = None
+    """a corpus file (relative to corpus.root); give path or builtin"""
     builtin: Literal[BUILTINS] | None = None
+    """a built-in corpus instead of a file"""
     split: Literal[SPLITS] | None = None
+    """the split of the built-in corpus (required with builtin)"""
     format: Literal[FORMATS] = "sighan"
+    """the file's format (docs/formats.md); pku for a built-in corpus"""
     encoding: NonEmptyStr | None = None
+    """the file's encoding, any Python codec name (utf-8 for a file; none for a built-in corpus)"""
     normalization: Literal[NORMALIZATIONS] | None = None
+    """characters normalized before use; the same for train and test"""
 
     @model_validator(mode="before")
     @classmethod
@@ -107,11 +113,16 @@ class CorpusSource(_Section):
 
 class CorpusConfig(_Section):
     root: NonEmptyStr | None = None
+    """base directory of relative paths (itself relative to the working directory); null: the
+    working directory"""
     train: CorpusSource
+    """the training corpus: {path: FILE, format: F, encoding: E} or {builtin: NAME, split: train}"""
     test: CorpusSource
+    """the test corpus, scored and given difficulties (same form as train)"""
     train_words: NonEmptyStr | None = None
-    #: accept a test set with the very words of the training set (a warning)
+    """word list (one a line) that defines OOV words; null: the words of train"""
     allow_overlap: Annotated[bool, Strict()] = False
+    """true: a test set with the very words of the training set is a warning, not an error"""
 
     @model_validator(mode="after")
     def _same_normalization(self) -> CorpusConfig:
@@ -141,10 +152,15 @@ MAX_SIZE = 10_000
 
 class CommitteeConfig(_Section):
     size: Annotated[int, Strict(), Field(ge=1)] = 90
+    """number of members K (at most 10000)"""
     templates: Annotated[tuple[Literal[TEMPLATES], ...], Field(min_length=1)] = TEMPLATES
+    """feature templates the members are drawn from (docs/method.md)"""
     ratios: Annotated[tuple[Ratio, ...], Field(min_length=1)] = (0.1, 0.2, 0.3)
+    """shares of the training sentences each member trains on, in (0, 1]"""
     draw: Literal[DRAWS] = "random"
+    """how members get their template and ratio: random draws, or every pair in turn (grid)"""
     seed: Annotated[int, Strict(), Field(ge=0)] = 2016
+    """seed of the members' draws and samples"""
 
     @field_validator("templates", "ratios")
     @classmethod
@@ -175,8 +191,11 @@ class CommitteeConfig(_Section):
 
 class ParallelConfig(_Section):
     backend: Literal[BACKENDS] = "loky"
+    """how members run: loky processes, a Dask cluster, or one after the other"""
     n_jobs: StrictInt = 1
+    """members run at once: >= 1, or -1 for all cores"""
     scheduler: NonEmptyStr | None = None
+    """dask only: the scheduler's address; null: a local cluster"""
 
     @field_validator("n_jobs")
     @classmethod
@@ -196,7 +215,9 @@ class ParallelConfig(_Section):
 
 class OutputConfig(_Section):
     dir: NonEmptyStr
+    """the run directory (relative to the working directory)"""
     keep_models: StrictBool = False
+    """keep each member's CRF model file"""
 
 
 
@@ -214,12 +235,19 @@ class Config(_Section):
     """
 
     name: Annotated[str, Strict(), StringConstraints(pattern=_NAME_PATTERN)]
+    """the run's name: letters, digits, '.', '_', '-'"""
     corpus: CorpusConfig
+    """the corpora"""
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
+    """the committee's recipe"""
     crf: CrfConfig = Field(default_factory=dict, validate_default=True)
+    """the members' CRF: a preset, an algorithm and its parameters"""
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
+    """how members run in parallel (does not change the outputs)"""
     output: OutputConfig
+    """where the run is written"""
     experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
+    """the paper's analyses the report adds after the committee (committee.experiments)"""
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
 
