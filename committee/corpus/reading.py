@@ -42,6 +42,7 @@ def check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
 
 
 def check_args(format: str, normalization: str | None) -> None:
+    """Refuse an unknown format or normalisation name (:class:`ValueError`)."""
     if format not in FORMATS:
         raise ValueError(f"unknown corpus format {format!r}; valid: {', '.join(FORMATS)}")
     if normalization not in NORMALIZATIONS:
@@ -52,6 +53,8 @@ def check_args(format: str, normalization: str | None) -> None:
 
 def parse(path: str, text: str, data: bytes, format: str, encoding: str,
           normalization: str | None, fix=None) -> Corpus:
+    """The corpus in ``text`` (decoded from ``data``), read as ``format``
+    once the file is checked to look like it."""
     lines = split_lines(text)
     check_format(path, lines, format, fix)
     words, starts, pos = BY_NAME[format].parse(path, lines, normalization)
