@@ -28,7 +28,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("members", "marks", "difficulty", "scoring", "parallel", "rundir", "runlock",
      "analysis", "plots", "segmenters", "config", "checks"),
     ("crf", "metrics", "significance", "corpus", "features", "spans", "irt"),
-    ("fileio", "errors", "encoding", "checkargs"),
+    ("fileio", "errors", "checkargs"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 

@@ -18,7 +18,7 @@ from committee import config as config_mod
 from committee import corpus as corpus_mod
 from committee import pipeline, scoring
 from committee.cli import main
-from committee.errors import PlausibilityWarning
+from committee.errors import DecodeError, PlausibilityWarning
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTEE = [sys.executable, "-m", "committee"]
@@ -176,7 +176,7 @@ def test_the_python_api_reads_each_file_in_its_encoding(d):
     b = scoring.score(d / "gold.txt", d / "out.txt", train_words=d / "train.txt",
                       train_format="sighan")
     assert a.to_dict() == b.to_dict()
-    with pytest.raises(corpus_mod.DecodeError, match=r"try gold_encoding='gb18030'$"):
+    with pytest.raises(DecodeError, match=r"try gold_encoding='gb18030'$"):
         scoring.score(d / "gold.gb", d / "out.txt")
 
 
