@@ -77,9 +77,10 @@ class SegmenterUnavailable(CommitteeError):
 class SegmenterFailed(CommitteeError):
     """A segmenter's command failed: it could not start, exited non-zero, or
     wrote too few or too many lines.  One line: the command, what went wrong
-    and the tail of its standard error."""
+    and the tail of its standard error.  Exit code 3, as for any output that
+    does not align with its text."""
 
-    exit_code = 5
+    exit_code = 3
 
 
 @dataclass(frozen=True)
