@@ -140,3 +140,25 @@ def test_no_sentence_runs_no_command():
 ])
 def test_command_names_are_readable_and_file_safe(argv, name):
     assert segmenters.command_name(argv) == name
+
+
+def test_the_report_ranks_users_commands_by_their_scripts_names(user, tmp_path):
+    pytest.importorskip("matplotlib")
+    import pandas as pd
+
+    from committee import workflow
+    from committee.config import load_config
+    from toyrun import make_toy_corpus, write_config
+
+    _, name = user
+    make_toy_corpus(tmp_path)
+    cfg = write_config(tmp_path / "toy.yaml", tmp_path, tmp_path / "run", size=2,
+                       backend="sequential", iterations=3)
+    out = workflow.run(load_config(cfg), progress=False)
+    assert cli.main(["report", str(out), "--only", "ranking", "--quiet", "--with", name,
+                     "--with", name + " --beam 4"]) == 0
+    systems = pd.read_csv(out / "report/systems.csv")
+    assert list(systems["system"]) == ["bigrams", "bigrams-2"]
+    seg = corpus.read_corpus(out / "report/systems/bigrams.txt").words
+    assert all(len(w) <= 2 for s in seg for w in s) and len(seg) == 40
+    assert (out / "report/systems/bigrams.json").is_file()
