@@ -163,7 +163,7 @@ def _lac() -> Segmenter:
 
 def _jiojio() -> Segmenter:
     # importing jiojio prints "# jiojio - Successfully load C funcs ..." on stdout
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()):  # (when load() has not imported it)
         from jiojio import CWSPredictText
 
         model = CWSPredictText()  # its own default_cws_model, not jiojio's global one
@@ -251,7 +251,10 @@ def load(name: str) -> Segmenter:
         return command(name[len(CMD_PREFIX):])
     module, _, loader = SEGMENTERS[name]
     try:
-        importlib.import_module(module)
+        # some print on import (jiojio): nothing may reach standard output,
+        # where ``committee segment -o -`` writes the segmentation
+        with contextlib.redirect_stdout(io.StringIO()):
+            importlib.import_module(module)
     except ImportError as exc:
         raise SegmenterUnavailable(
             f"{name}: not installed ({exc}); install it with: {install_hint(name)}") from None
