@@ -13,8 +13,8 @@ People's Daily test split.  Printed as a Markdown table:
 - segment s: the best of ``--repeat`` passes over the sentences
   (``committee.segmenters.segment``, the character check included)
 - chars/s: characters of the sentences / segment s
-- +MB: how much the process's peak resident set size grew from before
-  the load to the end (the model, and what its package imports)
+- +MB: how much the process's resident set size grew from before the
+  load to the end (the model, and what its package imports)
 - p, r, f1: word precision, recall and F1 against the gold segmentation
 
 The network is refused in the child processes (proxy variables point at a
@@ -44,11 +44,20 @@ def _sentences(n: int) -> corpus.Corpus:
     return corpus.Corpus(test.path, test.words[:n], test.lines[:n])
 
 
+def _rss_mb() -> float:
+    """Resident set size of this process now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child(name: str, n: int, repeat: int) -> dict:
     """Measure one segmenter in this process; return its row."""
     gold = _sentences(n)
     texts = ["".join(s) for s in gold.words]
-    base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    base_mb = _rss_mb()
     t0 = time.perf_counter()
     seg = segmenters.load(name)
     load_s = time.perf_counter() - t0
@@ -61,7 +70,7 @@ def child(name: str, n: int, repeat: int) -> dict:
     chars = sum(len(t) for t in texts)
     return {"name": seg.name, "version": seg.version, "load_s": load_s, "segment_s": best,
             "chars": chars, "chars_per_s": chars / best,
-            "model_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base_mb,
+            "model_mb": _rss_mb() - base_mb,
             "p": scores["p"], "r": scores["r"], "f1": scores["f1"]}
 
 
