@@ -304,10 +304,10 @@ def test_metrics_chooses_the_columns(d, capsys):
     (["--skip", "tabel2"], "--skip: unknown analysis tabel2 (did you mean table2?); choose from "
                            "table2, stability, linguistic, bins, ranking, split_half, word_weights, "
                            "irt"),
-    (["--with", "pkuseg"], "--with pkuseg: not offered (pkuseg needs a C compiler to install from "
-                           "PyPI and spacy-pkuseg downloads its model on first use); choose from "
-                           "jieba, thulac, snownlp"),
-    (["--with", "hanlp"], "--with hanlp: unknown segmenter; choose from jieba, thulac, snownlp"),
+    (["--with", "cmd: "], "--with cmd: : no command after cmd:; choose from jieba, thulac, "
+                          "snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
+    (["--with", "hanlp"], "--with hanlp: unknown segmenter; choose from jieba, thulac, snownlp, "
+                          "pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
 ])
 def test_report_usage_errors_exit_2(tmp_path, capsys, argv, message):
     code = main(["report", str(tmp_path), *argv])
