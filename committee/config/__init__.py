@@ -26,7 +26,8 @@ The package:
 * :mod:`~committee.config.schema` — the sections and :class:`Config`;
 * :mod:`~committee.config.crfsection` — the ``crf`` section;
 * :mod:`~committee.config.experiments` — the ``experiments`` section, one
-  switch and its settings per analysis of :data:`ANALYSES`;
+  switch and its settings per analysis of
+  :data:`committee.experiments.REGISTRY`;
 * :mod:`~committee.config.messages` — pydantic errors as one-line messages;
 * :mod:`~committee.config.yamlsafe` — bounded YAML reading;
 * :mod:`~committee.config.overrides` — ``--set KEY=VALUE``;
