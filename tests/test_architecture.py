@@ -26,7 +26,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("workflow",),
     ("pipeline", "report", "irtrun"),
     ("members", "marks", "difficulty", "scoring", "parallel", "rundir", "runlock",
-     "analysis", "plots", "segmenters", "config", "checks"),
+     "analysis", "plots", "segmenters", "config", "experiments", "checks"),
     ("crf", "metrics", "significance", "corpus", "features", "spans", "irt"),
     ("fileio", "errors", "checkargs"),
 )

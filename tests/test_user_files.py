@@ -302,7 +302,7 @@ def test_metrics_chooses_the_columns(d, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--skip", "tabel2"], "--skip: unknown analysis tabel2 (did you mean table2?); choose from "
-                           "table2, stability, linguistic, bins, ranking, split_half, word_weights, "
+                           "table2, stability, linguistic, ranking, bins, split_half, word_weights, "
                            "irt"),
     (["--with", "cmd: "], "--with cmd: : no command after cmd:; choose from jieba, thulac, "
                           "snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
