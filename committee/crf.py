@@ -531,14 +531,17 @@ class CrfsuiteTrainer:
     presets = PRESETS
     default_preset = DEFAULT_PRESET
 
-    @property
-    def defaults(self) -> dict:
-        """:data:`PARAM_DEFAULTS`."""
-        return PARAM_DEFAULTS
+    def parameters(self, algorithm: str) -> dict[str, tuple]:
+        """Every parameter of ``algorithm`` as ``name: (python-crfsuite's
+        default, the config's default)``: the first gives the parameter's
+        type (:func:`trainer_defaults`), the second is :data:`PARAM_DEFAULTS`'
+        value or None (python-crfsuite's own applies).
 
-    def library_defaults(self, algorithm: str) -> dict:
-        """:func:`trainer_defaults`."""
-        return trainer_defaults(algorithm)
+        >>> CRFSUITE.parameters("lbfgs")["c2"], CRFSUITE.parameters("lbfgs")["c1"]
+        ((1.0, 1.0), (0.0, None))
+        """
+        return {name: (default, PARAM_DEFAULTS.get(name))
+                for name, default in trainer_defaults(algorithm).items()}
 
     def resolve_preset(self, section) -> tuple[dict | None, list[str]]:
         """:func:`resolve_preset`."""

@@ -46,6 +46,15 @@ class Trainer(Protocol):
     model_suffix: str
     algorithms: tuple[str, ...]
 
+    def parameters(self, algorithm: str) -> dict[str, tuple]:
+        """Every parameter of ``algorithm`` as ``name: (example, default)``:
+        a value of the parameter's type, and the value a config that does
+        not set it gets (None: the trainer's own)."""
+
+    def resolve_preset(self, section) -> tuple[dict | None, list[str]]:
+        """A ``crf`` config section with its ``preset`` expanded into
+        ``algorithm`` and ``params``, and ``"key: message"`` problems."""
+
     def check_params(self, algorithm: str, params: dict) -> list[str]:
         """Every problem with ``algorithm`` and ``params``, one line each
         (``params.NAME: message`` or ``algorithm: message``); empty when

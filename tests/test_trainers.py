@@ -28,6 +28,12 @@ class MaxMatch:
     def __init__(self):
         self.trained = 0
 
+    def parameters(self, algorithm):
+        return {"max_len": (9, None)}
+
+    def resolve_preset(self, section):
+        return {"preset": None, "algorithm": "forward", "params": {}, **section}, []
+
     def check_params(self, algorithm, params):
         problems = []
         if algorithm not in self.algorithms:
@@ -83,7 +89,8 @@ def _member(k=0):
 
 
 def test_crfsuite_is_a_trainer():
-    assert isinstance(crf.CRFSUITE, trainers.Trainer)
+    assert isinstance(crf.CRFSUITE, trainers.Trainer) and isinstance(MaxMatch(), trainers.Trainer)
+    assert not isinstance(object(), trainers.Trainer)
     assert trainers.get() is crf.CRFSUITE and trainers.DEFAULT_TRAINER == "crfsuite"
     assert crf.CRFSUITE.fingerprint("ap", {"max_iterations": 3}) == {
         "algorithm": "ap", "params": {"max_iterations": 3}}
@@ -91,14 +98,16 @@ def test_crfsuite_is_a_trainer():
 
 def test_the_trainer_is_the_one_home_of_defaults_and_checks():
     t = trainers.get("crfsuite")
-    assert t.defaults == {"c2": 1.0, "max_iterations": 100}
-    assert t.library_defaults("lbfgs")["max_iterations"] == 2147483647
+    assert t.parameters("lbfgs")["max_iterations"] == (2147483647, 100)
+    assert t.parameters("lbfgs")["c2"] == (1.0, 1.0)
+    assert t.parameters("ap")["max_iterations"] == (100, 100)
+    assert t.parameters("lbfgs")["linesearch"] == ("MoreThuente", None)
     assert t.presets["paper"]["params"] == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
     assert t.resolve_preset({"preset": "fast"})[0]["algorithm"] == "l2sgd"
     # the messages are those of the one rule set, word for word
     assert trainers.check_params("lbfgs", {"max_iteration": 5, "c2": "1"}) == [
         "params.max_iteration: unknown parameter of algorithm 'lbfgs'; did you mean "
-        "'max_iterations'? (valid: " + ", ".join(t.library_defaults("lbfgs")) + ")",
+        "'max_iterations'? (valid: " + ", ".join(t.parameters("lbfgs")) + ")",
         "params.c2: must be a number, got '1'"]
     assert trainers.check_params("lbfgs", {"epsilon": -1.0}) == [
         "params.epsilon: must be >= 0, got -1.0"]
