@@ -4,6 +4,7 @@ in at one place (``TRAINERS``) training and tagging a committee."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from committee import crf, members, pipeline, trainers
 from committee.config import load_config
 from committee.errors import ConfigError
 import toyrun
+from test_members import _spans
 
 
 class MaxMatch:
@@ -126,6 +128,8 @@ def test_a_plugged_in_trainer_trains_and_tags_a_member(maxmatch, tmp_path):
     task = members.MemberTask(_member(), TRAIN, TEST_CHARS, TEST, "forward", {},
                               str(tmp_path), keep_model=True, trainer="maxmatch")
     assert task.index == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        task.trainer = "crfsuite"
     res = task.run()
     # forward maximum matching by hand: 北京|大学生|活 and 我|爱|北京|大学
     assert res.marks.tolist() == [True, False, False, True, True, True, True]
@@ -178,10 +182,3 @@ def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_
         expected = [span in set(_spans(p)) for g, p in zip(gold_spans, pred) for span in g]
         assert marks[k].tolist() == expected
 
-
-def _spans(words):
-    out, i = [], 0
-    for w in words:
-        out.append((i, i + len(w)))
-        i += len(w)
-    return out
