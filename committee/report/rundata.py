@@ -141,7 +141,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
         module = seg_mod.SEGMENTERS[name][0]
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
-                            f"pip install 'committee[{seg_mod.SEGMENTERS[name][1]}]'")
+                            f"{seg_mod.install_hint(name)}")
     if problems:
         raise ConfigError("experiments", problems)
     plots.require_matplotlib()  # PlotError (exit 3): a package to install, not a setting

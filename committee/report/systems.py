@@ -240,9 +240,10 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     and output files of other segmenters."""
     systems, taken = [], set()
     texts = ["".join(s) for s in data.test.words]
-    for name in segmenters:
+    for asked in segmenters:
+        seg = seg_mod.load(asked)
+        name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
         path = out_dir / "systems" / f"{name}.txt"
-        seg = seg_mod.load(name)
         info_path = out_dir / "systems" / f"{name}.json"
         cached = None
         if path.is_file() and info_path.is_file():
@@ -254,12 +255,11 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
             cached = seg_mod.segment(seg, texts, str(rundir.paths(data.run_dir).test),
                                      data.test.lines, progress=progress)
             corpus_mod.write_sighan(path, cached)
-            info = {"segmenter": name, "version": seg.version, "test": data.test.sha256,
+            info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
                     "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
             atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
             log.info("segmented the test set with %s %s in %.1f s", name, seg.version,
                      info["seconds"])
-        taken.add(name)
         systems.append(System(name, "system", cached, info=info))
     for p in files:
         pred = corpus_mod.read_corpus(p)
