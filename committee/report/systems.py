@@ -19,7 +19,7 @@ import numpy as np
 
 from committee import __version__
 from committee import corpus as corpus_mod
-from committee import crf, metrics, parallel, rundir, scoring
+from committee import metrics, parallel, rundir, scoring, trainers
 from committee import members as members_mod
 from committee import segmenters as seg_mod
 from committee.errors import InputError, RunError, UndefinedMetricWarning
@@ -98,8 +98,9 @@ class _Table2Result:
 def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed):
     """Runs in a worker: train Table 2 model ``index`` and segment the test set."""
     t0 = time.perf_counter()
-    pred, t = crf.train_and_segment(sentences, template, test_chars, algorithm, params, workdir,
-                                    rand_seed=rand_seed, prefix=f".table2-{owner_tag()}-")
+    pred, t = trainers.train_and_segment(trainers.get(), sentences, template, test_chars,
+                                         algorithm, params, workdir, rand_seed=rand_seed,
+                                         prefix=f".table2-{owner_tag()}-")
     return _Table2Result(index, pred, {
         "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
         "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
