@@ -17,16 +17,17 @@ first imported.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, conint, constr
+from pydantic import AfterValidator, Field, StrictBool, conint, constr
 
 from committee import crf
 from committee.features import TEMPLATES
-from committee.segmenters import SEGMENTERS as _SEGMENTER_TABLE
+from committee.segmenters import CMD_PREFIX, SEGMENTERS as _SEGMENTER_TABLE, name_problem
 
 __all__ = ["COMMON_SETTINGS", "Chart", "Experiment", "REGISTRY", "SEGMENTERS", "Setting",
            "by_name", "function_of"]
@@ -35,6 +36,31 @@ __all__ = ["COMMON_SETTINGS", "Chart", "Experiment", "REGISTRY", "SEGMENTERS", "
 SEGMENTERS = tuple(_SEGMENTER_TABLE)
 
 _Path = constr(strict=True, min_length=1)
+
+
+def _segmenter_name(name: str) -> str:
+    """``name`` when it is a segmenter of :data:`SEGMENTERS` or a
+    ``cmd:COMMAND`` (:func:`committee.segmenters.name_problem`).
+
+    >>> _segmenter_name("cmd:./seg --utf8")
+    'cmd:./seg --utf8'
+    >>> _segmenter_name("jeiba")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown value 'jeiba' (did you mean 'jieba'?); expected one of: jieba, thulac, snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND
+    """
+    problem = name_problem(name)
+    if problem == "unknown segmenter":
+        close = difflib.get_close_matches(name, SEGMENTERS, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise ValueError(f"unknown value '{name}'{hint}; expected one of: "
+                         f"{', '.join(SEGMENTERS)} or {CMD_PREFIX}COMMAND")
+    if problem is not None:
+        raise ValueError(f"'{name}': {problem}")
+    return name
+
+
+_Segmenter = Annotated[str, Field(strict=True, min_length=1), AfterValidator(_segmenter_name)]
 _Positive = conint(strict=True, ge=1)
 _NonNegative = conint(strict=True, ge=0)
 _Fraction = Annotated[float, Field(strict=True, gt=0, le=1)]
@@ -162,8 +188,9 @@ REGISTRY: tuple[Experiment, ...] = (
         (Setting("systems", tuple[_Path, ...], (),
                  "other segmenters' outputs of the test set (SIGHAN files) scored beside the "
                  "Table 2 models"),
-         Setting("segmenters", tuple[Literal[SEGMENTERS], ...], (),
-                 "segmenters the report runs on the test set itself"),
+         Setting("segmenters", tuple[_Segmenter, ...], (),
+                 "segmenters the report runs on the test set itself: a name of "
+                 "committee.segmenters or cmd:COMMAND (docs/segmenters.md)"),
          Setting("human", _Path | None, None,
                  "human judgements of the systems: 'system<TAB>score' per line")),
         ("report/fig3-*",),

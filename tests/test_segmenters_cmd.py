@@ -162,3 +162,40 @@ def test_the_report_ranks_users_commands_by_their_scripts_names(user, tmp_path):
     seg = corpus.read_corpus(out / "report/systems/bigrams.txt").words
     assert all(len(w) <= 2 for s in seg for w in s) and len(seg) == 40
     assert (out / "report/systems/bigrams.json").is_file()
+
+
+def _experiments_config(tmp_path, segmenters_yaml: str):
+    from committee.config import load_config
+
+    path = tmp_path / "c.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: t
+        corpus:
+          train: {{builtin: peoples-daily-1998, split: train}}
+          test: {{builtin: peoples-daily-1998, split: test}}
+        committee: {{size: 3}}
+        output: {{dir: {tmp_path / 'run'}}}
+        experiments:
+          segmenters: {segmenters_yaml}
+        """), encoding="utf-8")
+    return load_config(path)
+
+
+def test_a_config_names_a_users_command_as_a_segmenter(tmp_path):
+    from committee.report.rundata import check_experiments
+
+    cfg = _experiments_config(tmp_path, '[jieba, "cmd:python3 -m my.seg --fast"]')
+    assert cfg.experiments.segmenters == ("jieba", "cmd:python3 -m my.seg --fast")
+    check_experiments(cfg, ["ranking"])  # a command is checked when it runs, not here
+
+
+def test_a_config_refuses_an_unknown_name_and_an_empty_command(tmp_path):
+    from committee.errors import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        _experiments_config(tmp_path, '[jeiba, "cmd: "]')
+    lines = str(caught.value).splitlines()[1:]
+    assert lines == [
+        "  experiments.segmenters[0]: unknown value 'jeiba' (did you mean 'jieba'?); expected one "
+        f"of: {', '.join(segmenters.SEGMENTERS)} or cmd:COMMAND",
+        "  experiments.segmenters[1]: 'cmd: ': no command after cmd:"]

@@ -1,6 +1,7 @@
-"""The ``crf`` section: one params model per algorithm, built from
-python-crfsuite itself, its preset resolved (:data:`committee.crf.PRESETS`),
-and the values of its parameters checked by :func:`committee.crf.check_crf_params`."""
+"""The ``crf`` section: one params model per algorithm, built from what the
+trainer (:func:`committee.trainers.get`, python-crfsuite) declares of each
+parameter, its preset resolved and its values checked by the trainer's own
+rules: the config keeps no defaults or checks of its own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Discriminator, Field, Tag, TypeAdapter, ValidationError, create_model, \
     model_serializer
 
-from committee import crf
+from committee import crf, trainers
 from committee.config.base import NonEmptyStr, StrictBool, StrictFloat, StrictInt, _problem, \
     _Section
 from committee.crf import ALGORITHMS, LINESEARCH
@@ -17,12 +18,6 @@ from committee.crf import ALGORITHMS, LINESEARCH
 
 # --------------------------------------------------------------------------
 # crf: one params model per algorithm, built from python-crfsuite itself
-
-#: Values of parameters that neither ``crf.params`` nor the preset
-#: (:data:`committee.crf.PRESETS`) sets, where the algorithm has them; the
-#: others take python-crfsuite's defaults.
-_PARAM_DEFAULTS = {"c2": 1.0, "max_iterations": 100}
-
 
 class CrfParams(_Section):
     """Trainer parameters of one algorithm; ``None`` = python-crfsuite's default."""
@@ -37,10 +32,11 @@ class CrfParams(_Section):
 
 
 def _params_model(algorithm: str) -> type[CrfParams]:
-    """The types of ``algorithm``'s parameters; their values are checked by
-    :func:`committee.crf.check_crf_params` (see :func:`_crf_problems`)."""
+    """The types and defaults of ``algorithm``'s parameters, as the trainer
+    declares them; their values are checked by the trainer (see
+    :func:`_crf_problems`)."""
     fields: dict[str, Any] = {}
-    for name, default in crf.trainer_defaults(algorithm).items():
+    for name, (default, value) in trainers.get().parameters(algorithm).items():
         if name == "linesearch":
             kind: Any = Literal[LINESEARCH]
         elif isinstance(default, bool):
@@ -53,7 +49,7 @@ def _params_model(algorithm: str) -> type[CrfParams]:
             kind = NonEmptyStr
         fields[name.replace(".", "_")] = (
             Annotated[kind | None, Field(alias=name)],
-            _PARAM_DEFAULTS.get(name),
+            value,
         )
     return create_model(f"{algorithm.capitalize()}Params", __base__=CrfParams, **fields)
 
@@ -85,15 +81,15 @@ _CRF_MODELS = {algorithm: _crf_model(algorithm) for algorithm in ALGORITHMS}
 
 def _crf_tag(value: Any) -> str:
     if isinstance(value, dict):
-        resolved, _ = crf.resolve_preset(value)
+        resolved, _ = trainers.get().resolve_preset(value)
         algorithm = (resolved or value).get("algorithm", "lbfgs")
         return algorithm if isinstance(algorithm, str) else repr(algorithm)
     return getattr(value, "algorithm", "lbfgs")
 
 
 def _resolve_crf(value: Any) -> Any:
-    """``crf`` as written → with its preset expanded (:func:`committee.crf.resolve_preset`)."""
-    resolved, problems = crf.resolve_preset(value)
+    """``crf`` as written → with its preset expanded (the trainer's ``resolve_preset``)."""
+    resolved, problems = trainers.get().resolve_preset(value)
     if problems:
         key, message = problems[0].split(": ", 1)
         raise _problem(message, (key,))
@@ -108,10 +104,10 @@ CrfConfig = Annotated[
 
 
 def _crf_problems(data: dict[str, Any]) -> list[str]:
-    """The values of ``crf.params``, checked by the one rule set of
-    :func:`committee.crf.check_crf_params` (their types are checked by the
+    """The values of ``crf.params``, checked by the trainer's one rule set
+    (:func:`committee.trainers.check_params`; their types are checked by the
     schema; a section whose types are wrong is left to its messages)."""
-    section, problems = crf.resolve_preset(data.get("crf"))
+    section, problems = trainers.get().resolve_preset(data.get("crf"))
     if section is None or problems:
         return []  # reported by the schema
     try:
@@ -122,5 +118,5 @@ def _crf_problems(data: dict[str, Any]) -> list[str]:
     raw = raw if isinstance(raw, dict) else {}
     # each value as written (``-1``, not ``-1.0``), for the message
     shown = {k: raw.get(k, v) for k, v in validated.trainer_params().items()}
-    return [f"crf.{p}" for p in crf.check_crf_params(validated.algorithm, shown)]
+    return [f"crf.{p}" for p in trainers.check_params(validated.algorithm, shown)]
 

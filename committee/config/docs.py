@@ -20,7 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from committee import crf
-from committee.config.crfsection import _CRF_MODELS, _PARAM_DEFAULTS
+from committee.config.crfsection import _CRF_MODELS
 from committee.config.schema import Config, CorpusSource
 from committee.crf import ALGORITHMS
 
@@ -141,7 +141,7 @@ def _crf_part() -> list[str]:
             + ", ".join(f"{k} = {v}" for k, v in preset["params"].items())
             for name, preset in crf.PRESETS.items()]
     out += ["", "Without a preset, " + ", ".join(f"{k} = {v}" for k, v in
-                                                _PARAM_DEFAULTS.items())
+                                                crf.PARAM_DEFAULTS.items())
             + " where the algorithm has them, python-crfsuite's defaults for the rest.", ""]
     for algorithm in ALGORITHMS:
         params = _CRF_MODELS[algorithm].model_fields["params"].annotation

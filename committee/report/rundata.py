@@ -138,6 +138,8 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
             problems.append(f"experiments.stability_sizes: {too_big} exceed committee.size "
                             f"({cfg.committee.size})")
     for i, name in enumerate(e.segmenters):
+        if name.startswith(seg_mod.CMD_PREFIX):
+            continue  # a user's command: checked when it runs (one line on failure)
         module = seg_mod.SEGMENTERS[name][0]
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
