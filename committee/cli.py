@@ -366,8 +366,9 @@ def _add_report(sub) -> None:
     p.add_argument("--system", action="append", metavar="OUTPUT",
                    help="another segmenter's output (SIGHAN) to rank (repeatable)")
     p.add_argument("--with", dest="segmenter", action="append", metavar="NAME",
-                   help="segment the test set with NAME (jieba, thulac, snownlp) and rank it "
-                        "(repeatable)")
+                   help="segment the test set with NAME (jieba, thulac, snownlp, pkuseg, lac, "
+                        "jiojio, rjieba, or 'cmd:COMMAND': a command that segments one "
+                        "sentence per line of stdin) and rank it (repeatable)")
     p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report, check=_check_report)
@@ -409,8 +410,10 @@ def _add_segment(sub) -> None:
     g.add_argument("test", metavar="TEST", help="test file (its words are joined back into "
                                                 "text); '-' reads standard input")
     g.add_argument("--with", dest="segmenter", required=True, metavar="NAME",
-                   help="jieba, thulac or snownlp (each an optional extra: "
-                        "pip install 'committee[jieba]')")
+                   help="jieba, thulac, snownlp, pkuseg, lac, jiojio or rjieba (each an "
+                        "optional extra: pip install 'committee[jieba]'), or 'cmd:COMMAND': "
+                        "a command that reads one sentence per line on stdin and writes "
+                        "it segmented (words separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
                    help="output file (UTF-8, SIGHAN); '-' writes standard output")
     _file_options(g, "", "TEST")
@@ -482,13 +485,15 @@ def _check_score(args) -> None:
 
 
 def _check_segmenters(args) -> None:
-    """``--with`` names a segmenter of :data:`committee.segmenters.SEGMENTERS`."""
-    from committee.segmenters import SEGMENTERS, name_problem
+    """``--with`` names a segmenter of :data:`committee.segmenters.SEGMENTERS`
+    or a ``cmd:COMMAND``."""
+    from committee.segmenters import CMD_PREFIX, SEGMENTERS, name_problem
 
     for name in (args.segmenter if isinstance(args.segmenter, list) else [args.segmenter]):
         problem = name_problem(name)
         if problem is not None:
-            raise _UsageError(f"--with {name}: {problem}; choose from {', '.join(SEGMENTERS)}")
+            raise _UsageError(f"--with {name}: {problem}; choose from {', '.join(SEGMENTERS)} "
+                              f"or {CMD_PREFIX}COMMAND")
 
 
 def _check_args(args) -> None:

@@ -1,10 +1,14 @@
 """The CRF: train a python-crfsuite model, tag with it, decode the tags into words.
 
-This is the one train → tag → decode code of the package: committee members
+python-crfsuite behind the :class:`committee.trainers.Trainer` interface
+(:data:`CRFSUITE`, :class:`CrfsuiteTrainer`): committee members
 (:func:`committee.members.run_member`) and the report's Table 2 models both
-call :func:`train_and_segment`.  Its parameters are checked by
-:func:`check_crf_params`, the one rule set, which :mod:`committee.config`
-applies when a config is loaded.
+train and tag through :func:`committee.trainers.train_and_segment`.  This
+module is the one home of its defaults (python-crfsuite's own,
+:func:`trainer_defaults`; the config's, :data:`PARAM_DEFAULTS`; the member
+recipes, :data:`PRESETS`) and of the checks of its parameters
+(:func:`check_crf_params`, the one rule set, which :mod:`committee.config`
+applies when a config is loaded and :func:`train_model` before it trains).
 
 Training and decoding
 ---------------------
@@ -47,7 +51,7 @@ against about 150 MB for the same attributes as Python lists, and tagging
 from it skips the conversion.  A worker that runs many members so pays the
 cost (about 0.5 s) once per template.
 
-Training attributes differ for every member; :func:`run_member` builds them
+Training attributes differ for every member; :func:`train_words` builds them
 one sentence at a time while crfsuite takes them in (``Trainer.append``
 copies them), so they never all exist as Python objects at once.
 
@@ -71,11 +75,9 @@ import functools
 import math
 import numbers
 import os
-import tempfile
 import threading
 import time
 import warnings
-from pathlib import Path
 from typing import Sequence
 
 import pycrfsuite
@@ -116,6 +118,11 @@ PRESETS: dict[str, dict] = {
 
 #: The preset of a ``crf`` section that names none.
 DEFAULT_PRESET = "paper"
+
+#: Values of parameters that neither ``crf.params`` nor the preset sets,
+#: where the algorithm has them (the config's defaults); the others take
+#: python-crfsuite's own (:func:`trainer_defaults`).
+PARAM_DEFAULTS = {"c2": 1.0, "max_iterations": 100}
 
 
 def resolve_preset(section) -> tuple[dict | None, list[str]]:
@@ -463,92 +470,101 @@ test_attributes.cache_clear = _cached_test_attributes.cache_clear
 
 
 # --------------------------------------------------------------------------
-# train -> tag -> decode
+# the trainer: train on words, tag characters into words
 
 
-def train_and_segment(sentences: Sequence[Sequence[str]], template: str,
-                      test_chars: Sequence[str], algorithm: str, params: dict,
-                      workdir: str | os.PathLike, *, rand_seed: int = 1,
-                      prefix: str = ".model-", keep_as: str | os.PathLike | None = None
-                      ) -> tuple[list[list[str]], dict[str, float]]:
-    """Train a CRF on ``sentences`` (lists of words) and segment ``test_chars``.
+def train_words(sentences: Sequence[Sequence[str]], template: str, algorithm: str, params: dict,
+                model_path: str | os.PathLike, *, rand_seed: int = 1) -> dict[str, float]:
+    """Train a CRF on ``sentences`` (lists of words) with ``template``'s
+    attributes and write it to ``model_path``.
 
-    Parameters
-    ----------
-    sentences : sequence of list of str
-        Non-empty training sentences.
-    template : str
-        Feature template of :mod:`committee.features`.
-    test_chars : sequence of str
-        Characters of every test sentence.
-    algorithm, params
-        python-crfsuite training algorithm and parameters.
-    workdir : path
-        Directory of the temporary model file (``prefix``...``.crfsuite``;
-        created if missing).
-    rand_seed : int
-        Seed of the C library's ``rand()`` (see :func:`train_model`).
-    keep_as : path, optional
-        Keep the model there (moved atomically); otherwise it is removed.
+    The attributes are built one sentence at a time while crfsuite takes them
+    in, so their Python lists never all exist at once (crfsuite keeps its own
+    compact copy); their build time is still reported apart.
 
     Returns
     -------
-    (words, timings)
-        The predicted words of every test sentence, and seconds spent in
-        ``attributes_s`` (training and test attributes), ``append_s``,
-        ``train_s`` and ``tag_s`` (tagging and cutting into words); the parts
-        of ``train_s`` crfsuite reports (``featgen_s``, ``optimise_s``,
-        ``store_s``, :func:`train_model`) when its log gave them.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> words, t = train_and_segment([["我", "爱", "北京"], ["北京", "大"]], "F1",
-    ...                              ["我爱北京"], "lbfgs", {"max_iterations": 20},
-    ...                              tempfile.mkdtemp())
-    >>> "".join(words[0]), sorted(t)  # doctest: +NORMALIZE_WHITESPACE
-    ('我爱北京', ['append_s', 'attributes_s', 'featgen_s', 'optimise_s', 'store_s',
-                'tag_s', 'train_s'])
+    dict
+        Seconds spent in ``attributes_s`` (the training attributes and tags),
+        ``append_s``, ``train_s`` and crfsuite's own parts of ``train_s``
+        (:func:`train_model`).
     """
     t0 = time.perf_counter()
-    train_chars = ["".join(s) for s in sentences]
     yseqs = [to_bmes(s) for s in sentences]
-    test_seqs = test_attributes(test_chars, template)
-    timings = {"attributes_s": time.perf_counter() - t0}
-
-    # Training attributes are built one sentence at a time while crfsuite takes
-    # them in, so their Python lists never all exist at once (crfsuite keeps
-    # its own compact copy); their build time is still reported apart.
-    build_s = [0.0]
+    build_s = [time.perf_counter() - t0]
 
     def xseqs():
-        for chars in train_chars:
+        for words in sentences:
             t = time.perf_counter()
-            x = attributes(chars, template)
+            x = attributes("".join(words), template)
             build_s[0] += time.perf_counter() - t
             yield x
 
-    workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".crfsuite", dir=workdir)
-    os.close(fd)
-    try:
-        t = train_model(xseqs(), yseqs, algorithm, params, tmp, rand_seed=rand_seed)
-        timings["attributes_s"] += build_s[0]
-        timings["append_s"] = t["append_s"] - build_s[0]
-        timings.update((k, v) for k, v in t.items() if k != "append_s")
-        del yseqs
-        t0 = time.perf_counter()
-        tags = tag_sentences(tmp, test_seqs)
-        pred = [from_bmes(c, tg) for c, tg in zip(test_chars, tags)]
-        timings["tag_s"] = time.perf_counter() - t0
-        if keep_as is not None:
-            Path(keep_as).parent.mkdir(exist_ok=True)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, keep_as)
-    finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-    return pred, timings
+    t = train_model(xseqs(), yseqs, algorithm, params, model_path, rand_seed=rand_seed)
+    timings = {"attributes_s": build_s[0], "append_s": t["append_s"] - build_s[0]}
+    timings.update((k, v) for k, v in t.items() if k != "append_s")
+    return timings
+
+
+def segment(model_path: str | os.PathLike, test_chars: Sequence[str],
+            template: str) -> list[list[str]]:
+    """The words of every test sentence, by the Viterbi path of a trained
+    model over ``template``'s attributes (cached, :func:`test_attributes`)."""
+    tags = tag_sentences(model_path, test_attributes(test_chars, template))
+    return [from_bmes(c, tg) for c, tg in zip(test_chars, tags)]
+
+
+class CrfsuiteTrainer:
+    """python-crfsuite behind the :class:`committee.trainers.Trainer` interface:
+    the one home of its algorithms, member recipes (:data:`PRESETS`), the
+    package's parameter defaults (:data:`PARAM_DEFAULTS`), python-crfsuite's
+    own (:func:`trainer_defaults`) and the checks of parameters
+    (:func:`check_crf_params`).
+
+    >>> CRFSUITE.fingerprint("lbfgs", {"c2": 1.0})
+    {'algorithm': 'lbfgs', 'params': {'c2': 1.0}}
+    """
+
+    name = "crfsuite"
+    model_suffix = ".crfsuite"
+    algorithms = ALGORITHMS
+    presets = PRESETS
+    default_preset = DEFAULT_PRESET
+
+    def parameters(self, algorithm: str) -> dict[str, tuple]:
+        """Every parameter of ``algorithm`` as ``name: (python-crfsuite's
+        default, the config's default)``: the first gives the parameter's
+        type (:func:`trainer_defaults`), the second is :data:`PARAM_DEFAULTS`'
+        value or None (python-crfsuite's own applies).
+
+        >>> CRFSUITE.parameters("lbfgs")["c2"], CRFSUITE.parameters("lbfgs")["c1"]
+        ((1.0, 1.0), (0.0, None))
+        """
+        return {name: (default, PARAM_DEFAULTS.get(name))
+                for name, default in trainer_defaults(algorithm).items()}
+
+    def resolve_preset(self, section) -> tuple[dict | None, list[str]]:
+        """:func:`resolve_preset`."""
+        return resolve_preset(section)
+
+    def check_params(self, algorithm: str, params: dict) -> list[str]:
+        """:func:`check_crf_params`."""
+        return check_crf_params(algorithm, params)
+
+    def train(self, sentences, template, algorithm, params, model_path, *, rand_seed=1):
+        """:func:`train_words`."""
+        return train_words(sentences, template, algorithm, params, model_path,
+                           rand_seed=rand_seed)
+
+    def tag(self, model_path, test_chars, template):
+        """:func:`segment`."""
+        return segment(model_path, test_chars, template)
+
+    def fingerprint(self, algorithm: str, params: dict) -> dict:
+        """What identifies a model of this trainer in a run's recipe and
+        manifest: its algorithm and parameters."""
+        return {"algorithm": algorithm, "params": dict(params)}
+
+
+#: The python-crfsuite trainer (``crf.trainer: crfsuite``, the default).
+CRFSUITE = CrfsuiteTrainer()

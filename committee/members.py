@@ -25,13 +25,15 @@ member's sentences from the member alone.  The streams are those of NumPy's
 
 Training and decoding
 ---------------------
-Members are linear-chain CRFs over BMES tags, trained and decoded by
-:func:`committee.crf.train_and_segment` (python-crfsuite directly; see
-:mod:`committee.crf` for determinism, the test-attribute cache and the cost
-of a member).  Shuffling algorithms get the C library's ``srand()`` seed
-:func:`crfsuite_seed`, derived from the member, so every algorithm gives
-byte-identical models and marks whatever process runs the member.  The
-member's marks are made by :mod:`committee.marks`.
+A member is trained and decodes the test set through its trainer
+(:func:`committee.trainers.train_and_segment`; by default linear-chain CRFs
+over BMES tags with python-crfsuite, see :mod:`committee.crf` for
+determinism, the test-attribute cache and the cost of a member).  What a
+worker needs for one member is one :class:`MemberTask`.  Shuffling
+algorithms get the C library's ``srand()`` seed :func:`crfsuite_seed`,
+derived from the member, so every algorithm gives byte-identical models and
+marks whatever process runs the member.  The member's marks are made by
+:mod:`committee.marks`.
 """
 
 from __future__ import annotations
@@ -44,10 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from committee import crf
+from committee import rundir, trainers
 from committee.errors import ConfigError, PlausibilityWarning, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES
-from committee.fileio import owner_tag
 from committee.metrics.records import metric_arrays
 
 if TYPE_CHECKING:
@@ -405,9 +406,9 @@ class MemberResult:
     n_train_chars : int
         Characters it was trained on.
     timings : dict
-        Seconds spent in ``attributes_s`` (training and test attributes),
-        ``append_s``, ``train_s`` and ``tag_s`` (tagging and cutting into
-        words), and crfsuite's own parts of ``train_s`` (``featgen_s``,
+        Seconds spent in ``attributes_s`` (training attributes and tags),
+        ``append_s``, ``train_s`` and ``tag_s`` (test attributes unless
+        cached, tagging and cutting into words), and crfsuite's own parts of ``train_s`` (``featgen_s``,
         ``optimise_s``, ``store_s``; :func:`committee.crf.train_model`).  For
         logs and benchmarks only: nothing else depends on them.
     pred_ends : ndarray of bool, shape (C,), or None
@@ -439,9 +440,71 @@ def _prf(c: int, n_gold: int, n_pred: int) -> tuple[float, float, float]:
     return float(values["p"]), float(values["r"]), float(values["f1"])
 
 
+@dataclass(frozen=True, eq=False)
+class MemberTask:
+    """What a worker needs to train one member and mark the test set
+    (:func:`run_member`'s arguments).
+
+    Attributes
+    ----------
+    member : Member
+    train_words : list of list of str
+        The member's own training sentences (``member_sample``), so that a
+        worker receives only what it needs.
+    test_chars : sequence of str
+        Characters of every test sentence.
+    test_gold_words : list of list of str
+        The gold segmentation of the same sentences.
+    algorithm : str
+    params : dict
+        The trainer's algorithm and parameters.
+    workdir : str
+        Directory of its temporary model file.
+    keep_model : bool
+        Keep the model (``output.keep_models``).
+    trainer : str
+        Name of its trainer in :data:`committee.trainers.TRAINERS`.
+    """
+
+    member: Member
+    train_words: list
+    test_chars: Sequence[str]
+    test_gold_words: list
+    algorithm: str
+    params: dict
+    workdir: str
+    keep_model: bool = False
+    trainer: str = trainers.DEFAULT_TRAINER
+
+    @property
+    def index(self) -> int:
+        """The member's index (names the task in a pool)."""
+        return self.member.index
+
+    def run(self) -> MemberResult:
+        """:func:`run_member` on this task."""
+        return run_member(self.member, self.train_words, self.test_chars, self.test_gold_words,
+                          self.algorithm, self.params, self.workdir, keep_model=self.keep_model,
+                          trainer=self.trainer)
+
+
+def _check_member_inputs(member: Member, train_words, test_chars, test_gold_words) -> None:
+    k = member.index
+    if len(train_words) != member.n_sentences:
+        raise ValueError(f"member {k} trains on its {member.n_sentences} sampled sentences "
+                         f"(member_sample), got {len(train_words)}")
+    if len(test_chars) != len(test_gold_words):
+        raise ValueError(f"{len(test_chars)} test sentences but {len(test_gold_words)} "
+                         "gold segmentations")
+    for i, (chars, words) in enumerate(zip(test_chars, test_gold_words)):
+        if "".join(words) != chars:
+            raise ValueError(f"test sentence {i}: gold words do not spell its characters")
+
+
 def run_member(member: Member, train_words: list[list[str]], test_chars: Sequence[str],
                test_gold_words: list[list[str]], algorithm: str, params: dict,
-               workdir: str | os.PathLike, keep_model: bool = False) -> MemberResult:
+               workdir: str | os.PathLike, keep_model: bool = False, *,
+               trainer: str = trainers.DEFAULT_TRAINER) -> MemberResult:
     """Train ``member`` on its sentences, segment the test set, mark the gold words.
 
     Parameters
@@ -456,12 +519,14 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     test_gold_words : list of list of str
         The gold segmentation of the same sentences.
     algorithm, params
-        python-crfsuite training algorithm and parameters (checked first).
+        The trainer's algorithm and parameters (checked first, by the trainer).
     workdir : path
         Directory for the temporary model file (created if missing).
     keep_model : bool
-        Keep the model as ``workdir/models/member-{k:04d}.crfsuite``
-        (moved there atomically); otherwise it is removed.
+        Keep the model as :func:`committee.rundir.model_path` below
+        ``workdir`` (moved there atomically); otherwise it is removed.
+    trainer : str
+        Name of the trainer in :data:`committee.trainers.TRAINERS`.
 
     Returns
     -------
@@ -470,7 +535,7 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     Raises
     ------
     ConfigError
-        Invalid algorithm or parameters, before any work is done.
+        Unknown trainer, invalid algorithm or parameters, before any work is done.
     ValueError
         ``train_words`` is not the member's sample size, or test characters
         and gold words disagree.
@@ -480,25 +545,18 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     from committee import marks as marks_mod
 
     k = member.index
-    problems = crf.check_crf_params(algorithm, params)
+    problems = trainers.check_params(algorithm, params, trainer)
     if problems:
         raise ConfigError("crf", problems)
-    if len(train_words) != member.n_sentences:
-        raise ValueError(f"member {k} trains on its {member.n_sentences} sampled sentences "
-                         f"(member_sample), got {len(train_words)}")
-    if len(test_chars) != len(test_gold_words):
-        raise ValueError(f"{len(test_chars)} test sentences but {len(test_gold_words)} "
-                         "gold segmentations")
-    for i, (chars, words) in enumerate(zip(test_chars, test_gold_words)):
-        if "".join(words) != chars:
-            raise ValueError(f"test sentence {i}: gold words do not spell its characters")
+    _check_member_inputs(member, train_words, test_chars, test_gold_words)
     sentences = [s for s in train_words if s]
     if not sentences:
         raise RunError(f"member {k}: all {len(train_words)} training sentences are empty")
-    keep_as = Path(workdir) / "models" / f"member-{k:04d}.crfsuite" if keep_model else None
-    pred, timings = crf.train_and_segment(
-        sentences, member.template, test_chars, algorithm, params, workdir,
-        rand_seed=crfsuite_seed(member), prefix=f".member-{k:04d}-{owner_tag()}-", keep_as=keep_as)
+    chosen = trainers.TRAINERS[trainer]
+    keep_as = rundir.model_path(workdir, k, chosen.model_suffix) if keep_model else None
+    pred, timings = trainers.train_and_segment(
+        chosen, sentences, member.template, test_chars, algorithm, params, workdir,
+        rand_seed=crfsuite_seed(member), prefix=rundir.model_temp_prefix(k), keep_as=keep_as)
     m = marks_mod.word_marks(test_gold_words, pred)
     pred_ends = marks_mod.end_mask(pred, sum(map(len, test_chars)))
     c, n_gold, n_pred = int(m.sum()), int(m.size), sum(len(s) for s in pred)

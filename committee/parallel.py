@@ -397,19 +397,66 @@ def _kill_pool(executor) -> None:
     executor.shutdown(wait=True)
 
 
-def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
-    """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool
-
+def _loky_executor(workers: int, crash_log):
+    """A fresh loky pool of ``workers`` processes (the reusable one, unless it
+    broke), each started by :func:`_init_worker`."""
     from joblib.externals.loky import get_reusable_executor
 
-    workers = usable_cores() if n_jobs == -1 else n_jobs
     # as joblib does: BLAS/OpenMP threads share the cores among the workers
     threads = str(max(usable_cores() // workers, 1))
     env = {var: os.environ.get(var, threads) for var in (
         "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
         "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+    _quiet_resource_trackers()
+    return get_reusable_executor(
+        max_workers=workers, env=env, initializer=_init_worker,
+        initargs=(None if crash_log is None else str(crash_log), os.getpid()))
+
+
+def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: int, key):
+    """Submit tasks (``pending`` ones first) until ``workers`` run; returns the
+    :class:`BrokenProcessPool` error when the pool broke since the last result
+    (the task that found it is put back into ``pending``), else None."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    while len(running) < workers:
+        args = pending.pop() if pending else next(tasks, None)
+        if args is None:
+            return None
+        try:
+            running[executor.submit(task, *args)] = key(args)
+        except BrokenProcessPool as exc:
+            pending.append(args)
+            return exc
+    return None
+
+
+def _loky_done(running: dict):
+    """Wait for a task of ``running`` to finish; yield, in index order, the
+    result of each that did, or its :class:`MemberFailure`.  Returns the
+    :class:`BrokenProcessPool` error of a pool that broke, else None."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    broken = None
+    done, _ = wait(running, return_when=FIRST_COMPLETED)
+    for fut in sorted(done, key=running.get):
+        k = running.pop(fut)
+        try:
+            result = fut.result()
+        except BrokenProcessPool as exc:
+            broken = exc
+            yield MemberFailure(k, WORKER_DIED, one_line(exc))
+        except Exception as exc:  # e.g. a result that cannot be pickled
+            yield MemberFailure(k, one_line(exc), "".join(traceback.format_exception(exc)))
+        else:
+            yield result
+    return broken
+
+
+def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
+    """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
+    workers = usable_cores() if n_jobs == -1 else n_jobs
     pending: list = []  # tasks taken from ``tasks`` but not submitted
     running: dict = {}  # future -> member index
     executor = None
@@ -420,39 +467,14 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             # attribute cache does that); it says so, and nothing is lost
             warnings.filterwarnings("ignore", message="A worker stopped while some jobs")
             while True:
-                if executor is None:  # a fresh pool (the reusable one, unless it broke)
-                    _quiet_resource_trackers()
-                    executor = get_reusable_executor(
-                        max_workers=workers, env=env, initializer=_init_worker,
-                        initargs=(None if crash_log is None else str(crash_log), os.getpid()))
-                broken = None
-                while len(running) < workers:
-                    args = pending.pop() if pending else next(tasks, None)
-                    if args is None:
-                        break
-                    try:
-                        running[executor.submit(task, *args)] = key(args)
-                    except BrokenProcessPool as exc:  # broke since the last result
-                        pending.append(args)
-                        broken = exc
-                        break
+                if executor is None:
+                    executor = _loky_executor(workers, crash_log)
+                broken = _loky_submit(executor, task, tasks, pending, running, workers, key)
                 if not running and broken is None:
                     stopped = False
                     return
                 if running:
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for fut in sorted(done, key=running.get):
-                        k = running.pop(fut)
-                        try:
-                            result = fut.result()
-                        except BrokenProcessPool as exc:
-                            broken = exc
-                            yield MemberFailure(k, WORKER_DIED, one_line(exc))
-                        except Exception as exc:  # e.g. a result that cannot be pickled
-                            yield MemberFailure(k, one_line(exc), "".join(
-                                traceback.format_exception(exc)))
-                        else:
-                            yield result
+                    broken = (yield from _loky_done(running)) or broken
                 if broken is not None:
                     # every member still in flight ran in the broken pool
                     for fut, k in sorted(running.items(), key=lambda item: item[1]):
@@ -468,7 +490,6 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             _kill_pool(executor)
         elif executor is not None:
             executor.shutdown(wait=True)
-
 
 
 _DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM}

@@ -62,7 +62,7 @@ from committee import difficulty as difficulty_mod
 from committee import features as features_mod
 from committee import marks as marks_mod
 from committee import members as members_mod
-from committee import parallel, rundir, runlock
+from committee import parallel, rundir, runlock, trainers
 from committee.errors import CommitteeError, InputError, PlausibilityWarning
 from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
@@ -149,8 +149,7 @@ def run_fingerprint(cfg, inputs: RunInputs) -> str:
 # --------------------------------------------------------------------------
 # members in workers
 
-def _member_task(member, sample, test_chars, test_words, algorithm, params, workdir,
-                 keep_model):
+def _member_task(task: members_mod.MemberTask):
     """Runs in a worker: train one member on its sample and decode the test set.
 
     Returns the :class:`~committee.members.MemberResult`, with the worker's
@@ -159,13 +158,32 @@ def _member_task(member, sample, test_chars, test_words, algorithm, params, work
     through the pool, so one failing member cannot stop the others.
     """
     try:
-        result = members_mod.run_member(member, sample, test_chars, test_words, algorithm,
-                                        params, workdir, keep_model=keep_model)
+        result = task.run()
     except Exception as exc:  # reported by index; the other members go on
-        return parallel.MemberFailure(member.index, parallel.one_line(exc), traceback.format_exc(),
+        return parallel.MemberFailure(task.index, parallel.one_line(exc), traceback.format_exc(),
                              exc.errno if isinstance(exc, OSError) else None)
     result.timings["peak_rss_mb"] = parallel.peak_rss_mb()
     return result
+
+
+def _trainer_name(cfg) -> str:
+    """The config's ``crf.trainer`` (:data:`committee.trainers.TRAINERS`)."""
+    return getattr(cfg.crf, "trainer", trainers.DEFAULT_TRAINER)
+
+
+def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
+    """One :class:`~committee.members.MemberTask` per member of ``todo``
+    (each as the argument tuple of :func:`_member_task`), made as the pool
+    takes it: a member's sample exists only while it is submitted."""
+    n_train = len(inputs.train_sentences)
+    test_words = inputs.test.words
+    test_chars = ["".join(s) for s in test_words]
+    for m in todo:
+        idx = members_mod.member_sample(m, n_train, cfg.committee.seed)
+        yield (members_mod.MemberTask(
+            m, [inputs.train_sentences[i] for i in idx], test_chars, test_words,
+            cfg.crf.algorithm, cfg.crf.trainer_params(), str(workdir),
+            cfg.output.keep_models, _trainer_name(cfg)),)
 
 
 
@@ -239,20 +257,11 @@ def _stop_message(exc: Exception) -> str:
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
-    from tqdm import tqdm
-
     c = cfg.committee
-    test_words = inputs.test.words
-    test_chars = ["".join(s) for s in test_words]
-    n_gold = inputs.test.n_words()
     n_train = len(inputs.train_sentences)
     committee = members_mod.draw_committee(c.size, n_train, c.templates, c.ratios,
                                            draw=c.draw, seed=c.seed)
-    records: dict[int, dict] = {}
-    for m in committee:
-        rec = marks_mod.load_member(out, m, n_gold)
-        if rec is not None:
-            records[m.index] = rec
+    records = _saved_members(out, committee, inputs.test.n_words())
     # Largest first (members cost about ratio x attributes per character), so
     # that the last members to finish are small ones and workers end together.
     # Results are assembled by index, so the order changes no output.
@@ -267,21 +276,46 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     judged = _check_first(cfg, records, n_train)
     workdir = rundir.paths(out).tmp
     workdir.mkdir(exist_ok=True)
-    keep = cfg.output.keep_models
+    started = time.monotonic()
+    failures = _train_members(cfg, inputs, out, committee, records, todo, workdir, progress,
+                              judged)
+    log.info("members trained in %.1f s", time.monotonic() - started)
+    if cfg.output.keep_models:
+        _keep_models(workdir, out)
+    clear_dir(workdir)  # a live worker's temporary model stays (a killed run's worker)
+    if failures:
+        raise parallel.failed(failures, out, c.size, len(records))
+    _warn_weak_members(committee, records)
+    write_outputs(cfg, inputs, out, committee, records, fingerprint)
+    log.info("wrote %s", ", ".join(OUTPUT_FILES))
+    return out
 
-    def tasks():
-        for m in todo:
-            idx = members_mod.member_sample(m, n_train, c.seed)
-            sample = [inputs.train_sentences[i] for i in idx]
-            yield (m, sample, test_chars, test_words, cfg.crf.algorithm,
-                   cfg.crf.trainer_params(), str(workdir), keep)
 
+def _saved_members(out: Path, committee, n_gold: int) -> dict[int, dict]:
+    """The records of the members a previous run of ``out`` saved, by index."""
+    records: dict[int, dict] = {}
+    for m in committee:
+        rec = marks_mod.load_member(out, m, n_gold)
+        if rec is not None:
+            records[m.index] = rec
+    return records
+
+
+def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, todo,
+                   workdir: Path, progress: bool, judged: bool) -> list[parallel.MemberFailure]:
+    """Train the members of ``todo`` in the pool, saving each as it arrives
+    (into ``records`` too) and, until ``judged``, judging the first ones
+    (:func:`_check_first`); returns the members that failed."""
+    from tqdm import tqdm
+
+    c = cfg.committee
+    n_train, n_gold = len(inputs.train_sentences), inputs.test.n_words()
     by_index = {m.index: m for m in committee}
     bar = tqdm(total=c.size, initial=len(records), unit="member", desc=cfg.name,
                disable=not progress, dynamic_ncols=True)
-    started = time.monotonic()
     failures: list[parallel.MemberFailure] = []
-    pool = parallel.results(_member_task, tasks(), cfg.parallel.backend, cfg.parallel.n_jobs,
+    pool = parallel.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
+                            cfg.parallel.backend, cfg.parallel.n_jobs,
                             scheduler=cfg.parallel.scheduler, crash_log=rundir.paths(out).log,
                             n_tasks=len(todo), what="members")
     try:
@@ -303,20 +337,16 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     finally:
         pool.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
         bar.close()
-    log.info("members trained in %.1f s", time.monotonic() - started)
-    if keep:
-        kept = workdir / rundir.MODELS_DIR
-        if kept.exists():
-            (out / rundir.MODELS_DIR).mkdir(exist_ok=True)
-            for f in kept.iterdir():
-                os.replace(f, out / rundir.MODELS_DIR / f.name)
-    clear_dir(workdir)  # a live worker's temporary model stays (a killed run's worker)
-    if failures:
-        raise parallel.failed(failures, out, c.size, len(records))
-    _warn_weak_members(committee, records)
-    write_outputs(cfg, inputs, out, committee, records, fingerprint)
-    log.info("wrote %s", ", ".join(OUTPUT_FILES))
-    return out
+    return failures
+
+
+def _keep_models(workdir: Path, out: Path) -> None:
+    """Move the models the members kept in ``workdir`` into the run's models directory."""
+    kept = workdir / rundir.MODELS_DIR
+    if kept.exists():
+        (out / rundir.MODELS_DIR).mkdir(exist_ok=True)
+        for f in kept.iterdir():
+            os.replace(f, out / rundir.MODELS_DIR / f.name)
 
 
 def _check_first(cfg, records: dict, n_train: int) -> bool:

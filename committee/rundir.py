@@ -26,8 +26,8 @@ from typing import Sequence
 
 from committee import __version__, runlock
 from committee.errors import InputError, OutputError, RunError
-from committee.fileio import (atomic_write_text, clear_dir, is_removable, refuse_overwrite,
-                              sha256_bytes, sha256_file)
+from committee.fileio import (atomic_write_text, clear_dir, is_removable, owner_tag,
+                              refuse_overwrite, sha256_bytes, sha256_file)
 
 #: Run state: the run's name and fingerprint (what decides its outputs).
 STATE_FILE = "run.json"
@@ -178,6 +178,29 @@ def member_path(out: Path, k: int) -> Path:
     'run/members/member-0007.json'
     """
     return Path(out) / MEMBER_DIR / f"member-{k:04d}.json"
+
+
+def model_path(directory: str | os.PathLike, k: int, suffix: str = ".crfsuite") -> Path:
+    """Where member ``k``'s model is kept (``output.keep_models``) below
+    ``directory`` (the run directory, or the work directory its worker
+    writes to first); ``suffix`` is the trainer's
+    (:attr:`committee.trainers.Trainer.model_suffix`).
+
+    >>> model_path(Path("run"), 7).as_posix()
+    'run/models/member-0007.crfsuite'
+    """
+    return Path(directory) / MODELS_DIR / f"member-{k:04d}{suffix}"
+
+
+def model_temp_prefix(k: int) -> str:
+    """The start of the name of member ``k``'s temporary model file in the
+    work directory: the member and its owner (:func:`committee.fileio.owner_tag`),
+    so that a resumed run removes only dead owners' leftovers.
+
+    >>> model_temp_prefix(7).startswith(".member-0007-")
+    True
+    """
+    return f".member-{k:04d}-{owner_tag()}-"
 
 
 # --------------------------------------------------------------------------

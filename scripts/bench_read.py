@@ -35,6 +35,8 @@ def _best_time(fn, repeat: int) -> float:
 def _decode_only(path, encoding: str):
     """Read, decode and check ``path`` without parsing (the reader's first stage)."""
     label = str(path)
+    if hasattr(corpus_mod, "decoding"):  # the corpus package
+        return lambda: corpus_mod.decoding.read_text(path, label, encoding)
     if hasattr(corpus_mod, "_read_text"):  # block by block
         return lambda: corpus_mod._read_text(path, label, encoding)
     return lambda: corpus_mod._decode(label, corpus_mod._read_bytes(path), encoding)

@@ -12,6 +12,12 @@ stamp="$root/.venv/.committee-installed-$extras"
 if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     "$root/.venv/bin/python" -m pip install --quiet --upgrade pip
     "$root/.venv/bin/python" -m pip install --quiet -e "$root[$extras]"
+    # pkuseg's sdist needs numpy and Cython at build time (the pkuseg extra installs
+    # them): it builds only without pip's build isolation
+    case ",$extras," in
+        *,pkuseg,*|*,segmenters,*)
+            "$root/.venv/bin/python" -m pip install --quiet --no-build-isolation "pkuseg==0.0.25" ;;
+    esac
     touch "$stamp"
 fi
 # A font with Chinese glyphs for the figures of `committee report`: Debian's

@@ -5,4 +5,4 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/bootstrap.sh" test
 cd "$root"
-exec "$root/.venv/bin/python" -m pytest -q "$@"
+exec "$root/.venv/bin/python" -m pytest -q -rs "$@"   # -rs: say why each test was skipped

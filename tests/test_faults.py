@@ -114,15 +114,15 @@ def test_member_exception_is_reported_and_rerun_trains_only_it(reference, toy_co
 _REAL_TASK = pipeline._member_task
 
 
-def crashing_task(member, *args):
-    if member.index == 2:
+def crashing_task(task):
+    if task.index == 2:
         real = members_mod.run_member
         members_mod.run_member = _crash({2}, RuntimeError("boom in a worker"))
         try:
-            return _REAL_TASK(member, *args)
+            return _REAL_TASK(task)
         finally:
             members_mod.run_member = real
-    return _REAL_TASK(member, *args)
+    return _REAL_TASK(task)
 
 
 def test_member_exception_in_a_loky_worker(reference, toy_corpus, tmp_path, monkeypatch, capsys):

@@ -204,3 +204,140 @@ def test_real_corpora_read_as_their_format_and_refused_as_another():
         read_corpus(ud)
     with pytest.raises(FormatMismatchError, match=r"dev\.dat:1: looks like sighan .* read as conllu"):
         read_corpus(dat, format="conllu")
+
+
+# --------------------------------------------------------------------------
+# one record per format
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "corpora.md"
+PACKAGE = Path(__file__).resolve().parents[1] / "committee"
+
+#: A toy format, added as one record (and its parser) to a copy of the
+#: package: words separated by ``|``.
+TOY_PARSER = '''
+def _parse_toy(path, lines, norm):
+    return [s.split("|") if s else [] for s in lines], list(range(1, len(lines) + 1)), None
+
+
+'''
+TOY_RECORD = '''    Format("toy", _parse_toy, lambda s: "|" in s, -1,
+           looks="toy (words separated by |)", what="words separated by `|`"),
+'''
+
+TOY_CHECKS = r'''
+import contextlib, io, json, sys
+from pathlib import Path
+import committee.corpus as corpus
+from committee.cli import main
+from committee.config import load_config
+from committee.corpus.formats import format_table
+from committee.errors import FormatMismatchError
+
+d = Path(sys.argv[1])
+(d / "toy.txt").write_text("迈向|充满|希望\n\n新|世纪\n", encoding="utf-8")
+out = {"formats": list(corpus.FORMATS), "table": format_table()}
+c = corpus.read_corpus(d / "toy.txt", format="toy")
+out["words"] = c.words
+out["sniffed"] = corpus.sniff_format(["迈向|充满|希望", "新|世纪"])
+try:
+    corpus.read_corpus(d / "toy.txt", format="sighan")
+except FormatMismatchError as e:
+    out["mismatch"] = str(e).replace(str(d), "D")
+try:
+    corpus.read_corpus(d / "toy.txt", format="nope")
+except ValueError as e:
+    out["unknown"] = str(e)
+help_text = io.StringIO()
+with contextlib.redirect_stdout(help_text), contextlib.suppress(SystemExit):
+    main(["score", "--help"])
+out["help"] = " ".join(help_text.getvalue().split())
+with contextlib.redirect_stdout(io.StringIO()) as so, contextlib.redirect_stderr(io.StringIO()):
+    main(["score", str(d / "toy.txt"), "--gold", str(d / "toy.txt"), "--format", "toy",
+          "--gold-format", "toy", "--json"])
+out["score_f1"] = json.loads(so.getvalue())["systems"][0]["f1"]
+(d / "cfg.yaml").write_text(f"""
+name: toy
+corpus:
+  root: {d}
+  train: {{path: toy.txt, format: toy}}
+  test: {{path: toy.txt, format: toy}}
+output: {{dir: {d / "out"}}}
+""", encoding="utf-8")
+out["config_format"] = load_config(d / "cfg.yaml").corpus.train.format
+print(json.dumps(out, ensure_ascii=False))
+'''
+
+
+def _with_toy_format(tmp_path: Path) -> Path:
+    """A copy of the package whose formats module has one more record."""
+    import shutil
+
+    root = tmp_path / "pkg"
+    shutil.copytree(PACKAGE, root / "committee", ignore=shutil.ignore_patterns("__pycache__"))
+    formats = root / "committee" / "corpus" / "formats.py"
+    text = formats.read_text(encoding="utf-8")
+    anchor = "#: Every format, in the order"
+    end = "\n)\n\n#: The records by name."
+    assert text.count(anchor) == 1 and text.count(end) == 1
+    text = text.replace(anchor, TOY_PARSER.lstrip("\n") + anchor)
+    text = text.replace(end, "\n" + TOY_RECORD.rstrip("\n") + end)
+    formats.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_format_is_one_record(tmp_path):
+    """A record added to ``formats.RECORDS`` (and nothing else) makes the
+    format readable by name, sniffed, refused as another format, listed in
+    the errors, the command line's choices and help, the config's values
+    and the table of docs/corpora.md."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = _with_toy_format(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", TOY_CHECKS, str(tmp_path)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["formats"] == [*FORMATS, "toy"]
+    assert got["words"] == [["迈向", "充满", "希望"], [], ["新", "世纪"]]
+    assert got["sniffed"] == ["toy", 1]
+    assert got["mismatch"] == ("D/toy.txt:1: looks like toy (words separated by |), "
+                               "read as sighan: set --format toy")
+    assert got["unknown"] == ("unknown corpus format 'nope'; valid: "
+                              "sighan, pku, char-slash, char-tsv, conllu, toy")
+    assert "conllu, toy (default: sighan)" in got["help"]
+    assert got["score_f1"] == 1.0
+    assert got["config_format"] == "toy"
+    assert got["table"].endswith("| `toy` | words separated by `|` | no |\n")
+
+
+def test_the_docs_list_every_format():
+    """docs/corpora.md's format table is the one the records give."""
+    from committee.corpus.formats import format_table
+
+    table = format_table()
+    assert table in DOCS.read_text(encoding="utf-8"), (
+        "docs/corpora.md: replace the format table with\n" + table)
+    assert [line.split("`")[1] for line in table.splitlines()[2:]] == list(FORMATS)
+
+
+def test_the_sniffing_order_follows_the_records():
+    """The records' precedence orders the line tests and the claims: a
+    line that two formats would claim gets the earlier one."""
+    from dataclasses import replace
+
+    from committee.corpus import formats, sniffing
+
+    line = "1\t迈\t迈\tV\t_\t_\t0\troot\t_\t_"
+    assert sniffing.line_shape(line) == "conllu"
+    catch_all = formats.Format("all", None, lambda s: True, -1, looks="", what="")
+    order = (catch_all, *formats.SNIFF_ORDER)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sniffing, "SNIFF_ORDER", order)
+        assert sniffing.line_shape(line) == "all"
+        assert sniffing.sniff_format([line]) == ("all", 1)
+        mp.setattr(sniffing, "SNIFF_ORDER", (*formats.SNIFF_ORDER, replace(catch_all, precedence=9)))
+        assert sniffing.line_shape(line) == "conllu"

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from committee import cli, members, rundir
 from committee import config as config_mod
+from committee.config import yamlsafe
 from committee.errors import ConfigError, PlausibilityWarning, RunError
 from toyrun import snapshot
 
@@ -236,24 +237,24 @@ def test_the_bomb_is_stopped_by_the_count_before_anything_is_built(monkeypatch):
     """Composing stops at the alias that crosses MAX_VALUES: nothing is
     constructed, and a looser bound lets the same text through."""
     built = []
-    real = config_mod._ConfigLoader.construct_document
-    monkeypatch.setattr(config_mod._ConfigLoader, "construct_document",
+    real = yamlsafe._ConfigLoader.construct_document
+    monkeypatch.setattr(yamlsafe._ConfigLoader, "construct_document",
                         lambda self, node: built.append(node) or real(self, node))
     # the root, x and its mapping (3); x0..x3: key and list, with 10 strings,
     # or 10 aliases of the list before: 12 + 112 + 1,112 + 11,112 values
     text = "x:\n" + bomb(3, width=10)
     # 1,241 values up to the list of x3, 1,111 more with each *a2: the 8th crosses 10,000
     with pytest.raises(yaml.YAMLError) as info:
-        config_mod._read_yaml(text)
+        yamlsafe._read_yaml(text)
     assert info.value.problem.startswith("alias *a2 expands the config past 10000 values")
     assert (info.value.problem_mark.line + 1, info.value.problem_mark.column + 1) == (5, 47)
     assert built == []
-    monkeypatch.setattr(config_mod, "MAX_VALUES", 12_351)
-    data, _ = config_mod._read_yaml(text)
+    monkeypatch.setattr(yamlsafe, "MAX_VALUES", 12_351)
+    data, _ = yamlsafe._read_yaml(text)
     assert expanded(data) == 12_351 and len(built) == 1
-    monkeypatch.setattr(config_mod, "MAX_VALUES", 12_350)
+    monkeypatch.setattr(yamlsafe, "MAX_VALUES", 12_350)
     with pytest.raises(yaml.YAMLError, match="past 12350 values"):
-        config_mod._read_yaml(text)
+        yamlsafe._read_yaml(text)
 
 
 @st.composite
@@ -272,17 +273,17 @@ def alias_documents(draw):
 @given(text=alias_documents(), bound=st.integers(1, 400))
 def test_refused_exactly_when_the_expanded_data_exceeds_the_bound(text, bound):
     size = expanded(yaml.safe_load(text))
-    old = config_mod.MAX_VALUES
-    config_mod.MAX_VALUES = bound
+    old = yamlsafe.MAX_VALUES
+    yamlsafe.MAX_VALUES = bound
     try:
         if size <= bound:
-            data, _ = config_mod._read_yaml(text)
+            data, _ = yamlsafe._read_yaml(text)
             assert data == yaml.safe_load(text)
         else:
             with pytest.raises(yaml.YAMLError, match=f"(past|more than) {bound} values"):
-                config_mod._read_yaml(text)
+                yamlsafe._read_yaml(text)
     finally:
-        config_mod.MAX_VALUES = old
+        yamlsafe.MAX_VALUES = old
 
 
 def test_configs_with_a_few_aliases_and_merge_keys_still_load(tmp_path):

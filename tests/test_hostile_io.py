@@ -31,7 +31,8 @@ from hypothesis import strategies as st
 import toyrun
 from committee import cli, corpus, fileio, irtrun, pipeline, rundir
 from committee.config import load_config
-from committee.errors import InputError, PlausibilityWarning
+from committee.corpus import decoding
+from committee.errors import DecodeError, InputError, PlausibilityWarning
 from committee.fileio import sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -530,7 +531,7 @@ def test_standard_streams(name, run, tmp_path):
 def _whole(data: bytes, encoding: str, controls: bool = False):
     """What reading ``data`` whole gives: ``("ok", text)``, ``("empty",)`` or
     ``("error", line, column, kind)`` of the first problem in the file."""
-    bad = corpus._NUL_OR_CR if controls else corpus._BAD_CHAR
+    bad = decoding.NUL_OR_CR if controls else decoding.BAD_CHAR
     try:
         text, end = data.decode(encoding), None
     except UnicodeDecodeError as e:
@@ -547,11 +548,11 @@ def _whole(data: bytes, encoding: str, controls: bool = False):
 
 def _streamed(path: Path, encoding: str, controls: bool = False):
     try:
-        text, _ = corpus._read_text(path, str(path), encoding, controls=controls)
+        text, _ = decoding.read_text(path, str(path), encoding, controls=controls)
     except InputError as e:
         if "file is empty" in e.message:
             return ("empty",)
-        kind = "decode" if isinstance(e, corpus.DecodeError) else "char"
+        kind = "decode" if isinstance(e, DecodeError) else "char"
         col = e.column if kind == "decode" else int(e.message.split("column ")[1].split()[0])
         return ("error", e.line, col, kind)
     return ("ok", text)

@@ -18,7 +18,7 @@ from committee import config as config_mod
 from committee import corpus as corpus_mod
 from committee import pipeline, scoring
 from committee.cli import main
-from committee.errors import PlausibilityWarning
+from committee.errors import DecodeError, PlausibilityWarning
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTEE = [sys.executable, "-m", "committee"]
@@ -176,7 +176,7 @@ def test_the_python_api_reads_each_file_in_its_encoding(d):
     b = scoring.score(d / "gold.txt", d / "out.txt", train_words=d / "train.txt",
                       train_format="sighan")
     assert a.to_dict() == b.to_dict()
-    with pytest.raises(corpus_mod.DecodeError, match=r"try gold_encoding='gb18030'$"):
+    with pytest.raises(DecodeError, match=r"try gold_encoding='gb18030'$"):
         scoring.score(d / "gold.gb", d / "out.txt")
 
 
@@ -302,12 +302,12 @@ def test_metrics_chooses_the_columns(d, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--skip", "tabel2"], "--skip: unknown analysis tabel2 (did you mean table2?); choose from "
-                           "table2, stability, linguistic, bins, ranking, split_half, word_weights, "
+                           "table2, stability, linguistic, ranking, bins, split_half, word_weights, "
                            "irt"),
-    (["--with", "pkuseg"], "--with pkuseg: not offered (pkuseg needs a C compiler to install from "
-                           "PyPI and spacy-pkuseg downloads its model on first use); choose from "
-                           "jieba, thulac, snownlp"),
-    (["--with", "hanlp"], "--with hanlp: unknown segmenter; choose from jieba, thulac, snownlp"),
+    (["--with", "cmd: "], "--with cmd: : no command after cmd:; choose from jieba, thulac, "
+                          "snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
+    (["--with", "hanlp"], "--with hanlp: unknown segmenter; choose from jieba, thulac, snownlp, "
+                          "pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
 ])
 def test_report_usage_errors_exit_2(tmp_path, capsys, argv, message):
     code = main(["report", str(tmp_path), *argv])

@@ -14,7 +14,7 @@ from typing import Sequence
 import pandas as pd
 
 from committee import __version__
-from committee import analysis, metrics, plots, rundir, runlock, scoring
+from committee import analysis, experiments, metrics, plots, rundir, runlock, scoring
 from committee import corpus as corpus_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
@@ -89,16 +89,17 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
             log.warning("no CJK font found: Chinese words in the figures show as boxes")
         _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress)
         _rank_systems(ctx, analyses, human)
-        sections = []
+        sections, made = [], []
         for name in REGISTRY:
             if name in analyses or (name == "table2" and ctx.table2):
                 section = _run_analysis(ctx, name)
                 if section is not None:
                     sections.append(section)
+                    made.append(name)
         html_problem = _without_plotly(ctx)
         page = _write_page(ctx, analyses, sections, started)
         if html_problem is None:
-            _write_html(ctx)
+            _write_html(ctx, [n for n in made if n not in dict(ctx.failed)])
         return page
     finally:
         rundir.close_log(handler)
@@ -269,10 +270,11 @@ def _remove(path: Path) -> bool:
     return True
 
 
-def _write_html(ctx: Context) -> None:
-    """``report.html``: the systems of ``report.md``, every analysis it wrote
-    as CSV, the analyses that failed, and the item explorer
-    (:mod:`committee.report.html`).
+def _write_html(ctx: Context, made: Sequence[str]) -> None:
+    """``report.html``: the systems of ``report.md``, the charts of the
+    analyses ``made`` (read back from their CSV files; a file missing is
+    said in the page's notes), the analyses that failed, and the item
+    explorer (:mod:`committee.report.html`).
 
     A failed write is an :class:`OutputError` (exit 6), its hint saying that
     ``report.md`` is written; the ``report.html`` of an earlier build is
@@ -286,10 +288,11 @@ def _write_html(ctx: Context) -> None:
         name=data.manifest.get("name", ctx.run_dir.name),
         signature=_score_signature(ctx.run_dir, data).format(), gold=data.test.words, d=data.d,
         oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
-        systems=[html.SystemData(s.name, s.words, s.scores.data() | {"rank_f1": rf, "rank_fb": rb} | (
-            {"theta": theta[s.name]} if s.name in theta else {}))
+        systems=[html.SystemData(s.name, s.words, s.scores.data() | {
+            "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {}))
             for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
-        analyses=html.run_analyses(ctx.run_dir), lines=data.test.lines, notes=list(ctx.notes),
+        analyses=html.run_analyses(ctx.run_dir, made), lines=data.test.lines,
+        notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
                 for name, reason in ctx.failed])
     path = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
@@ -301,6 +304,15 @@ def _write_html(ctx: Context) -> None:
             " and the report.html of an earlier build removed" if removed else "")
             + ": rerun `committee report` for report.html") from None
     log.info("report: %s", path)
+
+
+def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
+    """A note for each chart of the analyses ``made`` whose CSV file is not
+    in ``run_dir`` (a chart that needs an input the run lacks, such as human
+    judgements, is not expected)."""
+    return [f"{chart.title}: not drawn, {chart.file} was not written."
+            for e in experiments.REGISTRY if e.name in made for chart in e.charts
+            if chart.needs is None and not (run_dir / chart.file).is_file()]
 
 
 def _score_signature(run_dir: Path, data) -> metrics.Signature:

@@ -386,57 +386,32 @@ def write_html(path, data: ReportData) -> Path:
 # from a run directory
 
 
-#: Analyses of ``committee report`` read back from its CSVs: (file, title, chart, x, y, label, text).
-_RUN_ANALYSES = (
-    ("table2.csv", "Table 2: segmenters trained on more data", "line", "fraction",
-     ("p", "r", "f1", "pb", "rb", "fb"), None,
-     "Scores of template models trained on growing shares of the training sentences."),
-    ("report/fig1-committee-size.csv", "Fig. 1: is the committee large enough?", "line", "size",
-     ("mean_abs_diff", "max_abs_diff", "pearson"), None,
-     "Difficulties from the first K' members against the full committee's."),
-    ("report/fig2-linguistic.csv", "Fig. 2: which words are hard?", "bar", "bin", None, None,
-     "Share of each word group in each difficulty bin."),
-    ("report/fig4-recall-by-bin.csv", "Fig. 4: accuracy by difficulty", "line", "bin", None,
-     None, "Recall of the gold words in each difficulty bin, per system."),
-    ("report/fig3-human-correlation.csv", "Fig. 3: correlation with human judgements", "bar",
-     "metric", ("pearson",), None, "Pearson r of each metric with the human scores."),
-    ("report/fig6-split-half.csv", "Fig. 6: split-half reliability", "scatter", "fb_half_a",
-     ("fb_half_b",), "model", "fb of each model on the two halves of the first split."),
-    ("report/fig6-split-half-pearson.csv", "Fig. 6: Pearson r per split", "line", "split",
-     ("pearson_fb", "pearson_f1"), None, "Pearson r across halves, for each random split."),
-    ("report/fig7-word-weights.csv", "Fig. 7: word weights", "table", None, None, None,
-     "The words of the chosen sentences with their difficulties."),
-    ("report/irt-b-vs-d.csv", "IRT: b against d", "line", "d", ("b_median", "b_q10", "b_q90"),
-     None, "IRT difficulty b of the words at each committee difficulty d."),
-    ("report/irt-a-histogram.csv", "IRT: distribution of a", "bar", "a_low", ("n_words",), None,
-     "Discrimination of the words with variance."),
-    ("report/irt-systems.csv", "IRT: ability θ against fb", "scatter", "theta", ("fb",),
-     "system", "Each system's θ (items fixed) against its fb."),
-    ("report/irt-subset.csv", "IRT: estimates from an informative subset", "table", None, None,
-     None, "θ and fb of held-out systems from all words, the chosen words and random words."),
-)
-
-
-def run_analyses(run_dir) -> list[Analysis]:
-    """The analyses ``committee report`` wrote as CSV into ``run_dir``, as
-    :class:`Analysis` items (those not written are left out)."""
+def run_analyses(run_dir, names=None) -> list[Analysis]:
+    """The charts of the analyses ``names`` (default: every one) read back
+    from the CSV files ``committee report`` wrote into ``run_dir``, as
+    :class:`Analysis` items in report order (the charts of
+    :data:`committee.experiments.REGISTRY`); a file not written is left out
+    (the report names those of the analyses it made)."""
     import pandas as pd
 
     run_dir = Path(run_dir)
     out = []
-    for name, title, chart, x, y, label, text in _RUN_ANALYSES:
-        path = run_dir / name
+    for chart in _charts(names):
+        path = run_dir / chart.file
         if not path.is_file():
             continue
         df = pd.read_csv(path, keep_default_na=True)
-        if name.endswith("fig2-linguistic.csv"):
-            y = [c for c in df.columns if c.endswith(" share")]
-        if name.endswith("fig4-recall-by-bin.csv"):
-            y = [c for c in df.columns if c not in ("bin", "gold_words")]
-        if y is not None:
-            y = [c for c in y if c in df.columns]
-        out.append(Analysis(title, df, chart, x=x, y=y, label=label, text=text))
+        out.append(Analysis(chart.title, df, chart.chart, x=chart.x,
+                            y=chart.columns(list(df.columns)), label=chart.label,
+                            text=chart.text))
     return out
+
+
+def _charts(names) -> list:
+    """The charts of the analyses ``names`` (None: all), in report order."""
+    from committee.experiments import REGISTRY
+
+    return [chart for e in REGISTRY if names is None or e.name in names for chart in e.charts]
 
 
 def _run_system_files(run_dir: Path) -> list[Path]:

@@ -138,10 +138,12 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
             problems.append(f"experiments.stability_sizes: {too_big} exceed committee.size "
                             f"({cfg.committee.size})")
     for i, name in enumerate(e.segmenters):
+        if name.startswith(seg_mod.CMD_PREFIX):
+            continue  # a user's command: checked when it runs (one line on failure)
         module = seg_mod.SEGMENTERS[name][0]
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
-                            f"pip install 'committee[{seg_mod.SEGMENTERS[name][1]}]'")
+                            f"{seg_mod.install_hint(name)}")
     if problems:
         raise ConfigError("experiments", problems)
     plots.require_matplotlib()  # PlotError (exit 3): a package to install, not a setting

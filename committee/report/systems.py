@@ -18,7 +18,7 @@ import numpy as np
 
 from committee import __version__
 from committee import corpus as corpus_mod
-from committee import crf, metrics, parallel, rundir, scoring
+from committee import metrics, parallel, rundir, scoring, trainers
 from committee import members as members_mod
 from committee import segmenters as seg_mod
 from committee.errors import InputError, RunError
@@ -97,8 +97,9 @@ class _Table2Result:
 def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed):
     """Runs in a worker: train Table 2 model ``index`` and segment the test set."""
     t0 = time.perf_counter()
-    pred, t = crf.train_and_segment(sentences, template, test_chars, algorithm, params, workdir,
-                                    rand_seed=rand_seed, prefix=f".table2-{owner_tag()}-")
+    pred, t = trainers.train_and_segment(trainers.get(), sentences, template, test_chars,
+                                         algorithm, params, workdir, rand_seed=rand_seed,
+                                         prefix=f".table2-{owner_tag()}-")
     return _Table2Result(index, pred, {
         "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
         "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
@@ -238,9 +239,10 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     and output files of other segmenters."""
     systems, taken = [], set()
     texts = ["".join(s) for s in data.test.words]
-    for name in segmenters:
+    for asked in segmenters:
+        seg = seg_mod.load(asked)
+        name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
         path = out_dir / "systems" / f"{name}.txt"
-        seg = seg_mod.load(name)
         info_path = out_dir / "systems" / f"{name}.json"
         cached = None
         if path.is_file() and info_path.is_file():
@@ -252,12 +254,11 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
             cached = seg_mod.segment(seg, texts, str(rundir.paths(data.run_dir).test),
                                      data.test.lines, progress=progress)
             corpus_mod.write_sighan(path, cached)
-            info = {"segmenter": name, "version": seg.version, "test": data.test.sha256,
+            info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
                     "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
             atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
             log.info("segmented the test set with %s %s in %.1f s", name, seg.version,
                      info["seconds"])
-        taken.add(name)
         systems.append(System(name, "system", cached, info=info))
     for p in files:
         pred = corpus_mod.read_corpus(p)

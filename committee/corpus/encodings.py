@@ -34,7 +34,11 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Decoding", "unusual_share", "unusual_counts", "rank_encodings", "PLAUSIBLE_MAX_SHARE", "CHINESE_ENCODINGS"]
+__all__ = ["Decoding", "unusual_share", "unusual_counts", "rank_encodings", "PLAUSIBLE_MAX_SHARE",
+           "CHINESE_ENCODINGS", "ENCODINGS"]
+
+#: Encodings documented and tested; any Python codec name is accepted.
+ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "cp950", "big5hkscs")
 
 #: Encodings tried first, in the order they are named when they give the
 #: same text (the narrowest first).

@@ -1,0 +1,56 @@
+"""The ``experiments`` section, built from :data:`committee.experiments.REGISTRY`:
+one switch per analysis (off by default), then that analysis's settings,
+then the settings shared by several (:data:`committee.experiments.COMMON_SETTINGS`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field, StrictBool, create_model
+
+from committee import experiments as _registry
+from committee.config.base import _no_duplicates, _Section
+
+#: The switches of :class:`ExperimentsConfig`, in report order.
+EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
+
+#: Real segmenters the report can run itself (committee.segmenters).
+SEGMENTERS = _registry.SEGMENTERS
+
+
+class _Experiments(_Section):
+    """Which of the paper's analyses ``committee run`` adds, and their settings.
+
+    Each switch (:data:`EXPERIMENTS`) is off by default; ``committee report
+    RUN_DIR`` runs every analysis that needs no training whatever the
+    switches, and trains the Table 2 models only when ``table2`` is on.
+    Paths (``idioms``, ``systems``, ``human``) are resolved like corpus paths.
+    """
+
+    def enabled(self) -> tuple[str, ...]:
+        """The experiments switched on, in report order (empty: none)."""
+        return tuple(name for name in EXPERIMENTS if getattr(self, name))
+
+
+def _field(setting: _registry.Setting) -> tuple[Any, Any]:
+    kind = setting.type
+    if setting.unique:
+        kind = Annotated[kind, AfterValidator(_no_duplicates)]
+    return kind, Field(setting.default, description=setting.meaning)
+
+
+def _fields() -> dict[str, tuple[Any, Any]]:
+    """The section's fields, in order: each analysis's switch and settings, then the common ones."""
+    fields: dict[str, tuple[Any, Any]] = {}
+    for experiment in _registry.REGISTRY:
+        fields[experiment.name] = (StrictBool, Field(False, description=experiment.meaning))
+        for setting in experiment.settings:
+            fields[setting.name] = _field(setting)
+    for setting in _registry.COMMON_SETTINGS:
+        fields[setting.name] = _field(setting)
+    return fields
+
+
+ExperimentsConfig = create_model("ExperimentsConfig", __base__=_Experiments,
+                                 __module__=__name__, **_fields())
+ExperimentsConfig.__doc__ = _Experiments.__doc__

@@ -1,0 +1,154 @@
+"""The entry points: :func:`load_config` (a YAML file) and
+:func:`parse_config` (data already loaded), every problem in one
+:class:`committee.errors.ConfigError`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from committee.config.base import _absolute
+from committee.config.crfsection import _crf_problems
+from committee.config.messages import _got, _validation_problems
+from committee.config.overrides import _apply_overrides, _blame_overrides
+from committee.config.schema import Config
+from committee.config.yamlsafe import MAX_BYTES, _read_yaml, _yaml_problem
+from committee.errors import ConfigError
+
+
+# --------------------------------------------------------------------------
+# paths
+
+
+def _path_problems(data: dict[str, Any], cwd: str) -> list[str]:
+    """Missing corpus files, from the (possibly invalid) data so that they are
+    reported together with every other problem.  Built-in sources are left
+    to the caller."""
+    corpus = data.get("corpus")
+    if not isinstance(corpus, dict):
+        return []
+    base = Path(cwd)
+    root = corpus.get("root")
+    if isinstance(root, str) and root:
+        base = _absolute(cwd, root)
+        if not base.is_dir():
+            return [f"corpus.root: no such directory: {base}"]
+    problems = []
+    wanted = [(f"corpus.{k}.path", (corpus.get(k) or {}).get("path") if isinstance(corpus.get(k), dict) else None)
+              for k in ("train", "test")]
+    wanted.append(("corpus.train_words", corpus.get("train_words")))
+    for where, path in wanted:
+        if isinstance(path, str) and path:
+            full = _absolute(base, path)
+            if not full.exists():
+                problems.append(f"{where}: no such file: {full}")
+            elif not full.is_file():
+                problems.append(f"{where}: not a file: {full}")
+    return problems
+
+
+# --------------------------------------------------------------------------
+# entry points
+
+
+def parse_config(
+    data: Any,
+    where: str = "<config>",
+    overrides: Iterable[str] = (),
+    check_paths: bool = True,
+) -> Config:
+    """Validate already-loaded config data (a mapping) into a :class:`Config`.
+
+    ``data`` is not modified.  Raises :class:`ConfigError` (named ``where``)
+    listing every problem: overrides, schema, CRF parameters and, with
+    ``check_paths``, missing corpus files.
+    """
+    if not isinstance(data, dict):
+        what = "an empty file" if data is None else _got(data)
+        raise ConfigError(where, [f"expected a mapping of sections at the top level, got {what}"])
+    data = _copy(data)
+    problems = _apply_overrides(data, overrides)
+    config = None
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(_validation_problems(exc))
+    problems.extend(_crf_problems(data))
+    if check_paths:
+        problems.extend(_path_problems(data, config._cwd if config is not None else os.getcwd()))
+    if problems or config is None:
+        raise ConfigError(where, _blame_overrides(list(dict.fromkeys(problems)), overrides))
+    return config
+
+
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _read_text(where: str) -> str:
+    """The config file's text: at most :data:`MAX_BYTES` bytes (read so, a
+    device or pipe that never ends is refused too), UTF-8."""
+    try:
+        with open(where, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(where, [f"cannot read: {exc.strerror or exc}"]) from None
+    if len(data) > MAX_BYTES:
+        raise ConfigError(where, [f"cannot read: longer than {MAX_BYTES} bytes, and a config "
+                                  "has a few hundred: is this a config file?"])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(where, [f"cannot read: not UTF-8 (byte {exc.object[exc.start]:#04x} "
+                                  f"at offset {exc.start})"]) from None
+
+
+def load_config(
+    path: str | os.PathLike,
+    overrides: Iterable[str] = (),
+    check_paths: bool = True,
+) -> Config:
+    """Read, override and validate a YAML config.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The YAML file (UTF-8), read with PyYAML's safe loader within the
+        bounds :data:`MAX_BYTES`, :data:`MAX_VALUES` (aliases expanded) and
+        :data:`MAX_DEPTH`; a recursive alias is refused.
+    overrides : iterable of str
+        ``dotted.key=value``; the value is parsed as YAML (``5`` is an int,
+        ``[0.1, 0.5]`` a list).  The key must name a field of the schema, or
+        ``crf.params.NAME`` for a parameter of the configured algorithm.
+    check_paths : bool
+        Report corpus files (and ``corpus.train_words``) that do not exist.
+
+    Raises
+    ------
+    ConfigError
+        Listing every problem found, each as ``dotted.path: message``.
+    """
+    where = str(path)
+    text = _read_text(where)
+    try:
+        data, duplicates = _read_yaml(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(where, [_yaml_problem(exc)]) from None
+    try:
+        config = parse_config(data, where, overrides, check_paths)
+    except ConfigError as exc:
+        raise ConfigError(where, duplicates + exc.problems) from None
+    if duplicates:
+        raise ConfigError(where, duplicates)
+    return config

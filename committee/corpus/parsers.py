@@ -1,0 +1,160 @@
+"""The parsers of the corpus formats: ``(path, lines, normalization) ->
+(words, line numbers, pos)``, one per format (:mod:`committee.corpus.formats`
+names each in its record).  ``lines`` are the file's lines (split on
+``\\n``, one trailing ``\\r`` dropped); a malformed line raises
+:class:`committee.errors.InputError` naming the file and the line."""
+
+from __future__ import annotations
+
+from committee.corpus.model import normalize_words
+from committee.corpus.tagging import bmes_error, char_tag, from_bmes
+from committee.errors import InputError
+
+
+def parse_sighan(path, lines, norm):
+    words = [s.split() for s in lines]
+    if norm is not None:
+        words = [normalize_words(path, k, ws, norm) if ws else ws for k, ws in enumerate(words, 1)]
+    return words, list(range(1, len(lines) + 1)), None
+
+
+def _pku_token_error(path, line, tok, bracket=False):
+    word, sep, pos = tok.rpartition("/")
+    if not sep:
+        why = "has no '/' (expected word/POS)"
+    elif not word:
+        why = "has an empty word (expected word/POS)"
+    else:
+        why = "has an empty POS (expected word/POS)"
+    return InputError(path, line, f"token {tok!r} {why}")
+
+
+def _parse_pku_bracketed(path, k, toks):
+    """Tokens of one line that holds ``[`` or ``]``: strip compound brackets."""
+    words, tags = [], []
+    open_at = None
+    for j, tok in enumerate(toks):
+        t = tok
+        if t.startswith("[") and t[1:].rpartition("/")[0]:
+            if open_at is not None:
+                raise InputError(path, k, f"token {tok!r}: '[' inside the compound opened at {toks[open_at]!r}")
+            open_at = j
+            t = t[1:]
+        w, sep, p = t.rpartition("/")
+        if sep and w and "]" in p:
+            p, _, _compound = p.partition("]")
+            if open_at is None:
+                raise InputError(path, k, f"token {tok!r}: ']' closes no compound")
+            open_at = None
+        if not sep or not w or not p:
+            raise _pku_token_error(path, k, tok)
+        words.append(w)
+        tags.append(p)
+    if open_at is not None:
+        raise InputError(path, k, f"token {toks[open_at]!r}: '[' is never closed on this line")
+    return words, tags
+
+
+def parse_pku(path, lines, norm):
+    words, pos = [], []
+    for k, s in enumerate(lines, 1):
+        toks = s.split()
+        if "[" in s or "]" in s:
+            ws, ps = _parse_pku_bracketed(path, k, toks)
+        else:
+            parts = [t.rpartition("/") for t in toks]
+            ws = [p[0] for p in parts]
+            ps = [p[2] for p in parts]
+            if not (all(ws) and all(ps)):
+                bad = next(t for t, (w, _, p) in zip(toks, parts) if not (w and p))
+                raise _pku_token_error(path, k, bad)
+        if norm is not None and ws:
+            ws = normalize_words(path, k, ws, norm)
+        words.append(ws)
+        pos.append(ps)
+    return words, list(range(1, len(lines) + 1)), pos
+
+
+def parse_char_slash(path, lines, norm):
+    words = []
+    for k, s in enumerate(lines, 1):
+        chars, tags = [], []
+        for j, tok in enumerate(s.split(), 1):
+            c, sep, tag = tok.rpartition("/")
+            if not sep or len(c) != 1:
+                raise InputError(path, k, f"token {j} {tok!r}: expected one character, '/', a tag (字/B)")
+            chars.append(c)
+            tags.append(char_tag(path, k, tag, f"token {j} {tok!r}"))
+        err = bmes_error(tags)
+        if err is not None:
+            raise InputError(path, k, f"invalid tag sequence at token {err[0] + 1}: {err[1]}")
+        ws = from_bmes("".join(chars), tags)
+        if norm is not None and ws:
+            ws = normalize_words(path, k, ws, norm)
+        words.append(ws)
+    return words, list(range(1, len(lines) + 1)), None
+
+
+def _blocks(lines):
+    """Yield (first line number, [(line number, text), ...]) per blank-line block."""
+    block = []
+    for k, s in enumerate(lines, 1):
+        if s.strip():
+            block.append((k, s))
+        elif block:
+            yield block[0][0], block
+            block = []
+    if block:
+        yield block[0][0], block
+
+
+def parse_char_tsv(path, lines, norm):
+    words, starts = [], []
+    for first, block in _blocks(lines):
+        chars, tags = [], []
+        for k, s in block:
+            cols = s.split("\t")
+            if len(cols) != 2:
+                raise InputError(path, k, f"expected 2 tab-separated columns (character, tag), found {len(cols)}")
+            c, tag = cols
+            if len(c) != 1 or c.isspace():
+                raise InputError(path, k, f"first column {c!r} is not one non-space character")
+            chars.append(c)
+            tags.append(char_tag(path, k, tag.strip(), "second column"))
+        err = bmes_error(tags)
+        if err is not None:
+            raise InputError(path, block[err[0]][0], f"invalid tag sequence: {err[1]}")
+        ws = from_bmes("".join(chars), tags)
+        if norm is not None:
+            ws = normalize_words(path, first, ws, norm)
+        words.append(ws)
+        starts.append(first)
+    return words, starts, None
+
+
+def parse_conllu(path, lines, norm):
+    words, pos, starts = [], [], []
+    for first, block in _blocks(lines):
+        ws, ps = [], []
+        for k, s in block:
+            if s.startswith("#"):
+                continue
+            cols = s.split("\t")
+            if len(cols) != 10:
+                raise InputError(path, k, f"expected 10 tab-separated columns (CoNLL-U), found {len(cols)}")
+            ident = cols[0]
+            if "-" in ident or "." in ident:
+                continue
+            form = cols[1]
+            if not form or form != form.strip() or len(form.split()) != 1:
+                raise InputError(path, k, f"FORM {form!r} is empty or contains whitespace")
+            ws.append(form)
+            ps.append(cols[3])
+        if not ws:
+            raise InputError(path, first, "sentence has no word lines")
+        if norm is not None:
+            ws = normalize_words(path, first, ws, norm)
+        words.append(ws)
+        pos.append(ps)
+        starts.append(first)
+    return words, starts, pos

@@ -1,0 +1,249 @@
+"""The paper's analyses of a run, one record each, in report order.
+
+An :class:`Experiment` says everything about one analysis but its code:
+its name (the switch of the config's ``experiments`` section, a choice of
+``committee report --only/--skip``), the settings it reads from that
+section, the function that makes it (``"module:function"``, imported when
+the report runs), the files it writes, its heading in ``report.md`` and the
+charts ``report.html`` draws from its CSV files.  From :data:`REGISTRY`
+follow :data:`committee.config.EXPERIMENTS`, the section
+:class:`committee.config.ExperimentsConfig`, the CLI's choices, the order of
+``report.md`` and of ``report.html``, and docs/config.md.
+
+This module imports no other part of the config, so that the section is
+built from whatever :data:`REGISTRY` holds when :mod:`committee.config` is
+first imported.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, StrictBool, conint, constr
+
+from committee import crf
+from committee.features import TEMPLATES
+from committee.segmenters import CMD_PREFIX, SEGMENTERS as _SEGMENTER_TABLE, name_problem
+
+__all__ = ["COMMON_SETTINGS", "Chart", "Experiment", "REGISTRY", "SEGMENTERS", "Setting",
+           "by_name", "function_of"]
+
+#: Real segmenters the report can run itself (committee.segmenters).
+SEGMENTERS = tuple(_SEGMENTER_TABLE)
+
+_Path = constr(strict=True, min_length=1)
+
+
+def _segmenter_name(name: str) -> str:
+    """``name`` when it is a segmenter of :data:`SEGMENTERS` or a
+    ``cmd:COMMAND`` (:func:`committee.segmenters.name_problem`).
+
+    >>> _segmenter_name("cmd:./seg --utf8")
+    'cmd:./seg --utf8'
+    >>> _segmenter_name("jeiba")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown value 'jeiba' (did you mean 'jieba'?); expected one of: jieba, thulac, snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND
+    """
+    problem = name_problem(name)
+    if problem == "unknown segmenter":
+        close = difflib.get_close_matches(name, SEGMENTERS, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise ValueError(f"unknown value '{name}'{hint}; expected one of: "
+                         f"{', '.join(SEGMENTERS)} or {CMD_PREFIX}COMMAND")
+    if problem is not None:
+        raise ValueError(f"'{name}': {problem}")
+    return name
+
+
+_Segmenter = Annotated[str, Field(strict=True, min_length=1), AfterValidator(_segmenter_name)]
+_Positive = conint(strict=True, ge=1)
+_NonNegative = conint(strict=True, ge=0)
+_Fraction = Annotated[float, Field(strict=True, gt=0, le=1)]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of the ``experiments`` section besides the switches.
+
+    ``type`` is its pydantic annotation; ``unique`` refuses a repeated item
+    of a list; ``meaning`` is its line in docs/config.md.
+    """
+
+    name: str
+    type: Any
+    default: Any
+    meaning: str
+    unique: bool = False
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart of ``report.html``, drawn from one CSV file of the analysis.
+
+    ``file`` is relative to the run directory; ``chart``, ``x``, ``label``
+    and ``text`` are those of :class:`committee.report.html.Analysis`.
+    ``y`` names the columns drawn, or picks them from the file's columns.
+    ``needs`` names an input without which the file is not written (the
+    report says of any other chart whose file is missing).
+    """
+
+    file: str
+    title: str
+    chart: str
+    x: str | None = None
+    y: Sequence[str] | Callable[[list[str]], list[str]] | None = None
+    label: str | None = None
+    text: str = ""
+    needs: str | None = None
+
+    def columns(self, available: Sequence[str]) -> list[str] | None:
+        """The columns to draw among ``available`` (None: every numeric one)."""
+        if self.y is None:
+            return None
+        wanted = self.y(list(available)) if callable(self.y) else self.y
+        return [c for c in wanted if c in available]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One analysis of the report (see the module's docstring).
+
+    ``function`` is ``"module:function"`` or a callable taking the report's
+    :class:`committee.report.analyses.Context` and returning its section of
+    ``report.md`` (or None); ``outputs`` are globs relative to the run
+    directory, removed when the analysis fails.
+    """
+
+    name: str
+    function: str | Callable
+    title: str
+    meaning: str
+    settings: tuple[Setting, ...] = ()
+    outputs: tuple[str, ...] = ()
+    charts: tuple[Chart, ...] = field(default=())
+
+
+def function_of(experiment: Experiment) -> Callable:
+    """The function of ``experiment``, imported if given as ``"module:function"``."""
+    if callable(experiment.function):
+        return experiment.function
+    module, _, name = experiment.function.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def by_name(name: str) -> Experiment:
+    """The record of analysis ``name`` (``KeyError`` if there is none)."""
+    for experiment in REGISTRY:
+        if experiment.name == name:
+            return experiment
+    raise KeyError(name)
+
+
+_HERE = "committee.report.analyses"
+
+#: The analyses, in the order of their sections in ``report.md`` and ``report.html``.
+REGISTRY: tuple[Experiment, ...] = (
+    Experiment(
+        "table2", f"{_HERE}:table2", "Table 2: segmenters trained on more data",
+        "Table 2: models of one template trained on shares of the training data (trains models)",
+        (Setting("table2_fractions", Annotated[tuple[_Fraction, ...], Field(min_length=1)],
+                 (0.2, 0.5, 0.8, 1.0), "shares of the training sentences, nested random samples",
+                 unique=True),
+         Setting("table2_template", Literal[TEMPLATES], "F2", "feature template of the models"),
+         Setting("table2_preset", Literal[(*crf.PRESETS, "committee")], "paper",
+                 "CRF recipe of the models (committee: the members' own crf section)"),
+         Setting("table2_max_iterations", _Positive | None, None,
+                 "replaces the recipe's max_iterations for these models; null: the recipe's")),
+        ("table2.csv", "report/table2.md", "report/table2.png"),
+        (Chart("table2.csv", "Table 2: segmenters trained on more data", "line", "fraction",
+               ("p", "r", "f1", "pb", "rb", "fb"),
+               text="Scores of template models trained on growing shares of the training "
+                    "sentences."),)),
+    Experiment(
+        "stability", f"{_HERE}:stability", "Fig. 1: is the committee large enough?",
+        "Fig. 1: difficulties of the committee's first members against the whole committee's",
+        (Setting("stability_sizes", tuple[_Positive, ...] | None, None,
+                 "committee sizes to compare; null: about ten steps up to the committee's size"),),
+        ("report/fig1-*",),
+        (Chart("report/fig1-committee-size.csv", "Fig. 1: is the committee large enough?",
+               "line", "size", ("mean_abs_diff", "max_abs_diff", "pearson"),
+               text="Difficulties from the first K' members against the full committee's."),)),
+    Experiment(
+        "linguistic", f"{_HERE}:linguistic", "Fig. 2: which words are hard?",
+        "Fig. 2: idioms, 2-character and OOV words over the difficulty bins",
+        (Setting("idioms", _Path | None, None,
+                 "idiom word list, one a line, when the test corpus has no POS tag 'i'"),),
+        ("report/fig2-*",),
+        (Chart("report/fig2-linguistic.csv", "Fig. 2: which words are hard?", "bar", "bin",
+               lambda columns: [c for c in columns if c.endswith(" share")],
+               text="Share of each word group in each difficulty bin."),)),
+    Experiment(
+        "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
+        "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
+        (Setting("systems", tuple[_Path, ...], (),
+                 "other segmenters' outputs of the test set (SIGHAN files) scored beside the "
+                 "Table 2 models"),
+         Setting("segmenters", tuple[_Segmenter, ...], (),
+                 "segmenters the report runs on the test set itself: a name of "
+                 "committee.segmenters or cmd:COMMAND (docs/segmenters.md)"),
+         Setting("human", _Path | None, None,
+                 "human judgements of the systems: 'system<TAB>score' per line")),
+        ("report/fig3-*",),
+        (Chart("report/fig3-human-correlation.csv", "Fig. 3: correlation with human judgements",
+               "bar", "metric", ("pearson",),
+               text="Pearson r of each metric with the human scores.",
+               needs="human judgements"),)),
+    Experiment(
+        "bins", f"{_HERE}:bins", "Fig. 4: accuracy by difficulty",
+        "Fig. 4: recall of each system in each difficulty bin",
+        (), ("report/fig4-*",),
+        (Chart("report/fig4-recall-by-bin.csv", "Fig. 4: accuracy by difficulty", "line", "bin",
+               lambda columns: [c for c in columns if c not in ("bin", "gold_words")],
+               text="Recall of the gold words in each difficulty bin, per system."),)),
+    Experiment(
+        "split_half", f"{_HERE}:split_half", "Fig. 6: split-half reliability",
+        "Fig. 6: fb on two random halves of the test set, Pearson r over the models",
+        (Setting("split_half_repeats", _Positive, 100, "random splits of the test sentences"),),
+        ("report/fig6-*",),
+        (Chart("report/fig6-split-half.csv", "Fig. 6: split-half reliability", "scatter",
+               "fb_half_a", ("fb_half_b",), "model",
+               "fb of each model on the two halves of the first split."),
+         Chart("report/fig6-split-half-pearson.csv", "Fig. 6: Pearson r per split", "line",
+               "split", ("pearson_fb", "pearson_f1"),
+               text="Pearson r across halves, for each random split."))),
+    Experiment(
+        "word_weights", f"{_HERE}:word_weights", "Fig. 7: word weights",
+        "Fig. 7: sentences with each word's difficulty",
+        (Setting("word_weight_sentences", tuple[_NonNegative, ...], (),
+                 "test sentence indices (0-based); empty: the hardest sentences"),),
+        ("report/fig7-*",),
+        (Chart("report/fig7-word-weights.csv", "Fig. 7: word weights", "table",
+               text="The words of the chosen sentences with their difficulties."),)),
+    Experiment(
+        "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",
+        "2PL item response theory on the marks (as committee irt), θ of every system",
+        (Setting("irt_subset", _Positive, 500,
+                 "informative words chosen to estimate θ and fb (docs/irt.md)"),),
+        ("report/irt-*",),
+        (Chart("report/irt-b-vs-d.csv", "IRT: b against d", "line", "d",
+               ("b_median", "b_q10", "b_q90"),
+               text="IRT difficulty b of the words at each committee difficulty d."),
+         Chart("report/irt-a-histogram.csv", "IRT: distribution of a", "bar", "a_low",
+               ("n_words",), text="Discrimination of the words with variance."),
+         Chart("report/irt-systems.csv", "IRT: ability θ against fb", "scatter", "theta",
+               ("fb",), "system", "Each system's θ (items fixed) against its fb."),
+         Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
+               text="θ and fb of held-out systems from all words, the chosen words and "
+                    "random words."))),
+)
+
+#: Settings of the section that belong to no one analysis.
+COMMON_SETTINGS: tuple[Setting, ...] = (
+    Setting("seed", _NonNegative, 2016,
+            "seed of the Table 2 samples and of the split-half splits"),
+)

@@ -1,0 +1,189 @@
+"""Trainers: what learns a segmenter from words and segments the test set
+with it, for committee members (:func:`committee.members.run_member`) and
+the report's Table 2 models alike.
+
+A trainer is an object with the :class:`Trainer` interface: it checks its
+parameters (every problem as one line), trains a model file from training
+sentences, tags test sentences into words with it, and names the fields
+that identify its models in a run's recipe and manifest.  python-crfsuite
+sits behind it as :data:`committee.crf.CRFSUITE`.
+
+Another trainer plugs in at one place, :data:`TRAINERS` (its name is the
+value of the config key ``crf.trainer``; :data:`DEFAULT_TRAINER` when
+unset).  :func:`train_and_segment` is the one train → tag path: it gives a
+trainer a temporary model file in the work directory, keeps or removes it,
+and times the two steps.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Protocol, Sequence, runtime_checkable
+
+from committee import crf
+from committee.errors import ConfigError
+
+
+@runtime_checkable
+class Trainer(Protocol):
+    """What the committee needs of a trainer.
+
+    Attributes
+    ----------
+    name : str
+        Its key in :data:`TRAINERS` (the value of ``crf.trainer``).
+    model_suffix : str
+        The suffix of its model files (``.crfsuite``).
+    algorithms : tuple of str
+        Values of ``crf.algorithm`` it knows.
+    """
+
+    name: str
+    model_suffix: str
+    algorithms: tuple[str, ...]
+
+    def parameters(self, algorithm: str) -> dict[str, tuple]:
+        """Every parameter of ``algorithm`` as ``name: (example, default)``:
+        a value of the parameter's type, and the value a config that does
+        not set it gets (None: the trainer's own)."""
+
+    def resolve_preset(self, section) -> tuple[dict | None, list[str]]:
+        """A ``crf`` config section with its ``preset`` expanded into
+        ``algorithm`` and ``params``, and ``"key: message"`` problems."""
+
+    def check_params(self, algorithm: str, params: dict) -> list[str]:
+        """Every problem with ``algorithm`` and ``params``, one line each
+        (``params.NAME: message`` or ``algorithm: message``); empty when
+        all is well."""
+
+    def train(self, sentences: Sequence[Sequence[str]], template: str, algorithm: str,
+              params: dict, model_path: str | os.PathLike, *, rand_seed: int = 1
+              ) -> dict[str, float]:
+        """Train on ``sentences`` (non-empty lists of words) with feature
+        template ``template`` and write the model to ``model_path``; the same
+        arguments and ``rand_seed`` give the same model.  Returns timings in
+        seconds (``attributes_s``, ``append_s``, ``train_s``, ...), for logs."""
+
+    def tag(self, model_path: str | os.PathLike, test_chars: Sequence[str],
+            template: str) -> list[list[str]]:
+        """The words of every test sentence (``test_chars``: its characters)
+        by the model at ``model_path``; an empty sentence has none."""
+
+    def fingerprint(self, algorithm: str, params: dict) -> dict:
+        """The fields that identify its models (JSON values): they enter the
+        run's recipe, so a change of any of them makes another run."""
+
+
+#: The trainers ``crf.trainer`` can name: the one place a trainer plugs in.
+TRAINERS: dict[str, Trainer] = {crf.CRFSUITE.name: crf.CRFSUITE}
+
+#: The trainer of a config that names none.
+DEFAULT_TRAINER = crf.CRFSUITE.name
+
+
+def get(name: str = DEFAULT_TRAINER) -> Trainer:
+    """The trainer registered as ``name``.
+
+    >>> get().name
+    'crfsuite'
+    >>> get("crfsuit")
+    Traceback (most recent call last):
+    ...
+    committee.errors.ConfigError: crf: trainer: unknown trainer 'crfsuit'; did you mean 'crfsuite'? valid: crfsuite
+    """
+    problems = check_trainer(name)
+    if problems:
+        raise ConfigError("crf", problems)
+    return TRAINERS[name]
+
+
+def check_trainer(name) -> list[str]:
+    """``["trainer: message"]`` when ``name`` is not in :data:`TRAINERS`.
+
+    >>> check_trainer("crfsuite")
+    []
+    """
+    if isinstance(name, str) and name in TRAINERS:
+        return []
+    close = difflib.get_close_matches(str(name), list(TRAINERS), n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return [f"trainer: unknown trainer {name!r}; {hint}valid: {', '.join(TRAINERS)}"]
+
+
+def check_params(algorithm: str, params: dict, trainer: str = DEFAULT_TRAINER) -> list[str]:
+    """The problems of ``algorithm`` and ``params`` by ``trainer``'s own
+    rules (``trainer: ...`` when there is no such trainer).
+
+    >>> check_params("lbfgs", {"c2": -1.0})
+    ['params.c2: must be >= 0, got -1.0']
+    """
+    return check_trainer(trainer) or TRAINERS[trainer].check_params(algorithm, params)
+
+
+def train_and_segment(trainer: Trainer, sentences: Sequence[Sequence[str]], template: str,
+                      test_chars: Sequence[str], algorithm: str, params: dict,
+                      workdir: str | os.PathLike, *, rand_seed: int = 1,
+                      prefix: str = ".model-", keep_as: str | os.PathLike | None = None
+                      ) -> tuple[list[list[str]], dict[str, float]]:
+    """Train ``trainer`` on ``sentences`` (lists of words) and segment ``test_chars``.
+
+    Parameters
+    ----------
+    trainer : Trainer
+    sentences : sequence of list of str
+        Non-empty training sentences.
+    template : str
+        Feature template of :mod:`committee.features`.
+    test_chars : sequence of str
+        Characters of every test sentence.
+    algorithm, params
+        The trainer's algorithm and parameters.
+    workdir : path
+        Directory of the temporary model file (``prefix``...``model_suffix``;
+        created if missing).
+    rand_seed : int
+        Seed of the trainer's randomness (see :func:`committee.crf.train_model`).
+    keep_as : path, optional
+        Keep the model there (moved atomically); otherwise it is removed.
+
+    Returns
+    -------
+    (words, timings)
+        The predicted words of every test sentence, and seconds spent in the
+        trainer's steps (:meth:`Trainer.train`) and in ``tag_s`` (tagging and
+        cutting into words, test attributes included).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> words, t = train_and_segment(get(), [["我", "爱", "北京"], ["北京", "大"]], "F1",
+    ...                              ["我爱北京"], "lbfgs", {"max_iterations": 20},
+    ...                              tempfile.mkdtemp())
+    >>> "".join(words[0]), sorted(t)  # doctest: +NORMALIZE_WHITESPACE
+    ('我爱北京', ['append_s', 'attributes_s', 'featgen_s', 'optimise_s', 'store_s',
+                'tag_s', 'train_s'])
+    """
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=trainer.model_suffix, dir=workdir)
+    os.close(fd)
+    try:
+        timings = dict(trainer.train(sentences, template, algorithm, params, tmp,
+                                     rand_seed=rand_seed))
+        t0 = time.perf_counter()
+        pred = trainer.tag(tmp, test_chars, template)
+        timings["tag_s"] = time.perf_counter() - t0
+        if keep_as is not None:
+            Path(keep_as).parent.mkdir(exist_ok=True)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, keep_as)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+    return pred, timings

@@ -1,0 +1,184 @@
+"""The trainer interface (committee.trainers): python-crfsuite behind it, the
+one home of its defaults and parameter checks, and another trainer plugged
+in at one place (``TRAINERS``) training and tagging a committee."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from committee import crf, members, pipeline, trainers
+from committee.config import load_config
+from committee.errors import ConfigError
+import toyrun
+from test_members import _spans
+
+
+class MaxMatch:
+    """A toy trainer: its model is the training vocabulary, one word a line;
+    it tags by forward maximum matching (the longest known word first,
+    otherwise one character), words of at most ``params.max_len``."""
+
+    name = "maxmatch"
+    model_suffix = ".words"
+    algorithms = ("forward",)
+
+    def __init__(self):
+        self.trained = 0
+
+    def parameters(self, algorithm):
+        return {"max_len": (9, None)}
+
+    def resolve_preset(self, section):
+        return {"preset": None, "algorithm": "forward", "params": {}, **section}, []
+
+    def check_params(self, algorithm, params):
+        problems = []
+        if algorithm not in self.algorithms:
+            problems.append(f"algorithm: unknown algorithm {algorithm!r}; expected forward")
+        for name, value in params.items():
+            if name != "max_len":
+                problems.append(f"params.{name}: unknown parameter")
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                problems.append(f"params.max_len: must be an integer >= 1, got {value!r}")
+        return problems
+
+    def train(self, sentences, template, algorithm, params, model_path, *, rand_seed=1):
+        self.trained += 1
+        words = sorted({w for s in sentences for w in s})
+        Path(model_path).write_text(json.dumps({"max_len": params.get("max_len", 9),
+                                                "words": words}, ensure_ascii=False),
+                                    encoding="utf-8")
+        return {"train_s": 0.0}
+
+    def tag(self, model_path, test_chars, template):
+        model = json.loads(Path(model_path).read_text(encoding="utf-8"))
+        vocab, longest = set(model["words"]), model["max_len"]
+        out = []
+        for chars in test_chars:
+            words, i = [], 0
+            while i < len(chars):
+                n = min(longest, len(chars) - i)
+                while n > 1 and chars[i:i + n] not in vocab:
+                    n -= 1
+                words.append(chars[i:i + n])
+                i += n
+            out.append(words)
+        return out
+
+    def fingerprint(self, algorithm, params):
+        return {"trainer": self.name, "algorithm": algorithm, "params": dict(params)}
+
+
+@pytest.fixture
+def maxmatch(monkeypatch):
+    toy = MaxMatch()
+    monkeypatch.setitem(trainers.TRAINERS, toy.name, toy)  # the one place
+    return toy
+
+
+TRAIN = [["北京", "大学"], ["大学生", "活"], ["我", "爱", "北京"]]
+TEST = [["北京", "大学", "生活"], ["我", "爱", "北京", "大学"]]
+TEST_CHARS = ["".join(s) for s in TEST]
+
+
+def _member(k=0):
+    return members.draw_member(k, len(TRAIN), ("F1",), (1.0,), seed=0)
+
+
+def test_crfsuite_is_a_trainer():
+    assert isinstance(crf.CRFSUITE, trainers.Trainer) and isinstance(MaxMatch(), trainers.Trainer)
+    assert not isinstance(object(), trainers.Trainer)
+    assert trainers.get() is crf.CRFSUITE and trainers.DEFAULT_TRAINER == "crfsuite"
+    assert crf.CRFSUITE.fingerprint("ap", {"max_iterations": 3}) == {
+        "algorithm": "ap", "params": {"max_iterations": 3}}
+
+
+def test_the_trainer_is_the_one_home_of_defaults_and_checks():
+    t = trainers.get("crfsuite")
+    assert t.parameters("lbfgs")["max_iterations"] == (2147483647, 100)
+    assert t.parameters("lbfgs")["c2"] == (1.0, 1.0)
+    assert t.parameters("ap")["max_iterations"] == (100, 100)
+    assert t.parameters("lbfgs")["linesearch"] == ("MoreThuente", None)
+    assert t.presets["paper"]["params"] == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
+    assert t.resolve_preset({"preset": "fast"})[0]["algorithm"] == "l2sgd"
+    # the messages are those of the one rule set, word for word
+    assert trainers.check_params("lbfgs", {"max_iteration": 5, "c2": "1"}) == [
+        "params.max_iteration: unknown parameter of algorithm 'lbfgs'; did you mean "
+        "'max_iterations'? (valid: " + ", ".join(t.parameters("lbfgs")) + ")",
+        "params.c2: must be a number, got '1'"]
+    assert trainers.check_params("lbfgs", {"epsilon": -1.0}) == [
+        "params.epsilon: must be >= 0, got -1.0"]
+    assert trainers.check_params("lbfgs", {}, "crfsuit") == [
+        "trainer: unknown trainer 'crfsuit'; did you mean 'crfsuite'? valid: crfsuite"]
+
+
+def test_an_unknown_trainer_is_refused_before_any_work(tmp_path):
+    with pytest.raises(ConfigError, match=r"trainer: unknown trainer 'nope'; valid: crfsuite"):
+        members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "lbfgs", {}, tmp_path,
+                           trainer="nope")
+    assert not tmp_path.joinpath("models").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_plugged_in_trainer_trains_and_tags_a_member(maxmatch, tmp_path):
+    task = members.MemberTask(_member(), TRAIN, TEST_CHARS, TEST, "forward", {},
+                              str(tmp_path), keep_model=True, trainer="maxmatch")
+    assert task.index == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        task.trainer = "crfsuite"
+    res = task.run()
+    # forward maximum matching by hand: 北京|大学生|活 and 我|爱|北京|大学
+    assert res.marks.tolist() == [True, False, False, True, True, True, True]
+    assert (res.n_gold, res.n_pred, res.n_correct) == (7, 7, 5)
+    assert res.p == res.r == pytest.approx(5 / 7)
+    kept = tmp_path / "models" / "member-0000.words"
+    assert json.loads(kept.read_text(encoding="utf-8"))["words"] == [
+        "北京", "大学", "大学生", "我", "活", "爱"]
+    assert [p.name for p in tmp_path.iterdir()] == ["models"]  # no temporary model left
+
+
+def test_a_plugged_in_trainer_checks_its_own_params_first(maxmatch, tmp_path):
+    with pytest.raises(ConfigError) as err:
+        members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "forward",
+                           {"max_len": 0, "c2": 1.0}, tmp_path, trainer="maxmatch")
+    assert err.value.problems == ["params.max_len: must be an integer >= 1, got 0",
+                                  "params.c2: unknown parameter"]
+    assert maxmatch.trained == 0
+    # its params reach it: words of at most 2 characters
+    res = members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "forward", {"max_len": 2},
+                             tmp_path, trainer="maxmatch")
+    assert res.marks.tolist() == [True, True, False, True, True, True, True]
+
+
+# the config's schema knows crfsuite's algorithms only: writing the manifest
+# of a config patched to another one draws pydantic's serializer warning
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
+def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_path):
+    out = tmp_path / "out"
+    cfg = load_config(toyrun.write_config(tmp_path / "c.yaml", toy_corpus, out,
+                                          backend="sequential"))
+    # the config as it would read with ``crf: {trainer: maxmatch, algorithm: forward}``
+    params = cfg.crf.params.model_copy(update={"c2": None, "max_iterations": None})
+    cfg = cfg.model_copy(update={"crf": cfg.crf.model_copy(update={
+        "trainer": "maxmatch", "algorithm": "forward", "params": params})})
+    pipeline.run(cfg, progress=False)
+    assert maxmatch.trained == 3
+    marks = np.load(out / "marks.npz")["marks"]
+    assert marks.shape[0] == 3
+    # each member's marks are forward maximum matching with its own vocabulary
+    train = [s for s in toyrun.corpus_mod.read_corpus(toy_corpus / "train.txt").words if s]
+    test = toyrun.corpus_mod.read_corpus(toy_corpus / "test.txt").words
+    for k, m in enumerate(members.draw_committee(3, len(train), ("F1", "F2", "F3"),
+                                                 (0.1, 0.2, 0.3), seed=7)):
+        sample = [train[i] for i in members.member_sample(m, len(train))]
+        model = tmp_path / f"m{k}.words"
+        maxmatch.train(sample, m.template, "forward", {}, model)
+        pred = maxmatch.tag(model, ["".join(s) for s in test], m.template)
+        gold_spans = [_spans(s) for s in test]
+        expected = [span in set(_spans(p)) for g, p in zip(gold_spans, pred) for span in g]
+        assert marks[k].tolist() == expected
+
