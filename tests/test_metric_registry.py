@@ -125,3 +125,14 @@ def test_columns_of_metrics_with_irt():
     lines = cli.format_table(result, chosen).splitlines()
     assert lines[0].split() == ["system", "f1", "fb", "#f1", "#fb", "theta"]
     assert lines[1].split() == ["a", "50.00", "–", "1", "–", "0.250±0.125"]
+
+
+def test_readme_lists_every_column():
+    """The README's table of `committee score` columns names every metric
+    shown in the table, by its heading and its JSON key."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in readme.splitlines() if line.startswith("| `")]
+    for m in records.REGISTRY:
+        if m.shown:
+            assert any(f"`{m.heading}`" in row and (f"`{m.key}`" in row or "| same |" in row)
+                       for row in rows), m.key
