@@ -1,4 +1,8 @@
-"""Command line: ``committee score`` and ``committee run``.
+"""Command line: ``committee run`` (train a committee, write difficulties,
+then the report), ``committee report`` (the analyses on a finished run),
+``committee score`` (standard and balanced metrics of any segmenter's
+output), ``committee irt`` (item response theory on a run's marks) and
+``committee segment`` (a real segmenter's output for a test set).
 
 The library raises typed errors (:mod:`committee.errors`); this module is the
 only place that turns them into a one-line message and an exit code:
