@@ -70,25 +70,22 @@ def test_an_edited_script_is_a_new_version(user):
     assert segmenters.load(name).version != before and before.startswith("cmd ")
 
 
-def test_a_failing_command_is_one_line_with_its_stderr_tail(user, capsys, monkeypatch):
-    d, name = user
-    monkeypatch.setenv("BIGRAMS_FAIL", "1")
-    code, err = _segment(d, name, capsys)
-    assert code == 3
-    assert err == (f"committee: error: {name}: exited with status 1; its stderr ends: "
-                   "loading model... | bigrams: cannot open model.bin: No such file or "
-                   "directory\n")
-    assert not (d / "out.txt").exists()
-
-
-def test_a_command_that_drops_a_line_is_one_line(user, capsys, monkeypatch):
-    d, name = user
-    monkeypatch.setenv("BIGRAMS_DROP", "2")
-    code, err = _segment(d, name, capsys)
-    assert code == 3
+@pytest.mark.parametrize("env, expected", [
+    (("BIGRAMS_FAIL", "1"),
+     "exited with status 1; its stderr ends: loading model... | bigrams: cannot open "
+     "model.bin: No such file or directory"),
     # the empty sentence is not sent: the command's input has 2 lines, the 2nd dropped
-    assert err == (f"committee: error: {name}: wrote 1 lines for 2 sentences (the first "
-                   "that differs is line 2 of its input); its stderr is empty\n")
+    (("BIGRAMS_DROP", "2"),
+     "wrote 1 lines for 2 sentences (the first that differs is line 2 of its input); "
+     "its stderr is empty"),
+], ids=["fails", "drops-a-line"])
+def test_a_failing_command_is_one_line_with_its_stderr_tail(user, capsys, monkeypatch, env,
+                                                            expected):
+    d, name = user
+    monkeypatch.setenv(*env)
+    code, err = _segment(d, name, capsys)
+    assert code == 3
+    assert err == f"committee: error: {name}: {expected}\n"
     assert not (d / "out.txt").exists()
 
 
