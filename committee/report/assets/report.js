@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
-  const PAGE = 50;
+  const PAGE_SIZES = [25, 50, 100, 250, 1000];
   const COLORS = ["#2f6fba", "#d17b0f", "#2e8540", "#c0392b", "#7a4fb5", "#8c564b",
                   "#e377c2", "#5f6b7a", "#bcbd22", "#17becf"];
   const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
@@ -230,7 +230,7 @@
 
   // ---------------------------------------------------------------- explorer
   const ex = { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any",
-               sort: "order", dir: 1, page: 0, rows: new Uint32Array(0), selected: -1 };
+               sort: "order", dir: 1, page: 0, size: 50, rows: new Uint32Array(0), selected: -1 };
   let vocabRank = null;
   function sortKeyFn(key) {
     if (key === "word") {
@@ -306,12 +306,12 @@
     $("items").tHead.replaceChildren(tr);
   }
   function drawRows() {
-    const pages = Math.max(1, Math.ceil(ex.rows.length / PAGE));
+    const pages = Math.max(1, Math.ceil(ex.rows.length / ex.size));
     ex.page = Math.min(Math.max(ex.page, 0), pages - 1);
     const body = $("items").tBodies[0];
     const frag = document.createDocumentFragment();
-    const end = Math.min(ex.rows.length, (ex.page + 1) * PAGE);
-    for (let r = ex.page * PAGE; r < end; r++) {
+    const end = Math.min(ex.rows.length, (ex.page + 1) * ex.size);
+    for (let r = ex.page * ex.size; r < end; r++) {
       const i = ex.rows[r];
       const tr = el("tr", { "data-word": i, class: i === ex.selected ? "selected" : "" },
         el("td", { text: String(i + 1) }), el("td", { class: "l", "data-key": "word", text: vocab[wordId[i]] }),
@@ -328,7 +328,9 @@
       frag.append(tr);
     }
     body.replaceChildren(frag);
-    $("page-info").textContent = `page ${ex.page + 1} of ${pages}`;
+    $("page-info").textContent = `of ${int(pages)}`;
+    const jump = $("page-jump");
+    jump.max = String(pages); jump.value = String(ex.page + 1);
     $("page-prev").disabled = ex.page === 0;
     $("page-next").disabled = ex.page >= pages - 1;
   }
@@ -386,6 +388,17 @@
     });
     $("page-prev").addEventListener("click", () => { ex.page--; drawRows(); });
     $("page-next").addEventListener("click", () => { ex.page++; drawRows(); });
+    $("page-first").addEventListener("click", () => { ex.page = 0; drawRows(); });
+    $("page-last").addEventListener("click", () => { ex.page = Infinity; drawRows(); });
+    // a page number typed (Enter or leaving the box) is clamped to the pages there are
+    $("page-jump").addEventListener("change", (e) => {
+      const v = parseInt(e.target.value, 10); if (Number.isFinite(v)) ex.page = v - 1; drawRows(); });
+    const sizeSel = $("page-size");
+    PAGE_SIZES.forEach((n) => sizeSel.append(el("option", { value: String(n), text: String(n)})));
+    sizeSel.value = String(ex.size);
+    // a new page size keeps the first row shown in view
+    sizeSel.addEventListener("change", (e) => {
+      const first = ex.page * ex.size; ex.size = +e.target.value; ex.page = Math.floor(first / ex.size); drawRows(); });
     drawHead(); applyFilters();
   }
 
@@ -445,6 +458,11 @@
     $("footer").textContent = `committee ${DATA.version}`;
   }
 
+  // sections reached from the nav stop below the sticky header, whatever its height
+  const header = document.querySelector("header");
+  const headerHeight = () => document.documentElement.style.setProperty(
+    "--header-height", (header.getBoundingClientRect().height + 8).toFixed(0) + "px");
+  headerHeight(); window.addEventListener("resize", headerHeight);
   // the explorer first: it is what the page is opened for; charts after
   explorer();
   // milliseconds from navigation start to the explorer's first rows (scripts/bench_html.py)
