@@ -199,7 +199,8 @@
       if (a.chart !== "table") sec.append(el("div", { class: "chart", id }));
       const details = el("details", {}, el("summary", { text: "Table" }));
       const t = el("table"), names = Object.keys(a.columns);
-      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: n })))));
+      const nameOf = (c) => (a.names && a.names[c] != null ? a.names[c] : String(c));
+      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: nameOf(n), title: n })))));
       const tb = el("tbody"), rows = names.length ? a.columns[names[0]].length : 0;
       for (let r = 0; r < rows; r++)
         tb.append(el("tr", {}, ...names.map((n) => {
@@ -210,21 +211,57 @@
       if (a.chart === "table") details.open = true;
       sec.append(details); box.append(sec);
       if (a.chart === "table") return;
-      const x = a.columns[a.x];
-      let traces;
-      if (a.chart === "scatter") {
-        traces = [{ type: "scatter", mode: "markers", x, y: a.columns[a.y[0]],
-                    text: a.label ? a.columns[a.label] : undefined, name: a.y[0],
-                    hovertemplate: (a.label ? "%{text}<br>" : "") + a.x + " %{x:.4f}<br>" + a.y[0] + " %{y:.4f}<extra></extra>" }];
-      } else {
-        traces = a.y.map((c, j) => ({ type: a.chart === "bar" ? "bar" : "scatter",
-                                      mode: "lines+markers", name: c, x, y: a.columns[c], connectgaps: true,
-                                      marker: { color: COLORS[j % COLORS.length] },
-                                      line: { color: COLORS[j % COLORS.length] } }));
-      }
-      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x } },
-                         yaxis: { title: { text: a.chart === "scatter" ? a.y[0] : "" } },
-                         barmode: "group", hovermode: a.chart === "scatter" ? "closest" : "x unified" });
+      const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
+      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
+                         yaxis: { title: { text: a.y_title }, automargin: true },
+                         barmode: "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" });
+    });
+  }
+
+  // rows of an analysis's table, split by the values of its group column (one trace each)
+  function groups(a) {
+    const n = a.columns[a.x].length;
+    if (!a.group) return [{ key: null, rows: [...Array(n).keys()] }];
+    const out = new Map();
+    for (let r = 0; r < n; r++) {
+      const k = String(a.columns[a.group][r]);
+      if (!out.has(k)) out.set(k, []);
+      out.get(k).push(r);
+    }
+    return [...out].map(([key, rows]) => ({ key, rows }));
+  }
+  const pick = (col, rows) => rows.map((r) => col[r]);
+  // each trace its own colour, marker and dash, so that lines lying on each other stay apart
+  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
+  const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
+  function lineTraces(a, nameOf) {
+    const traces = [];
+    for (const g of groups(a)) {
+      a.y.forEach((c, j) => {
+        const k = traces.length, color = COLORS[k % COLORS.length];
+        const name = g.key == null ? nameOf(c) : (a.y.length > 1 ? `${nameOf(g.key)}: ${nameOf(c)}` : `${a.group} ${nameOf(g.key)}`);
+        const t = { type: a.chart === "bar" ? "bar" : "scatter", name, x: pick(a.columns[a.x], g.rows),
+                    y: pick(a.columns[c], g.rows), marker: { color, symbol: SYMBOLS[k % SYMBOLS.length], size: 8 } };
+        if (a.chart === "line") Object.assign(t, { mode: "lines+markers", connectgaps: true,
+                                                   line: { color, dash: DASHES[k % DASHES.length], width: 2 } });
+        if (a.label) Object.assign(t, { text: pick(a.columns[a.label], g.rows), textposition: "outside",
+                                        hovertemplate: `%{text}<br>${nameOf(c)} %{y:.4f}<extra>${name}</extra>` });
+        traces.push(t);
+      });
+    }
+    return traces;
+  }
+  function scatterTraces(a, nameOf) {
+    const xName = nameOf(a.x), yName = nameOf(a.y[0]);
+    return groups(a).map((g, k) => {
+      const text = a.label ? pick(a.columns[a.label], g.rows) : undefined;
+      const labelled = text && g.rows.length <= a.labelled_points;  // which dot is which system
+      return { type: "scatter", mode: labelled ? "markers+text" : "markers", text, textposition: "top right",
+               textfont: { size: 11 }, cliponaxis: false,
+               name: g.key == null ? yName : `${nameOf(g.key)} (${g.rows.length})`,
+               x: pick(a.columns[a.x], g.rows), y: pick(a.columns[a.y[0]], g.rows),
+               marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length], size: 9 },
+               hovertemplate: (text ? "%{text}<br>" : "") + `${xName} %{x:.4f}<br>${yName} %{y:.4f}<extra></extra>` };
     });
   }
 
