@@ -202,7 +202,7 @@ REGISTRY: tuple[Experiment, ...] = (
                "line", "size", ("mean_abs_diff", "max_abs_diff", "pearson"),
                text="Difficulties from the first K' members against the full committee's.",
                x_title="committee size K' (its first K' members)",
-               y_title="distance from, or correlation with, the full committee's d",
+               y_title="against the full committee",
                names={"mean_abs_diff": "mean |d(K') − d(K)|",
                       "max_abs_diff": "largest |d(K') − d(K)|",
                       "pearson": "Pearson r of d(K') with d(K)"}),)),
@@ -265,7 +265,7 @@ REGISTRY: tuple[Experiment, ...] = (
         ("report/fig7-*",),
         (Chart("report/fig7-word-weights.csv", "Fig. 7: word weights", "bar", "word_index",
                ("d",), "word", "The words of the chosen sentences with their difficulties.",
-               x_title="word of the sentence (1 = first)", y_title="difficulty d",
+               x_title="the words of each sentence, numbered from 0", y_title="difficulty d",
                names={"word_index": "word"}, group="sentence"),)),
     Experiment(
         "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",

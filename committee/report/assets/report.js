@@ -140,6 +140,11 @@
                { key: "rank_fb", label: "#fb", get: (s) => s.scores.rank_fb, n: true }]);
     const state = { col: null, dir: 1 };
     const table = $("systems-table");
+    const m = /\|bootstrap:(\d+)/.exec(DATA.signature);
+    $("systems-help").textContent = "Scores in %" + (systems.some((s) => s.scores.ci)
+      ? `, each with its 95% bootstrap interval below it (${m ? int(m[1]) + " resamples" : "resamples"} of the test sentences)`
+      : " (no bootstrap intervals: " + (systems.length ? "the test set has too few sentences for them" : "no system") + ")")
+      + ". Click a column header to sort.";
     function draw() {
       const rows = systems.slice();
       if (state.col) {
@@ -214,7 +219,8 @@
       const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
       plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
                          yaxis: { title: { text: a.y_title }, automargin: true },
-                         barmode: "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" });
+                         showlegend: !(a.chart === "bar" && a.group),  // the axis names the groups
+                         barmode: a.group ? "relative" : "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" });
     });
   }
 
@@ -236,15 +242,19 @@
   const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
   function lineTraces(a, nameOf) {
     const traces = [];
+    // bars of groups side by side, each group's bars in order under its name (Fig. 7: sentences)
+    const runs = a.chart === "bar" && a.group;
     for (const g of groups(a)) {
       a.y.forEach((c, j) => {
         const k = traces.length, color = COLORS[k % COLORS.length];
         const name = g.key == null ? nameOf(c) : (a.y.length > 1 ? `${nameOf(g.key)}: ${nameOf(c)}` : `${a.group} ${nameOf(g.key)}`);
-        const t = { type: a.chart === "bar" ? "bar" : "scatter", name, x: pick(a.columns[a.x], g.rows),
+        const x = pick(a.columns[a.x], g.rows), label = a.label ? pick(a.columns[a.label], g.rows) : null;
+        const t = { type: a.chart === "bar" ? "bar" : "scatter", name,
+                    x: runs ? [g.rows.map(() => name), x.map((v, i) => (label ? `${v} ${label[i]}` : v))] : x,
                     y: pick(a.columns[c], g.rows), marker: { color, symbol: SYMBOLS[k % SYMBOLS.length], size: 8 } };
         if (a.chart === "line") Object.assign(t, { mode: "lines+markers", connectgaps: true,
                                                    line: { color, dash: DASHES[k % DASHES.length], width: 2 } });
-        if (a.label) Object.assign(t, { text: pick(a.columns[a.label], g.rows), textposition: "outside",
+        if (a.label) Object.assign(t, { text: label, textposition: runs ? "none" : "outside",
                                         hovertemplate: `%{text}<br>${nameOf(c)} %{y:.4f}<extra>${name}</extra>` });
         traces.push(t);
       });
