@@ -5,8 +5,9 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
   const PAGE_SIZES = [25, 50, 100, 250, 1000];
-  const COLORS = ["#2f6fba", "#d17b0f", "#2e8540", "#c0392b", "#7a4fb5", "#8c564b",
-                  "#e377c2", "#5f6b7a", "#bcbd22", "#17becf"];
+  // colour-blind-safe (Okabe & Ito) first, as the figures of report.md
+  const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                  "#000000", "#8c564b", "#7a4fb5", "#bcbd22"];
   const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
   const PLOT_CONFIG = { displaylogo: false, responsive: true,
                         modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
