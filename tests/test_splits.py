@@ -22,6 +22,8 @@ from committee.corpus.splits import (format_ranges, held_out, parse_ranges, rang
 from committee.errors import ConfigError, InputError
 from committee.workflow import run
 
+REPO = Path(__file__).resolve().parents[1]
+
 # ----------------------------------------------------------------- the rules
 
 
@@ -225,11 +227,10 @@ def test_configs_without_a_split_do_not_mention_it(workdir):
     assert "split" not in cfg.to_dict()["corpus"]["train"]
 
 
-def test_default_config_fingerprint_is_unchanged():
-    # configs/default.yaml (the built-in corpus): a config without corpus.split
-    # keeps the fingerprint it had before path sources could be split
-    root = Path(__file__).resolve().parents[1]
-    cfg = load_config(root / "configs" / "default.yaml")
+def test_the_built_in_corpus_recipe_has_no_split():
+    # configs/default.yaml (the built-in corpus): its recipe, hence its
+    # fingerprint, is what it is without corpus.split
+    cfg = load_config(REPO / "configs" / "default.yaml")
     assert "split" not in cfg.recipe()["corpus"]
     assert cfg.recipe()["corpus"]["test"] == {"builtin": "peoples-daily-1998", "split": "test",
                                               "format": "pku", "normalization": None}
@@ -291,3 +292,28 @@ def test_a_seeded_split_is_reproducible(workdir):
     assert test == [SENTENCES[i] for i in seeded_indices(20, 0.25, 11)] and len(test) == 5
     manifest = json.loads((first / "manifest.json").read_text(encoding="utf-8"))
     assert "|split:test=0.25,seed=11|" in manifest["signature"]
+
+
+SHARED = next((d for d in (REPO / "data" / "ud-chinese-gsdsimp",
+                           REPO.parent / "shared" / "corpora" / "ud-chinese-gsdsimp")
+               if (d / "test.conllu").is_file()), REPO / "data" / "ud-chinese-gsdsimp")
+
+
+@pytest.mark.skipif(not (SHARED / "test.conllu").is_file(),
+                    reason=f"the UD Chinese GSDSimp treebank is not at {SHARED}")
+@pytest.mark.parametrize("split", ["{test: 0.2}", "{test: 0.2, seed: 5}", "{test: '101-200'}"])
+def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, split):
+    from committee import pipeline
+
+    monkeypatch.chdir(tmp_path)
+    path = write_config(tmp_path, f"""  root: {SHARED}
+  train: {{path: test.conllu, format: conllu, split: train}}
+  test: {{path: test.conllu, format: conllu, split: test}}
+  split: {split}""")
+    inputs = pipeline.load_inputs(load_config(path), str(path))  # the overlap check passes
+    whole = corpus_mod.read_corpus(SHARED / "test.conllu", format="conllu")
+    train, test = inputs.train, inputs.test
+    assert len(whole) == 500 and len(train) == 400 and len(test) == 100
+    assert not set(train.lines) & set(test.lines)
+    assert sorted(train.lines + test.lines) == whole.lines
+    assert train.n_words() + test.n_words() == whole.n_words()
