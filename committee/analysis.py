@@ -385,7 +385,7 @@ def split_half_scores(stats: Sequence[metrics.SufficientStats], masks,
         for h, weights in enumerate(halves):
             # einsum keeps the summation order fixed (no BLAS threads), as in bootstrap
             tot = np.einsum("rs,sf->rf", weights, m)
-            values = metrics._metric_arrays({name: tot[:, k] for k, name in enumerate(names)})
+            values = metrics.metric_arrays({name: tot[:, k] for k, name in enumerate(names)})
             out[h][:, j] = values[metric]
     return out[0], out[1]
 

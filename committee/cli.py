@@ -1,4 +1,8 @@
-"""Command line: ``committee score`` and ``committee run``.
+"""Command line: ``committee run`` (train a committee, write difficulties,
+then the report), ``committee report`` (the analyses on a finished run),
+``committee score`` (standard and balanced metrics of any segmenter's
+output), ``committee irt`` (item response theory on a run's marks) and
+``committee segment`` (a real segmenter's output for a test set).
 
 The library raises typed errors (:mod:`committee.errors`); this module is the
 only place that turns them into a one-line message and an exit code:
@@ -47,54 +51,69 @@ from committee.checkargs import cli_int, cli_real
 from committee.corpus import FORMATS
 from committee.errors import CommitteeError, Note
 
-PERCENT_COLUMNS = (
-    ("p", "p"), ("r", "r"), ("f1", "f1"), ("pb", "pb"), ("rb", "rb"), ("fb", "fb"),
-    ("p_reward", "p_rew"), ("p_punishment", "p_pun"),
-    ("r_reward", "r_rew"), ("r_punishment", "r_pun"),
-    ("oov_rate", "oov"), ("oov_recall", "oov_r"), ("iv_recall", "iv_r"),
-    ("er", "er"), ("tnr", "tnr"),
-    ("boundary_p", "b_p"), ("boundary_r", "b_r"), ("boundary_f1", "b_f1"),
-)
+def _columns(names: str | None, irt: bool = False) -> tuple:
+    """The metric records (:mod:`committee.metrics.records`) chosen by
+    ``--metrics`` (a comma-separated list of keys or column headings); without
+    it every shown metric, the IRT ones with ``--irt``.  An unknown name, or
+    an IRT metric without ``--irt``, is a usage error."""
+    from committee.metrics import records
 
-
-def _columns(names: str | None) -> tuple:
-    """The entries of :data:`PERCENT_COLUMNS` chosen by ``--metrics`` (a
-    comma-separated list of keys or headings), all without it."""
+    shown = [m for m in records.registry() if m.shown]
     if names is None:
-        return PERCENT_COLUMNS
-    by_name = {n: col for col in PERCENT_COLUMNS for n in col}
+        return tuple(m for m in shown if irt or m.source == "stats")
+    by_name = {n: m for m in records.registry() for n in (m.key, m.heading)}
     wanted = [n.strip() for n in names.split(",") if n.strip()]
     unknown = [n for n in wanted if n not in by_name]
     if unknown or not wanted:
         raise _UsageError(f"--metrics: unknown metric {', '.join(unknown) or repr(names)}; "
-                          f"choose from {', '.join(h for _, h in PERCENT_COLUMNS)}")
-    return tuple(dict.fromkeys(by_name[n] for n in wanted))
+                          f"choose from {', '.join(m.heading for m in shown)}")
+    chosen = tuple(dict.fromkeys(by_name[n] for n in wanted))
+    needs_irt = [m.key for m in chosen if m.source == "irt"]
+    if needs_irt and not irt:
+        raise _UsageError(f"--metrics: {', '.join(needs_irt)} needs --irt RUN_DIR (the items "
+                          "of `committee irt RUN_DIR`)")
+    return chosen
 
 
-def _fmt(value) -> str:
-    return "-" if value is None else f"{100 * value:.2f}"
+def _cell(system: dict, m) -> str:
+    """One metric of one system as the table shows it."""
+    return m.format(system.get(m.key), None if m.pair is None else system.get(m.pair))
 
 
-def format_table(result: dict, columns=PERCENT_COLUMNS) -> str:
-    """Render a score result as a fixed-width table, percentages with 2
-    decimals; ``columns`` are entries of :data:`PERCENT_COLUMNS`."""
+def format_table(result: dict, columns=None) -> str:
+    """Render a score result as a fixed-width table: percentages with 2
+    decimals, ``–`` when undefined; ``columns`` are metric records (default:
+    every shown one the systems have), the statistics ones before the ranks."""
+    from committee.metrics import records
+
     systems = result["systems"]
+    if columns is None:
+        columns = [m for m in records.registry() if m.shown
+                   and (m.source == "stats" or any(m.key in s for s in systems))]
+    groups = ([m for m in columns if m.source == "stats"], None,
+              [m for m in columns if m.source != "stats"])
     name_w = max([len("system")] + [len(s["name"]) for s in systems])
-    head = ["system".ljust(name_w)] + [h.rjust(6) for _, h in columns] + ["#f1", "#fb"]
-    head += ["theta"] if any("theta" in s for s in systems) else []
-    lines = ["  ".join(head)]
-    for s in systems:
-        cells = [s["name"].ljust(name_w)] + [_fmt(s[k]).rjust(6) for k, _ in columns]
-        cells += [str(s["rank_f1"] or "-").rjust(3), str(s["rank_fb"] or "-").rjust(3)]
-        if "theta" in s:
-            cells.append(f"{s['theta']:.3f}±{s['theta_se']:.3f}")
-        lines.append("  ".join(cells))
+    rows = [["system".ljust(name_w)]] + [[s["name"].ljust(name_w)] for s in systems]
+    for group in groups:
+        if group is None:
+            rows[0] += ["#f1", "#fb"]
+            for row, s in zip(rows[1:], systems):
+                row += [str(s[f"rank_{k}"] or records.UNDEFINED).rjust(3) for k in ("f1", "fb")]
+            continue
+        for m in group:
+            cells = [_cell(s, m) for s in systems]
+            width = max([6, len(m.heading)] + [len(c) for c in cells])
+            rows[0].append(m.heading.rjust(width))
+            for row, c in zip(rows[1:], cells):
+                row.append(c.rjust(width))
+    lines = ["  ".join(row) for row in rows]
     if any("ci" in s for s in systems):
         lines.append("")
         lines.append("95% bootstrap intervals:")
         for s in systems:
             ci = s["ci"]
-            parts = [f"{k} [{_fmt(ci[k][0])}, {_fmt(ci[k][1])}]" for k in ("f1", "fb") if k in ci]
+            parts = [f"{k} [{records.pct(ci[k][0])}, {records.pct(ci[k][1])}]"
+                     for k in ("f1", "fb") if k in ci]
             lines.append(f"  {s['name'].ljust(name_w)}  " + "  ".join(parts))
     paired = [s for s in systems if "paired" in s]
     if paired:
@@ -257,18 +276,20 @@ def _report_description() -> str:
 def format_subset(sub: dict) -> str:
     """``committee irt --subset``'s table: each held-out system's θ, r and fb
     from every word, from the chosen words and from as many random words."""
+    from committee.metrics.records import pct
+
     head = f"{'system':<24} {'theta':>7} {'subset':>7} {'random':>7}  {'fb':>6} {'subset':>6} " \
            f"{'random':>6}"
     lines = [f"irt-subset.tsv: {sub['n']} words chosen over theta "
              f"[{sub['theta_range'][0]:.2f}, {sub['theta_range'][1]:.2f}]", head]
     for r in sub["systems"]:
         lines.append(f"{r['system'][-24:]:<24} {r['theta']:>7.3f} {r['theta_subset']:>7.3f} "
-                     f"{r['theta_random']:>7.3f}  {_fmt(r['fb']):>6} {_fmt(r['fb_subset']):>6} "
-                     f"{_fmt(r['fb_random']):>6}")
+                     f"{r['theta_random']:>7.3f}  {pct(r['fb']):>6} {pct(r['fb_subset']):>6} "
+                     f"{pct(r['fb_random']):>6}")
     rms = sub["rms"]
     lines.append(f"RMS error: theta {rms['theta_subset']:.3f} (random words "
-                 f"{rms['theta_random']:.3f}), fb {_fmt(rms['fb_subset'])} points (random "
-                 f"{_fmt(rms['fb_random'])})")
+                 f"{rms['theta_random']:.3f}), fb {pct(rms['fb_subset'])} points (random "
+                 f"{pct(rms['fb_random'])})")
     return "\n".join(lines)
 
 
@@ -318,8 +339,7 @@ def _add_score(sub) -> None:
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
                         "fixed; run `committee irt RUN_DIR` first)")
     s.add_argument("--metrics", metavar="NAMES",
-                   help="comma-separated columns of the table, e.g. p,r,f1,fb,oov_r "
-                        "(default: all; see README)")
+                   help=_metrics_help())
     s.set_defaults(func=cmd_score, check=_check_score)
 
 
@@ -453,8 +473,17 @@ def _warning_printer():
     return show
 
 
+def _metrics_help() -> str:
+    """``--metrics``' help, listing every metric of the registry."""
+    from committee.metrics import records
+
+    names = ", ".join(m.heading for m in records.registry() if m.shown)
+    return (f"comma-separated columns of the table (keys or headings): {names} (default: "
+            "all; theta needs --irt; docs/metrics.md)")
+
+
 def _check_score(args) -> None:
-    args.columns = _columns(args.metrics)
+    args.columns = _columns(args.metrics, irt=args.irt is not None)
     if args.outputs.count("-") > 1:
         raise _UsageError("standard input ('-') can be given as one OUTPUT only")
 

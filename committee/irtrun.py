@@ -199,13 +199,18 @@ def read_system(test: corpus_mod.Corpus, d: np.ndarray, output_path,
 
 
 def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="system") -> dict:
-    """A segmentation of the test set as a system dict (see :func:`read_system`)."""
-    from committee import metrics, spans
+    """A segmentation of the test set as a system dict (see :func:`read_system`),
+    with its ``scores`` (:class:`committee.scoring.Scores`, as ``committee
+    score`` gives them against the run's test set and difficulties)."""
+    from committee import metrics, scoring, spans
 
     pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
+    stats = metrics.Collector(test, difficulty=d).collect(pred, check=False)
+    signature = metrics.make_signature(test.words, difficulty=d)
     return {"name": name, "kind": kind, "marks": spans.marks(test.words, pred.words),
-            "stats": metrics.Scorer(test, difficulty=d).collect(pred, check=False)}
+            "stats": stats, "scores": scoring.Scores.from_stats(stats, signature, name=name,
+                                                                undefined="ignore")}
 
 
 #: ``--model``: ``auto`` fits :func:`committee.irt.choose_model`'s model and
@@ -443,9 +448,7 @@ def _balanced(stats, n_correct: float, correct_d: float, bin_correct) -> dict:
     est = replace(metrics.SufficientStats(**totals), n_correct=np.array([n_correct]),
                   correct_d=np.array([correct_d]), bin_correct=np.asarray(bin_correct)[None],
                   n_oov=None, oov_correct=None)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        m = metrics.compute(est)
+    m = metrics.compute(est, undefined="ignore")
     return {k: m[k] for k in ("p", "r", "f1", "pb", "rb", "fb")}
 
 
@@ -471,18 +474,15 @@ def subset_errors(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, systems,
                   seed: int = 0) -> list[dict]:
     """θ, r and fb of each system from all words, from ``items`` and from as
     many random words (seeded); ``systems`` are dicts with ``name``,
-    ``kind``, ``marks`` (every gold word) and ``stats`` (its sufficient
-    statistics against the run's difficulties)."""
-    from committee import metrics
-
+    ``kind``, ``marks`` (every gold word), ``stats`` (its sufficient
+    statistics against the run's difficulties) and ``scores`` (its
+    :class:`committee.scoring.Scores` from them)."""
     rng = np.random.default_rng(seed)
     rand = np.sort(rng.choice(fit.n_items, size=items.size, replace=False))
     rows = []
     for s in systems:
         theta, _ = irt.ability(s["marks"], fit.discrimination, fit.difficulty)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            full = metrics.compute(s["stats"])
+        full = s["scores"]
         sub = estimate(fit, d, items, s["marks"], s["stats"])
         ran = estimate(fit, d, rand, s["marks"], s["stats"])
         rows.append({"system": s["name"], "kind": s.get("kind", "system"),

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Sequence
 from committee import rundir, trainers
 from committee.errors import ConfigError, PlausibilityWarning, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES
+from committee.metrics.records import metric_arrays
 
 if TYPE_CHECKING:
     import numpy as np
@@ -435,10 +436,8 @@ def _prf(c: int, n_gold: int, n_pred: int) -> tuple[float, float, float]:
     if n_pred == 0 or n_gold == 0:
         warnings.warn(f"member scores undefined: {n_gold} gold and {n_pred} predicted words",
                       UndefinedMetricWarning, stacklevel=3)
-    p = c / n_pred if n_pred else math.nan
-    r = c / n_gold if n_gold else math.nan
-    f1 = 0.0 if p == 0 and r == 0 else 2 * p * r / (p + r)
-    return p, r, f1
+    values = metric_arrays({"n_correct": c, "n_gold": n_gold, "n_pred": n_pred}, ("p", "r", "f1"))
+    return float(values["p"]), float(values["r"]), float(values["f1"])
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,7 @@ import numpy as np
 from committee.checkargs import count
 from committee.corpus import Corpus
 from committee.errors import PlausibilityWarning, UndefinedMetricWarning
-from committee.metrics import METRICS, SufficientStats, _metric_arrays, collect, compute  # noqa: F401 (Corpus, collect: doctests)
+from committee.metrics import METRICS, SufficientStats, collect, compute, metric_arrays  # noqa: F401 (Corpus, collect: doctests)
 
 __all__ = ["MIN_SENTENCES", "bootstrap", "check_resamples", "paired_bootstrap", "warn_few"]
 
@@ -177,7 +177,7 @@ def _resampled(stats_list, n: int, seed: int, keys=METRICS, progress: bool = Fal
                 # one total per resample and statistic; einsum (not BLAS matmul) keeps the
                 # summation order fixed, so results do not depend on BLAS threads
                 tot = np.einsum("bs,sf->bf", w, m)
-                values = _metric_arrays({name: tot[:, k] for k, name in enumerate(names)})
+                values = metric_arrays({name: tot[:, k] for k, name in enumerate(names)})
                 for i, key in enumerate(keys):
                     out[j][i, start:start + b] = values[key]
             start += b
@@ -237,9 +237,7 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
     _check_n(n)
     if not 0 < level < 1:
         raise ValueError("level must be in (0, 1)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        point = compute(stats)
+    point = compute(stats, undefined="ignore")
     keys = tuple(k for k in METRICS if point[k] is not None)
     res = _resampled([stats], n, seed, keys, progress, warn)[0] if keys else {}
     prefix = f"{where}: " if where else ""
@@ -275,9 +273,8 @@ def paired_bootstrap(stats_a: SufficientStats, stats_b: SufficientStats, metric:
     if stats_a.n_sentences != stats_b.n_sentences or not np.array_equal(stats_a.n_gold,
                                                                         stats_b.n_gold):
         raise ValueError("the two systems were not scored against the same gold sentences")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        pa, pb_ = compute(stats_a)[metric], compute(stats_b)[metric]
+    pa = compute(stats_a, undefined="ignore")[metric]
+    pb_ = compute(stats_b, undefined="ignore")[metric]
     ra, rb = (r[metric] for r in _resampled([stats_a, stats_b], n, seed, (metric,), progress,
                                             warn))
     with np.errstate(invalid="ignore"):

@@ -25,7 +25,6 @@ import shutil
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +39,6 @@ from committee import corpus as corpus_mod  # noqa: E402
 from committee.analysis import BIN_LABELS  # noqa: E402
 from committee import metrics  # noqa: E402
 from committee.report import html as htmlreport  # noqa: E402
-from committee.errors import UndefinedMetricWarning  # noqa: E402
 from committee.scoring import rank  # noqa: E402
 
 #: The Weibo training file: data/ (data/README.md), else the corpora beside the repository.
@@ -61,14 +59,13 @@ def build(n_words: int, n_systems: int, seed: int) -> htmlreport.ReportData:
     irt_a = rng.lognormal(0.0, 0.5, size=n)
     irt_b = rng.normal(0.0, 1.5, size=n)
     gold_corpus = corpus_mod.Corpus(str(CORPUS), gold, full.lines[:n_sent])
-    scorer = metrics.Scorer(gold_corpus, difficulty=d, train_words=vocab)
+    scorer = metrics.Collector(gold_corpus, difficulty=d, train_words=vocab)
     systems = []
     for k in range(1, n_systems + 1):
         words = perturb(gold, k / 100, rng)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            scores = metrics.compute(scorer.collect(corpus_mod.Corpus(f"sys{k}", words,
-                                                                      gold_corpus.lines)))
+        scores = metrics.compute(scorer.collect(corpus_mod.Corpus(f"sys{k}", words,
+                                                                  gold_corpus.lines)),
+                                 undefined="ignore")
         systems.append(htmlreport.SystemData(f"perturbed {k}%", words, scores))
     for key in ("f1", "fb"):
         for s, r in zip(systems, rank([s.scores[key] for s in systems])):
@@ -76,7 +73,8 @@ def build(n_words: int, n_systems: int, seed: int) -> htmlreport.ReportData:
     table = {"bin": list(BIN_LABELS)}
     table.update({s.name: s.scores["recall_by_bin"] for s in systems})
     return htmlreport.ReportData(
-        name=f"NLPCC 2016 Weibo, first {n:,} words", signature=metrics.signature(difficulty=d, train_words=vocab),
+        name=f"NLPCC 2016 Weibo, first {n:,} words", signature=metrics.make_signature(
+            gold, difficulty=d, vocabulary_sha256=corpus_mod.word_list_sha256(vocab)).format(),
         gold=gold, d=d, oov=scorer.oov, irt_a=irt_a, irt_b=irt_b, systems=systems,
         analyses=[htmlreport.Analysis("Accuracy by difficulty", table, "line", x="bin")],
         lines=gold_corpus.lines)

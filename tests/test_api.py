@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 import shutil
 import subprocess
 import sys
@@ -52,8 +53,8 @@ def test_one_call_gives_the_hand_computed_balanced_f():
     assert (s.p, s.r) == (0.5, 1 / 3)
     assert s.counts == {"n_gold": 3, "n_pred": 2, "n_correct": 1}
     assert s.oov_rate is None  # no vocabulary given: absent, not undefined
-    assert s.signature.startswith("committee-score|gold:sha256=")
-    assert "|difficulty:sha256=" in s.signature
+    assert s.signature.format().startswith("committee-score|gold:sha256=")
+    assert "|difficulty:sha256=" in str(s.signature)
 
 
 def test_equals_the_command_line_on_the_same_files(tmp_path, capsys):
@@ -69,9 +70,9 @@ def test_equals_the_command_line_on_the_same_files(tmp_path, capsys):
         assert (a is None and b is None) or abs(a - b) <= 1e-12, k
     files = committee.score(tmp_path / "gold.txt", tmp_path / "out.txt",
                             difficulty=tmp_path / "gold.weight")
-    assert files.signature == cli["signature"]  # same files, same signature
-    # in memory the gold checksum is that of the same words written as SIGHAN UTF-8
-    assert memory.signature.split("|")[1] == cli["signature"].split("|")[1]
+    assert files.signature.format() == cli["signature"]  # same files, same signature
+    # in memory: the same words and the same difficulty values, the same signature
+    assert memory.signature == files.signature
 
 
 def test_scorer_reproduces_the_golden_command_output():
@@ -91,6 +92,11 @@ def test_scorer_reproduces_the_golden_command_output():
     oov = hashlib.sha256("".join(w + "\n" for w in words).encode("utf-8")).hexdigest()[:12]
     gold_json["signature"] = gold_json["signature"].replace("oov:words=e6195d6b52ad",
                                                             f"oov:words={oov}")
+    # and the difficulty: field the checksum of the values (test_score_golden.py)
+    values = [float(v) for v in (DATA / "gold.weight").read_text(encoding="utf-8").split()]
+    digest = hashlib.sha256(struct.pack(f"<{len(values)}d", *values)).hexdigest()[:12]
+    gold_json["signature"] = gold_json["signature"].replace("difficulty:sha256=4626a5690361",
+                                                            f"difficulty:sha256={digest}")
     assert result == gold_json
 
 
@@ -254,8 +260,8 @@ def test_scores_as_dict_frame_and_text():
     text = str(s)
     # hand: 12 of 16 predicted words are right (p = 75%), 12 of 17 gold words (r = 70.59%)
     assert "standard    p 75.00  r 70.59  f1 72.73" in text
-    assert "oov         rate -" in text  # no vocabulary
-    assert text.endswith(s.signature)
+    assert "oov         rate –  recall –  iv_recall –" in text  # no vocabulary
+    assert text.endswith(s.signature.format())
 
 
 def test_bootstrap_intervals_and_frame_columns():
@@ -265,7 +271,8 @@ def test_bootstrap_intervals_and_frame_columns():
                             difficulty=DATA / "gold.weight", bootstrap=200, seed=7)
     golden = json.loads((DATA / "score-bootstrap.json").read_text(encoding="utf-8"))
     assert list(s.ci["fb"]) == golden["systems"][0]["ci"]["fb"]
-    assert "|bootstrap:200,seed=7|" in s.signature
+    assert "|bootstrap:200,seed=7|" in s.signature.format()
+    assert (s.signature.bootstrap, s.signature.seed) == (200, 7)
     assert {"fb_low", "fb_high"} <= set(s.to_frame().columns)
     assert "95% ci" in str(s)
     with pytest.raises(ValueError, match="bootstrap"):

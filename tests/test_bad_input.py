@@ -424,7 +424,7 @@ def test_internal_error_is_one_line(tmp_path, monkeypatch, capsys):
     argv = score_files(tmp_path)
     from committee import metrics
 
-    def broken(stats, where=None):
+    def broken(stats, where=None, **options):
         raise RuntimeError("a bug\nover two lines")
 
     monkeypatch.setattr(metrics, "compute", broken)

@@ -24,7 +24,7 @@ from committee import cli
 from committee.corpus import FORMATS, Corpus, read_corpus, read_word_list
 from committee.difficulty import read_weight, read_weight_c
 from committee.errors import InputError, PlausibilityWarning, UndefinedMetricWarning
-from committee.metrics import METRICS, Scorer, compute
+from committee.metrics import METRICS, Collector, compute
 from committee.significance import bootstrap
 
 #: Bootstraps over a handful of sentences are the point of these tests; the
@@ -239,7 +239,7 @@ def test_every_score_in_range_or_undefined(case, with_d, with_vocab):
     p = Corpus("out.txt", pred, list(range(1, len(pred) + 1)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        scorer = Scorer(g, difficulty=d if with_d else None,
+        scorer = Collector(g, difficulty=d if with_d else None,
                         train_words=vocab if with_vocab else None)
         stats = scorer.collect(p)
         values = compute(stats)

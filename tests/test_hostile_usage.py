@@ -32,7 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import committee
-from committee import checkargs, checks, parallel, scoring, significance
+from committee import checkargs, checks, metrics, parallel, scoring, significance
 from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.corpus import Corpus
@@ -513,7 +513,7 @@ def test_bootstrap_results_are_byte_identical_to_the_golden_ones(toy_corpus):
 
 def test_bootstrap_memory_stays_within_the_estimate():
     gold = Corpus("g", [["我", "爱", "北京"], ["你", "好"]] * 20, list(range(1, 41)))
-    stats = scoring.metrics.collect(gold, gold)
+    stats = metrics.collect(gold, gold)
     n = 40_000
     tracemalloc.start()
     try:
@@ -521,7 +521,7 @@ def test_bootstrap_memory_stays_within_the_estimate():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    kept = sum(v is not None for v in scoring.metrics.compute(stats).values()
+    kept = sum(v is not None for v in metrics.compute(stats).values()
                if not isinstance(v, (dict, list)))
     assert peak <= significance.resample_bytes(n, kept, 40)
     # the paired bootstrap keeps one metric of each system, not all of them
@@ -535,7 +535,7 @@ def test_bootstrap_memory_stays_within_the_estimate():
 
 
 def test_a_long_bootstrap_shows_its_progress(capsys, monkeypatch):
-    stats = scoring.metrics.collect(*[Corpus("g", [["我", "爱"]] * 30, list(range(1, 31)))] * 2)
+    stats = metrics.collect(*[Corpus("g", [["我", "爱"]] * 30, list(range(1, 31)))] * 2)
     monkeypatch.setattr(significance, "PROGRESS_DELAY", 0)
     significance.bootstrap(stats, n=500, seed=1, progress=True)
     assert "bootstrap: " in capsys.readouterr().err

@@ -8,6 +8,7 @@ import base64
 import json
 import random
 import shutil
+import re
 import subprocess
 import sys
 
@@ -126,6 +127,32 @@ def toy(tmp_path_factory):
          "--bootstrap", "50", "--json", *map(str, files)], capture_output=True, text=True, check=True)
     return {"dir": d, "run": out, "data": data, "page": page, "files": files,
             "json": json.loads(cli.stdout)}
+
+
+def test_report_signs_as_committee_score_whichever_difficulty_file(toy):
+    """report.md's signature is the one ``committee score`` gives the same
+    inputs, and the run's .weight and .weight_c (the same difficulties, per
+    word and per character) sign the same."""
+    run = toy["run"]
+    line = next(x for x in (run / "report.md").read_text(encoding="utf-8").splitlines()
+                if x.startswith("Scores: `"))
+    in_report = line.split("`")[1]
+    signatures = []
+    for weight in ("test.weight", "test.weight_c"):
+        cli = subprocess.run(
+            [sys.executable, "-m", "committee", "score", "--gold", str(run / "test.txt"),
+             "--difficulty", str(run / weight), "--train-words", str(run / "train-words.txt"),
+             "--json", str(toy["files"][0])], capture_output=True, text=True, check=True)
+        signatures.append(json.loads(cli.stdout)["signature"])
+    assert signatures == [in_report, in_report]
+    assert "|difficulty:sha256=" in in_report and "|oov:words=" in in_report
+    page = json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>',
+                                (run / "report.html").read_text(encoding="utf-8"), re.S)[1])
+    # the fixture rewrote the page with 50 bootstrap resamples
+    assert page["signature"].replace("|bootstrap:50,seed=12345", "") == in_report
+    assert [m["key"] for m in page["metrics"]] == [
+        "p", "r", "f1", "pb", "rb", "fb", "oov_recall", "iv_recall", "er", "tnr", "boundary_f1",
+        "theta"]
 
 
 def test_from_run_scores_as_committee_score_does(toy):

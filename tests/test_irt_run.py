@@ -260,6 +260,12 @@ def test_score_with_irt_adds_theta(tmp_path, capsys):
     s = committee.score(tmp_path / "test.txt", tmp_path / "chars.txt", irt=tmp_path)
     assert s.theta == pytest.approx(summary["systems"][0]["theta"])
     assert "theta" in str(s)
+    # theta is a metric like the others: --metrics chooses it (with --irt)
+    assert main(["score", "--gold", str(tmp_path / "test.txt"), "--irt", str(tmp_path),
+                 "--metrics", "f1,fb,theta", str(tmp_path / "chars.txt")]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["system", "f1", "fb", "#f1", "#fb", "theta"]
+    assert table[1].split()[-1] == f"{s.theta:.3f}±{s.theta_se:.3f}"
 
 
 def test_score_with_irt_of_another_test_set_is_refused(tmp_path, capsys):
@@ -291,7 +297,8 @@ def test_report_irt_section(tmp_path):
     gold = System("gold", "system", test.words)
     half = System("half", "system", irtrun.perturb(test.words, 0.3, 2))
     systems = [chars, gold, half]
-    score(systems, metrics.Scorer(test, difficulty=d), test)
+    score(systems, metrics.Collector(test, difficulty=d), test,
+          metrics.make_signature(test.words, difficulty=d))
     cfg = parse_config({
         "name": "hand",
         "corpus": {"train": {"builtin": "peoples-daily-1998", "split": "train"},

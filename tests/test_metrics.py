@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import struct
 import warnings
 from fractions import Fraction as F
 
@@ -12,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from committee import __version__
-from committee.corpus import Corpus
+from committee.corpus import Corpus, word_list_sha256
 from committee.errors import InputError, UndefinedMetricWarning
 from committee.metrics import (
-    METRICS, check_aligned, collect, compute, difficulty_bins, oov_flags, reference_scores,
-    signature,
+    METRICS, Signature, check_aligned, collect, compute, difficulty_bins, make_signature,
+    oov_flags, reference_scores,
 )
 from committee.significance import bootstrap, paired_bootstrap
 
@@ -348,17 +350,33 @@ def test_collect_rejects_wrong_difficulty_length():
 # ---------------------------------------------------------------------------
 
 def test_signature_fields():
-    sig = signature(difficulty_sha256="0123456789abcdef" * 4, train_words=["我", "你"])
-    fields = sig.split("|")
+    sig = Signature(None, difficulty="0123456789abcdef" * 4,
+                    vocabulary=word_list_sha256(["我", "你"]))
+    fields = sig.format().split("|")
     assert fields[0] == "committee-score"
     assert fields[1:4] == ["match:exact-span", "norm:none", "difficulty:sha256=0123456789ab"]
     assert fields[4].startswith("oov:words=") and len(fields[4]) == len("oov:words=") + 12
     assert fields[-1] == f"version:{__version__}"
-    assert signature() == f"committee-score|match:exact-span|norm:none|difficulty:none|" \
-                          f"oov:none|version:{__version__}"
-    # same vocabulary in any order and with repeats → same signature
-    assert signature(train_words=["你", "我", "我"]) == signature(train_words={"我", "你"})
-    assert "bootstrap:1000,seed=7" in signature(n_bootstrap=1000, seed=7)
+    assert str(sig) == sig.format()
+    assert sig.format(short=False).split("|")[3] == "difficulty:sha256=" + "0123456789abcdef" * 4
+    assert Signature(None).format() == (f"committee-score|match:exact-span|norm:none|"
+                                        f"difficulty:none|oov:none|version:{__version__}")
+    boot = Signature(None, bootstrap=1000, seed=7)
+    assert "bootstrap:1000,seed=7" in boot.format()
+    assert boot != Signature(None) and boot.base() == Signature(None)
+
+
+def test_make_signature_hashes_values_not_containers():
+    """The difficulty field is the checksum of the values (little-endian
+    float64), whatever holds them; other values or other words sign apart."""
+    gold = [["我", "爱"], ["北京"]]
+    a = make_signature(gold, difficulty=[0.5, 0.25, 1.0])
+    assert a == make_signature(gold, difficulty=np.array([0.5, 0.25, 1.0], dtype=">f8"))
+    assert a.difficulty == hashlib.sha256(struct.pack("<3d", 0.5, 0.25, 1.0)).hexdigest()
+    assert a != make_signature(gold, difficulty=[0.5, 0.25, 0.75])
+    assert a != make_signature([["我爱"], ["北京"]], difficulty=[0.5, 0.25])
+    assert a.gold == hashlib.sha256("我 爱\n北京\n".encode()).hexdigest()
+    assert make_signature(gold).difficulty is None
 
 
 # ---------------------------------------------------------------------------

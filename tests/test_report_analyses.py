@@ -67,7 +67,8 @@ def test_word_weights_refuses_a_sentence_that_does_not_exist(ctx):
 
 def test_bins_with_a_perfect_system(ctx):
     gold = System("gold", "system", WORDS)
-    score([gold], metrics.Scorer(ctx.data.test, difficulty=D), ctx.data.test)
+    score([gold], metrics.Collector(ctx.data.test, difficulty=D), ctx.data.test,
+          metrics.make_signature(ctx.data.test.words, difficulty=D))
     ctx.others = [gold]
     text = REGISTRY["bins"](ctx)
     assert text.startswith("## Fig. 4")

@@ -26,12 +26,21 @@ so that the same words in another encoding or file give the same
 signature (docs/metrics.md); :func:`_vocabulary_field` works it out from
 the files independently of the package and puts it in place of the
 recorded one.
+
+And the signature's ``difficulty:sha256=`` field is now the checksum of the
+difficulty values (their little-endian float64 bytes, gold word order)
+instead of the ``.weight`` file's bytes, so that the same difficulties
+given as ``.weight``, as ``.weight_c`` or in memory sign the same
+(docs/metrics.md); :func:`_difficulty_field` works it out from the file
+independently of the package and puts it in place of the recorded one.
+These two fields are the only differences from the golden files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import struct
 from pathlib import Path
 
 import pytest
@@ -85,6 +94,21 @@ def _vocabulary_field(argv) -> tuple[str, str] | None:
     return None
 
 
+#: The ``difficulty:sha256=`` field each golden file records (the file's bytes).
+OLD_DIFFICULTY = "difficulty:sha256=4626a5690361"
+
+
+def _difficulty_field(argv) -> tuple[str, str] | None:
+    """``(old, new)`` ``difficulty:`` field of a case: the new one is the
+    SHA-256 of the difficulty values as little-endian float64, in order."""
+    if "--difficulty" not in argv:
+        return None
+    text = (DATA / argv[argv.index("--difficulty") + 1]).read_text(encoding="utf-8")
+    values = [float(v) for v in text.split()]
+    digest = hashlib.sha256(struct.pack(f"<{len(values)}d", *values)).hexdigest()
+    return OLD_DIFFICULTY, f"difficulty:sha256={digest[:12]}"
+
+
 def _named_warnings(stderr: str, outputs) -> str:
     """The golden standard error with the i-th warning line naming the i-th output."""
     lines = stderr.splitlines(keepends=True)
@@ -105,6 +129,10 @@ def test_score_output_is_unchanged(golden, monkeypatch, capsys):
         out = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
     expected = (DATA / golden).read_text(encoding="utf-8")
     field = _vocabulary_field(CASES[golden])
+    if field is not None:
+        assert field[0] in expected and field[1] != field[0]
+        expected = expected.replace(*field)
+    field = _difficulty_field(CASES[golden])
     if field is not None:
         assert field[0] in expected and field[1] != field[0]
         expected = expected.replace(*field)

@@ -29,7 +29,7 @@ from committee import experiments as _registry
 from committee import corpus as corpus_mod
 from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWarning
 from committee.fileio import atomic_write_text
-from committee.report.output import SCORE_KEYS, markdown_table, pct, write_csv
+from committee.report.output import markdown_table, pct, score_columns, write_csv
 from committee.report.rundata import RunData
 from committee.report.systems import System
 
@@ -294,8 +294,8 @@ def ranking(ctx: Context) -> str | None:
     plots.ranking(out_dir / "fig3-ranking.png", names, [s.scores["f1"] for s in ranked],
                   [s.scores["fb"] for s in ranked], f1_rank, fb_rank)
     ctx.figures.append("fig3-ranking.png")
-    header = ["system", "p", "r", "f1", "pb", "rb", "fb", "OOV r", "IV r", "#f1", "#fb"]
-    body = [[s.name, *(pct(s.scores[k]) for k in SCORE_KEYS), rf, rb]
+    header = ["system", *(h for _, h in score_columns()), "#f1", "#fb"]
+    body = [[s.name, *(pct(s.scores[k]) for k, _ in score_columns()), rf, rb]
             for s, rf, rb in zip(ranked, f1_rank, fb_rank)]
     if human_scores is not None:
         header.append("human")
@@ -454,7 +454,7 @@ def irt(ctx: Context) -> str | None:
                 "2PL; `committee irt` refuses the same committee). Train a larger committee "
                 "(`committee.size`) for this section (docs/irt.md).\n")
     systems = [{"name": s.name, "kind": s.kind, "marks": spans.marks(data.test.words, s.words),
-                "stats": s.stats} for s in ctx.ranked]
+                "stats": s.stats, "scores": s.scores} for s in ctx.ranked]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = irtrun.compute(ctx.run_dir, extra=systems, seed=e.seed,

@@ -15,12 +15,13 @@ import pandas as pd
 
 from committee import __version__
 from committee import analysis, experiments, metrics, plots, rundir, runlock, scoring
+from committee import corpus as corpus_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
-from committee.fileio import atomic_write_text, sha256_file
+from committee.fileio import atomic_write_text
 from committee.marks import words_from_ends
 from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
-from committee.report.output import SCORE_KEYS, write_csv
+from committee.report.output import score_columns, write_csv
 from committee.report.rundata import check_experiments, load_run, load_run_config
 from committee.report.systems import (System, other_systems, read_human, score,
                                       table2_systems)
@@ -108,7 +109,7 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
                     progress) -> None:
     """The Table 2 models, other systems and members of ``ctx``, scored."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
-    scorer = metrics.Scorer(data.test, difficulty=data.d, oov=data.oov)
+    scorer = metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
                                           inputs=inputs, progress=progress,
                                           load_inputs=load_inputs)
@@ -116,12 +117,13 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
     ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
-    score(ctx.ranked, scorer, data.test)
+    signature = _score_signature(ctx.run_dir, data)
+    score(ctx.ranked, scorer, data.test, signature)
     if data.pred_ends is not None:
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
-        score(ctx.members, scorer, data.test)
+        score(ctx.members, scorer, data.test, signature)
     for s in ctx.others:
         if s.info.get("note"):
             ctx.notes.append(f"{s.name}: {s.info['note']}.")
@@ -139,7 +141,7 @@ def _rank_systems(ctx: Context, analyses, human) -> None:
     rows = []
     for s, rf, rb in zip(ranked, ctx.f1_rank, ctx.fb_rank):
         row = {"system": s.name, "kind": s.kind}
-        row.update({k: s.scores[k] for k in SCORE_KEYS})
+        row.update({k: s.scores[k] for k, _ in score_columns()})
         row["rank_f1"], row["rank_fb"] = rf, rb
         if ctx.human_scores is not None:
             row["human"] = ctx.human_scores.get(s.name)
@@ -169,7 +171,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
         "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
-        "Scores: `" + _score_signature(run_dir, test) + "` (the same as `committee score "
+        "Scores: `" + _score_signature(run_dir, data).format() + "` (the same as `committee score "
         "--gold test.txt --difficulty test.weight --train-words train-words.txt` prints)",
         "",
         "Words per difficulty bin: "
@@ -284,10 +286,10 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
     theta = irt.get("theta", {})
     page = html.ReportData(
         name=data.manifest.get("name", ctx.run_dir.name),
-        signature=_score_signature(ctx.run_dir, data.test), gold=data.test.words, d=data.d,
+        signature=_score_signature(ctx.run_dir, data).format(), gold=data.test.words, d=data.d,
         oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
-        systems=[html.SystemData(s.name, s.words, s.scores | {"rank_f1": rf, "rank_fb": rb} | (
-            {"theta": theta[s.name]} if s.name in theta else {}))
+        systems=[html.SystemData(s.name, s.words, s.scores.data() | {
+            "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {}))
             for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
         analyses=html.run_analyses(ctx.run_dir, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
@@ -313,8 +315,12 @@ def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
             if chart.needs is None and not (run_dir / chart.file).is_file()]
 
 
-def _score_signature(run_dir: Path, test) -> str:
+def _score_signature(run_dir: Path, data) -> metrics.Signature:
+    """The signature of the report's scores: that of ``committee score`` on
+    the run's test.txt, difficulties and training word list."""
     p = rundir.paths(run_dir)
-    return metrics.signature(
-        gold_sha256=test.sha256, difficulty_sha256=sha256_file(p.weight),
-        train_words_sha256=sha256_file(p.train_words) if p.train_words.is_file() else None)
+    vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
+                  if p.train_words.is_file() else None)
+    return metrics.make_signature(data.test.words, difficulty=data.d,
+                                  vocabulary_sha256=vocabulary,
+                                  normalization=data.test.normalization)

@@ -45,6 +45,7 @@ import numpy as np
 
 from committee import __version__
 from committee import metrics
+from committee.metrics import records
 from committee.corpus import Corpus
 from committee.errors import DependencyError
 from committee.fileio import atomic_write_text
@@ -286,6 +287,7 @@ def encode(data: ReportData) -> dict:
         "name": data.name, "signature": data.signature, "version": __version__,
         "n_sentences": len(gold.words), "n_words": n, "n_chars": g.n_chars,
         "outcomes": list(OUTCOMES),
+        "metrics": records.page_columns(),
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
                        for b in range(metrics.N_BINS)],
         "vocab": vocab, "word_ids": _array(word_ids),
@@ -466,8 +468,8 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
         systems.append(SystemData(row["name"], words, scores))
     return ReportData(
         name=run.manifest.get("name", run_dir.name),
-        signature=scored["signature"] or metrics.signature(
-            gold_sha256=run.test.sha256, difficulty=run.d),
+        signature=scored["signature"] or metrics.make_signature(
+            run.test.words, difficulty=run.d).format(),
         gold=run.test.words, d=run.d, oov=run.oov, systems=systems,
         irt_a=irt.get("a"), irt_b=irt.get("b"),
         analyses=run_analyses(run_dir) if analyses is None else analyses,

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Sequence
 
 from committee.fileio import atomic_open
+from committee.metrics import records
+from committee.metrics.records import pct  # noqa: F401 (the report's one percent formatter)
 
-#: The scores of a system shown in ``systems.csv`` and the ranking table.
-SCORE_KEYS = ("p", "r", "f1", "pb", "rb", "fb", "oov_recall", "iv_recall")
 
-
-def pct(x, digits: int = 2) -> str:
-    """A fraction as a percentage, ``–`` when undefined.
-
-    >>> pct(0.8997), pct(None), pct(float("nan"), 1)
-    ('89.97', '–', '–')
-    """
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f}"
+def score_columns() -> tuple[tuple[str, str], ...]:
+    """``(key, heading)`` of the scores in ``systems.csv`` and the ranking
+    table: the metrics with a ``report`` heading (:mod:`committee.metrics.records`)."""
+    return tuple((m.key, m.report) for m in records.report_columns())
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence], align: str | None = None) -> str:

@@ -10,7 +10,6 @@ import logging
 import math
 import os
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -22,7 +21,7 @@ from committee import corpus as corpus_mod
 from committee import metrics, parallel, rundir, scoring, trainers
 from committee import members as members_mod
 from committee import segmenters as seg_mod
-from committee.errors import InputError, RunError, UndefinedMetricWarning
+from committee.errors import InputError, RunError
 from committee.fileio import atomic_write_text, clear_dir, owner_tag, read_text
 from committee.report.rundata import RunData
 
@@ -37,7 +36,7 @@ class System:
     kind: str  # "table2", "system" (segmenter or output file) or "member"
     words: list[list[str]]
     stats: metrics.SufficientStats | None = None
-    scores: dict = field(default_factory=dict)
+    scores: scoring.Scores | None = None
     info: dict = field(default_factory=dict)
 
 
@@ -269,11 +268,14 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     return systems
 
 
-def score(systems: Sequence[System], scorer: metrics.Scorer, test) -> None:
+def score(systems: Sequence[System], scorer: metrics.Collector, test,
+          signature: metrics.Signature) -> None:
+    """Score each system against ``test`` (its :class:`~committee.scoring.Scores`
+    in ``scores``, its statistics in ``stats``); undefined metrics are None
+    without a warning (the report shows them as ``–``)."""
     for s in systems:
         s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            s.scores = metrics.compute(s.stats)
+        s.scores = scoring.Scores.from_stats(s.stats, signature, undefined="ignore",
+                                             name=s.name)
 
 

@@ -128,12 +128,13 @@
 
   // ---------------------------------------------------------------- systems table
   function systemsTable() {
-    const metrics = ["p", "r", "f1", "pb", "rb", "fb", "oov_recall", "iv_recall", "er", "tnr",
-                     "boundary_f1"];
-    const hasTheta = systems.some((s) => s.scores.theta != null);
+    // the metric columns come with the data (committee.metrics.records): the
+    // statistics ones always, the others (theta) when a system has a value
+    const metrics = DATA.metrics.filter((m) => m.source === "stats" ||
+      systems.some((s) => s.scores[m.key] != null));
     const cols = [{ key: "name", label: "system", l: true, get: (s) => s.name }]
-      .concat(metrics.map((m) => ({ key: m, label: m, get: (s) => s.scores[m], pct: true })))
-      .concat(hasTheta ? [{ key: "theta", label: "θ", get: (s) => s.scores.theta, dec: 3 }] : [])
+      .concat(metrics.map((m) => ({ key: m.key, label: m.label, get: (s) => s.scores[m.key],
+                                    pct: m.scale === "percent", dec: 3 })))
       .concat(OUT.map((o) => ({ key: "n_" + o, label: o, get: (s) => s.error_types[o], n: true })))
       .concat([{ key: "rank_f1", label: "#f1", get: (s) => s.scores.rank_f1, n: true },
                { key: "rank_fb", label: "#fb", get: (s) => s.scores.rank_fb, n: true }]);

@@ -1,0 +1,149 @@
+"""The one result type of scoring: :class:`Scores`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from committee import metrics
+from committee.metrics import records
+from committee.metrics.records import pct
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every metric of one output, with the signature that makes it comparable.
+
+    The metrics are fractions in [0, 1] (``er`` can exceed 1), ``None`` when
+    undefined or when their input (difficulties, vocabulary) was not given;
+    their names are the keys of ``committee score --json``
+    (``docs/metrics.md``).  ``str()`` shows them as percentages.
+
+    Every metric of the registry (:mod:`committee.metrics.records`) is an
+    attribute (``scores.fb``): ``p, r, f1, pb, rb, fb, p_reward, ...``.
+
+    Attributes
+    ----------
+    values : dict
+        Metric key -> float or None: every statistics metric, and ``theta``,
+        ``theta_se`` when scored with ``irt``.
+    recall_by_bin : list of 10 float-or-None, or None
+        Recall per difficulty bin ``[0, .1) ... [.9, 1]``.
+    counts : dict
+        ``n_gold``, ``n_pred``, ``n_correct``.
+    signature : Signature
+        What the numbers depend on (:class:`committee.metrics.Signature`;
+        ``str()`` gives the text of ``--json``).
+    name, path : str or None
+        The output's short name and its file (None in memory).
+    ci : dict or None
+        With ``bootstrap > 0``: ``(low, high)`` 95% interval of every metric.
+    error_types : dict or None
+        How many gold words the output gets ``correct``, ``split``, ``merged``
+        or ``crossed`` (:func:`committee.metrics.error_types`).
+    stats : SufficientStats
+        The per-sentence counts behind the scores (for :func:`compare`).
+    theta, theta_se : float or None (in ``values``)
+        With ``irt``: the output's IRT ability (EAP from its right/wrong
+        outcome on every gold word, the run's items fixed) and its
+        posterior standard deviation (docs/irt.md).
+    """
+
+    values: dict
+    recall_by_bin: list | None
+    counts: dict
+    signature: metrics.Signature
+    name: str | None = None
+    path: str | None = None
+    ci: dict | None = None
+    error_types: dict | None = None
+    stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def from_stats(cls, stats: metrics.SufficientStats, signature: metrics.Signature, *,
+                   where: str | None = None, undefined: str = "warn", theta=None,
+                   **info) -> "Scores":
+        """The scores of one output from its sufficient statistics: the one
+        place a :class:`Scores` is made (``committee score``, the API, the
+        report).  ``where`` names the output in warnings of undefined
+        metrics (:func:`committee.metrics.compute`); ``theta`` is ``(θ, se)``
+        with IRT items; ``info``: ``name``, ``path``, ``ci``, ``error_types``."""
+        computed = metrics.compute(stats, where=where, undefined=undefined)
+        values = {k: computed[k] for k in records.keys("stats")}
+        if theta is not None:
+            values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
+        return cls(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
+                   signature=signature, stats=stats, **info)
+
+    def __getitem__(self, key: str):
+        """``scores["fb"]``, ``scores["recall_by_bin"]``, ``scores["counts"]``."""
+        if key in ("recall_by_bin", "counts"):
+            return getattr(self, key)
+        try:
+            records.get(key)
+        except KeyError:
+            raise KeyError(key) from None
+        return self.values.get(key)
+
+    def data(self) -> dict:
+        """The statistics metrics, ``recall_by_bin`` and ``counts`` as one dict
+        (what :func:`committee.metrics.compute` returns)."""
+        return {**{k: self.values.get(k) for k in records.keys("stats")},
+                "recall_by_bin": self.recall_by_bin, "counts": self.counts}
+
+    def __getattr__(self, key: str):
+        """A metric of the registry by its key (``scores.fb``); None when not computed."""
+        if key.startswith("_") or key == "values":
+            raise AttributeError(key)
+        try:
+            records.get(key)
+        except KeyError:
+            raise AttributeError(f"Scores has no metric or attribute {key!r}") from None
+        return self.values.get(key)
+
+    def to_dict(self) -> dict:
+        """The scores as plain data: a system of ``committee score --json``
+        (``name``, ``path``, the metrics, ``recall_by_bin``, ``counts``,
+        ``ci`` with a bootstrap) plus ``signature``."""
+        out = {"name": self.name, "path": self.path}
+        out.update({k: self.values.get(k) for k in records.keys("stats")})
+        out["recall_by_bin"] = self.recall_by_bin
+        out["counts"] = dict(self.counts)
+        if self.error_types is not None:
+            out["error_types"] = dict(self.error_types)
+        if self.ci is not None:
+            out["ci"] = {k: list(v) for k, v in self.ci.items()}
+        for m in records.registry():  # metrics not from the statistics: when given
+            if m.source != "stats" and self.values.get(m.key) is not None:
+                out[m.key] = self.values[m.key]
+        out["signature"] = self.signature.format()
+        return out
+
+    def to_frame(self):
+        """A one-row :class:`pandas.DataFrame` indexed by the output's name:
+        the metrics, then ``<metric>_low``/``<metric>_high`` with a bootstrap.
+        ``pandas.concat`` of several gives a table of systems."""
+        import pandas as pd
+
+        row = {k: self.values.get(k) for k in records.keys("stats")}
+        for k, (lo, hi) in (self.ci or {}).items():
+            row[f"{k}_low"], row[f"{k}_high"] = lo, hi
+        index = pd.Index([self.name or "output"], name="system")
+        return pd.DataFrame([row], index=index, dtype="float64")
+
+    def __str__(self) -> str:
+        lines = [] if self.name is None else [self.name]
+        groups: dict[str, list[str]] = {}
+        for m in records.registry():
+            value = self.values.get(m.key)
+            if not m.shown or (m.source != "stats" and value is None):
+                continue
+            pair = None if m.pair is None else self.values.get(m.pair)
+            cell = (m.format(value) if m.scale == "percent" or pair is None
+                    else f"{m.format(value)} ± {pair:.3f}")
+            groups.setdefault(m.group, []).append(f"{m.label} {cell}")
+        lines += [f"{title:<10}  {'  '.join(cells)}" for title, cells in groups.items()]
+        if self.ci is not None:
+            lines.append("95% ci      " + "  ".join(
+                f"{k} [{pct(self.ci[k][0])}, {pct(self.ci[k][1])}]" for k in ("f1", "fb")))
+        lines.append(self.signature.format())
+        return "\n".join(lines)
