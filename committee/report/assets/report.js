@@ -8,6 +8,9 @@
   // colour-blind-safe (Okabe & Ito) first, as the figures of report.md
   const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
                   "#000000", "#8c564b", "#7a4fb5", "#bcbd22"];
+  // each trace its own colour, marker and dash, so that lines lying on each other stay apart
+  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
+  const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
   const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
   const PLOT_CONFIG = { displaylogo: false, responsive: true,
                         modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
@@ -107,24 +110,28 @@
     for (let i = 0; i < N; i++) hist[bins[i]]++;
     plot("chart-hist", [{ type: "bar", x: DATA.bin_labels, y: hist, marker: { color: "#5f6b7a" },
                           hovertemplate: "%{x}: %{y} words<extra></extra>" }],
-         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } } });
+         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } },
+           yaxis: { title: { text: "gold words" } } });
     if (!systems.length) return;
     plot("chart-recall", systems.map((s, k) => ({
       type: "scatter", mode: "lines+markers", name: s.name, x: DATA.bin_labels, connectgaps: true,
       y: (s.scores.recall_by_bin || []).map((v) => (v == null ? null : 100 * v)),
-      line: { color: COLORS[k % COLORS.length] },
+      line: { color: COLORS[k % COLORS.length], dash: DASHES[k % DASHES.length] },
+      marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length] },
       hovertemplate: s.name + " %{x}: %{y:.2f}%<extra></extra>" })),
       { title: { text: "Recall by difficulty bin (%) — click a legend entry to toggle" },
-        xaxis: { title: { text: "difficulty d" } } });
+        xaxis: { title: { text: "difficulty d" } }, yaxis: { title: { text: "recall (%)" } } });
     plot("chart-errors", OUT.slice(1).map((o) => ({
       type: "bar", name: o, x: systems.map((s) => s.name), y: systems.map((s) => s.error_types[o]),
       marker: { color: OUT_COLORS[o] }, hovertemplate: "%{x}: %{y} " + o + "<extra></extra>" })),
-      { title: { text: "Wrong gold words by error type" }, barmode: "stack" });
+      { title: { text: "Wrong gold words by error type" }, barmode: "stack",
+        xaxis: { title: { text: "system" } }, yaxis: { title: { text: "wrong gold words" } } });
     plot("chart-ranking", ["f1", "fb", "pb", "rb"].map((m, k) => ({
       type: "bar", name: m, x: systems.map((s) => s.name),
       y: systems.map((s) => (s.scores[m] == null ? null : 100 * s.scores[m])),
       marker: { color: COLORS[k] }, hovertemplate: "%{x} " + m + ": %{y:.2f}%<extra></extra>" })),
-      { title: { text: "f1 against the balanced metrics (%)" }, barmode: "group" });
+      { title: { text: "f1 against the balanced metrics (%)" }, barmode: "group",
+        xaxis: { title: { text: "system" } }, yaxis: { title: { text: "score (%)" } } });
   }
 
   // ---------------------------------------------------------------- systems table
@@ -238,9 +245,6 @@
     return [...out].map(([key, rows]) => ({ key, rows }));
   }
   const pick = (col, rows) => rows.map((r) => col[r]);
-  // each trace its own colour, marker and dash, so that lines lying on each other stay apart
-  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
-  const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
   function lineTraces(a, nameOf) {
     const traces = [];
     // bars of groups side by side, each group's bars in order under its name (Fig. 7: sentences)
@@ -470,6 +474,7 @@
         { type: "bar", name: `${a.name} right, ${b.name} wrong`, x: DATA.bin_labels, y: onlyA, marker: { color: COLORS[0] } },
         { type: "bar", name: `${b.name} right, ${a.name} wrong`, x: DATA.bin_labels, y: onlyB, marker: { color: COLORS[1] } }],
         { title: { text: `Words one system gets right and the other wrong, by difficulty` }, barmode: "group",
+          yaxis: { title: { text: "gold words" } },
           xaxis: { title: { text: "difficulty d" } }, hovermode: "x unified" });
       const t = $("vs-table"); t.replaceChildren();
       t.append(el("thead", {}, el("tr", {}, el("th", { class: "l", text: "" }), ...DATA.bin_labels.map((l) => el("th", { text: l })), el("th", { text: "all" }))));
