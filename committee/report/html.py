@@ -8,13 +8,13 @@ network and no server and can be mailed.  The page has
   error types and f1/fb per system) and every analysis of ``report.md`` as
   an interactive chart (values on hover, systems toggled from the legend)
   with its table;
-* the systems table, sortable by any column, with bootstrap intervals and
-  IRT ability θ when given;
+* the systems table, sortable by any column, with bootstrap intervals
+  (``committee report`` computes them) and IRT ability θ when given;
 * the item explorer: every gold word with its sentence context, difficulty
   (and IRT a, b), OOV flag, length and each system's outcome
   (``committee.spans.OUTCOMES``), filtered by difficulty range, OOV,
   outcome, system and a text search, sorted by any column, shown a page at
-  a time;
+  a time (25 to 1,000 rows, with a jump to any page);
 * A versus B: the words one system gets right and another wrong, per
   difficulty bin, with examples.
 
