@@ -88,7 +88,8 @@ class Scores:
 
             from committee.metrics.buckets import bucket_rows
 
-            frame = pd.DataFrame(bucket_rows(stats.buckets, bucket_ci))
+            frame = pd.DataFrame(bucket_rows(stats.buckets, bucket_ci)).astype(
+                {"gold_words": "int64", "pred_words": "Int64", "correct": "int64"})
         return cls(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
                    signature=signature, stats=stats, buckets=frame, **info)
 
@@ -143,10 +144,10 @@ class Scores:
         pred_words, correct, recall, rb, precision, f1, pb, fb, ci}]}``,
         ``None`` for an undefined value, ``ci`` (``{metric: [low, high]}``)
         with a bootstrap (the bucket section of ``committee score --json``)."""
-        import math
+        import pandas as pd
 
         def plain(v):
-            return None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+            return None if pd.isna(v) else v
 
         out: dict = {}
         for row in self.buckets.to_dict("records"):
