@@ -167,7 +167,7 @@ def cmd_score(args) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        buckets = format_buckets(result)
+        buckets = scoring.format_buckets(result)
         print(format_table(result, args.columns) + ("\n" + buckets if buckets else ""))
     return 0
 
@@ -511,38 +511,6 @@ def _buckets(value: str | None, args) -> object:
         if needs is not None and not given[needs]:
             raise _UsageError(f"--buckets: {name} needs {_BUCKET_FLAGS[needs]}")
     return names or True
-
-
-def format_buckets(result: dict) -> str:
-    """The per-bucket results of ``result`` as one compact table per word
-    attribute: gold words, r, rb, p, f1, fb and, with a bootstrap, the
-    interval of r."""
-    from committee.metrics.buckets import attribute
-    from committee.metrics.records import pct
-
-    systems = [s for s in result["systems"] if "buckets" in s]
-    out = []
-    for attr in (systems[0]["buckets"] if systems else ()):
-        a = attribute(attr)
-        head = ["system", "bucket", "gold", "r", "rb"] + (["p", "f1", "pb", "fb"] if a.predicted
-                                                          else [])
-        ci = any("ci" in row for s in systems for row in s["buckets"][attr])
-        head += ["r 95% ci"] if ci else []
-        rows = [head]
-        for s in systems:
-            for row in s["buckets"][attr]:
-                cells = [s["name"], row["bucket"], str(row["gold_words"])]
-                cells += [pct(row[k]) for k in ("recall", "rb") + (
-                    ("precision", "f1", "pb", "fb") if a.predicted else ())]
-                if ci:
-                    lo, hi = row.get("ci", {}).get("recall", [None, None])
-                    cells.append("–" if lo is None else f"[{pct(lo)}, {pct(hi)}]")
-                rows.append(cells)
-        widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
-        out += ["", f"by {attr}: {a.meaning}"]
-        out += ["  ".join(c.ljust(w) if j < 2 else c.rjust(w)
-                          for j, (c, w) in enumerate(zip(r, widths))) for r in rows]
-    return "\n".join(out)
 
 
 def _check_score(args) -> None:

@@ -190,3 +190,34 @@ class Scores:
                 f"{k} [{pct(self.ci[k][0])}, {pct(self.ci[k][1])}]" for k in ("f1", "fb")))
         lines.append(self.signature.format())
         return "\n".join(lines)
+
+
+def format_buckets(result: dict) -> str:
+    """The per-bucket results of ``result`` as one compact table per word
+    attribute: gold words, r, rb, p, f1, fb and, with a bootstrap, the
+    interval of r."""
+    from committee.metrics.buckets import attribute
+
+    systems = [s for s in result["systems"] if "buckets" in s]
+    out = []
+    for attr in (systems[0]["buckets"] if systems else ()):
+        a = attribute(attr)
+        head = ["system", "bucket", "gold", "r", "rb"] + (["p", "f1", "pb", "fb"] if a.predicted
+                                                          else [])
+        ci = any("ci" in row for s in systems for row in s["buckets"][attr])
+        head += ["r 95% ci"] if ci else []
+        rows = [head]
+        for s in systems:
+            for row in s["buckets"][attr]:
+                cells = [s["name"], row["bucket"], str(row["gold_words"])]
+                cells += [pct(row[k]) for k in ("recall", "rb") + (
+                    ("precision", "f1", "pb", "fb") if a.predicted else ())]
+                if ci:
+                    lo, hi = row.get("ci", {}).get("recall", [None, None])
+                    cells.append(records.UNDEFINED if lo is None else f"[{pct(lo)}, {pct(hi)}]")
+                rows.append(cells)
+        widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
+        out += ["", f"by {attr}: {a.meaning}"]
+        out += ["  ".join(c.ljust(w) if j < 2 else c.rjust(w)
+                          for j, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    return "\n".join(out)
