@@ -246,7 +246,7 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
             for k in METRICS}
 
 
-def bucket_bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
+def bucket_bootstrap(buckets: dict, n: int = 1000, seed: int = 12345,
                      level: float = 0.95) -> dict:
     """Percentile intervals of every bucket metric (:mod:`committee.metrics.buckets`).
 
@@ -260,10 +260,10 @@ def bucket_bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
     from committee.metrics.buckets import BUCKET_METRICS, bucket_metrics
 
     _check_n(n)
-    S = stats.n_sentences
+    parts = {attr: bs.arrays() for attr, bs in buckets.items()}
+    S = next(iter(parts.values()))["n_gold"].shape[0] if parts else 0
     if S == 0:
         raise ValueError("cannot bootstrap an empty corpus")
-    parts = {attr: bs.arrays() for attr, bs in (stats.buckets or {}).items()}
     res: dict = {attr: {k: [] for k in BUCKET_METRICS} for attr in parts}
     for w in _resample_weights(S, n, seed):
         for attr, arrays in parts.items():

@@ -215,7 +215,7 @@ class Scorer:
             theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
         bucket_ci = None
         if bootstrap and stats.buckets:
-            bucket_ci = significance.bucket_bootstrap(stats, n=bootstrap, seed=seed)
+            bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
         scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
                                    theta=theta, name=name, path=path, bucket_ci=bucket_ci,
                                    error_types=self._scorer.error_types(pred_spans))
