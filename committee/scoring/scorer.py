@@ -328,7 +328,7 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
         As for :class:`Scorer`.
     **options
         ``gold_format``, ``gold_encoding``, ``train_encoding``,
-        ``allow_overlap``, ``spelling``: as for :class:`Scorer`.
+        ``allow_overlap``, ``spelling``, ``buckets``: as for :class:`Scorer`.
     bootstrap : int
         Resamples for 95% intervals (``Scores.ci``); 0 for none.
     seed : int
