@@ -515,8 +515,9 @@ def buckets(path, title: str, labels: Sequence[str], counts: Sequence[int],
         ax.set_xticklabels(ticks, fontsize=8)
         ax.set_ylim(0, 1.12)
         ax.set_ylabel(ylabel)
-    axes[0, 0].set_title(title)
+    axes[0, 0].set_title(title, pad=24)
     axes[-1, 0].set_xlabel("bucket (bar labels: percent; error bars: 95% bootstrap intervals)")
-    axes[0, 0].legend(fontsize=8, ncol=min(4, max(1, len(names))), loc="upper left")
+    axes[0, 0].legend(fontsize=8, ncol=min(6, max(1, len(names))), loc="lower center",
+                      bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return _save(fig, path)
