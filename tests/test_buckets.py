@@ -26,8 +26,8 @@ WEIGHT = "0.0 0.1 0.5\n0.9 0.2 0.3 0.4\n0.6 0.7 0.0 0.1 0.2 0.3 0.8 1.0 0.45\n"
 # Predicted words: 我爱 ✗ 北京大学 ✓ | 约 ✗ 翰 ✗ 在 北京 工作 ✓ |
 #                  北京大学 ✗ 的 学生 都 喜欢 在 ✓ 图 ✗ 书馆 ✗ 学习 ✓
 # Training words: 北京 4, 大学 2, 我 2, 在 2, 很 1, 大 1, 爱 1, 北京大学 1.
-# Occurrences of the characters in the training text (left to right, no
-# overlap): 北京 5, 大学 3, 北京大学 3, 我 2, 在 2, 爱 1, 我爱 1; so the
+# Places where the characters occur in the training text: 北京 5, 大学 3,
+# 北京大学 3, 我 2, 在 2, 爱 1, 我爱 1; so the
 # consistency of 北京 is 4/5, 大学 2/3, 北京大学 1/3, 我 爱 在 1, 我爱 0;
 # 约翰 工作 的 学生 都 喜欢 图书馆 学习 约 翰 图 书馆 are unseen.
 #: attr -> [(bucket, gold words, predicted words or None, correct)]

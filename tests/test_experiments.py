@@ -113,6 +113,6 @@ def test_a_toy_analysis_declared_in_one_place_is_everywhere(tmp_path):
     assert only_md.index("## Fig. 1") < only_md.index("## Toy heading")
     assert "SKIP 2" in out
     assert "--skip: unknown analysis toyy (did you mean toy?); choose from table2, " in err
-    assert "irt, toy" in err
+    assert "buckets, toy" in err
     assert "SET 4" in out  # a config error
     assert "--set experiments.toy_level=many: expected an integer, got 'many' (a string)" in err

@@ -124,6 +124,31 @@ def difficulty_bucket(d) -> np.ndarray:
     return np.minimum(np.floor(np.asarray(d, dtype=np.float64) * 5 + 1e-9), 4).astype(np.int64)
 
 
+def occurrences(text: str, words) -> dict[str, int]:
+    """How many places of ``text`` each of ``words`` starts at (overlapping
+    occurrences: ``哈哈`` occurs twice in ``哈哈哈``).  Lengths with many
+    words count every substring of that length at once.
+
+    >>> occurrences("哈哈哈，北京", ["哈哈", "北京", "京哈"])
+    {'京哈': 0, '北京': 1, '哈哈': 2}
+    """
+    by_length: dict[int, list[str]] = {}
+    for w in sorted(set(words)):
+        by_length.setdefault(len(w), []).append(w)
+    n, out = len(text), {}
+    for k, group in sorted(by_length.items()):
+        if k == 1 or len(group) > 50:
+            grams = Counter(map(text.__getitem__, map(slice, range(n - k + 1), range(k, n + 1))))
+            out.update((w, grams[w]) for w in group)
+            continue
+        for w in group:
+            count, i = 0, text.find(w)
+            while i >= 0:
+                count, i = count + 1, text.find(w, i + 1)
+            out[w] = count
+    return out
+
+
 @dataclass(frozen=True)
 class BucketStats:
     """Per-sentence counts of one attribute, shape ``(S, B)`` each.
@@ -204,12 +229,16 @@ class Bucketer:
 
     def share(self, word: str) -> float:
         """Label consistency of ``word``: its count as a training word over the
-        count of its characters in the training text (left to right, without
-        overlap, within sentences); NaN when they never occur there."""
-        if word not in self._share:
-            n = self._text.count(word)
-            self._share[word] = self._freq[word] / n if n else float("nan")
+        number of places its characters occur in the training text (every
+        start position, within sentences); NaN when they occur nowhere."""
+        self._prepare([word])
         return self._share[word]
+
+    def _prepare(self, words) -> None:
+        """Compute the consistency of those ``words`` not yet known."""
+        missing = {w for w in words if w not in self._share}
+        for w, n in occurrences(self._text, missing).items():
+            self._share[w] = self._freq[w] / n if n else float("nan")
 
     def word_buckets(self, attr: str, words) -> np.ndarray:
         """Bucket index of every word of ``words`` (sentences of words, corpus order)."""
@@ -222,6 +251,7 @@ class Bucketer:
             return frequency_bucket(np.fromiter((self._freq[w] for w in flat), np.int64,
                                                 len(flat)))
         if attr == "consistency":
+            self._prepare(flat)
             return consistency_bucket(np.fromiter(map(self.share, flat), np.float64, len(flat)))
         if attr == "sentence":
             n_chars = [sum(map(len, s)) for s in words]
