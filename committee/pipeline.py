@@ -63,7 +63,7 @@ from committee import features as features_mod
 from committee import marks as marks_mod
 from committee import members as members_mod
 from committee import parallel, rundir, runlock, trainers
-from committee.errors import CommitteeError, InputError, PlausibilityWarning
+from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
 from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
 
@@ -92,12 +92,29 @@ def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
                                   fix=f"{key}.{{key}}: {{value}}")
 
 
-def load_inputs(cfg) -> RunInputs:
-    """The corpora of ``cfg``, read and checked: a test set that is the
-    training set is refused unless ``corpus.allow_overlap`` (and a large
-    overlap draws a warning, :func:`committee.checks.check_train_test`)."""
-    train = load_source(cfg.corpus.train, cfg, "corpus.train")
-    test = load_source(cfg.corpus.test, cfg, "corpus.test")
+def load_corpora(cfg, where: str = "<config>") -> tuple[corpus_mod.Corpus, corpus_mod.Corpus]:
+    """The training and test corpora of ``cfg``: two sources, or the two
+    parts of one file that ``corpus.split`` divides (read once; a split the
+    file cannot take is a :class:`~committee.errors.ConfigError` of
+    ``where``, naming the key)."""
+    split = getattr(cfg.corpus, "split", None)
+    if split is None:
+        return (load_source(cfg.corpus.train, cfg, "corpus.train"),
+                load_source(cfg.corpus.test, cfg, "corpus.test"))
+    whole = load_source(cfg.corpus.train, cfg, "corpus.train")
+    try:
+        parts = dict(zip(("train", "test"), corpus_mod.split_by(whole, split.test, split.seed)))
+    except ValueError as exc:
+        raise ConfigError(where, [f"corpus.split.test: {cfg.corpus.train.path}: {exc}"]) from None
+    return parts[cfg.corpus.train.split], parts[cfg.corpus.test.split]
+
+
+def load_inputs(cfg, where: str = "<config>") -> RunInputs:
+    """The corpora of ``cfg`` (:func:`load_corpora`), read and checked: a
+    test set that is the training set is refused unless
+    ``corpus.allow_overlap`` (and a large overlap draws a warning,
+    :func:`committee.checks.check_train_test`)."""
+    train, test = load_corpora(cfg, where)
     train_sentences = [s for s in train.words if s]
     if not train_sentences:
         raise InputError(train.path, None, "the training corpus has no words")
@@ -198,6 +215,7 @@ def difficulty_signature(cfg, inputs: RunInputs) -> str:
         "committee-difficulty",
         f"test:sha256={inputs.test.content_sha256[:12]}",
         f"train:sha256={inputs.train.content_sha256[:12]}",
+        *_split_field(cfg),
         f"K:{c.size}",
         f"templates:{','.join(c.templates)}",
         f"ratios:{','.join(str(r) for r in c.ratios)}",
@@ -207,6 +225,16 @@ def difficulty_signature(cfg, inputs: RunInputs) -> str:
         f"norm:{cfg.corpus.train.normalization or 'none'}",
         f"version:{__version__}",
     ])
+
+
+def _split_field(cfg) -> list[str]:
+    """The signature's ``split:`` field when ``corpus.split`` divides one
+    file (``split:test=0.2``, ``split:test=0.2,seed=7``, ``split:test=8001-9000``);
+    none otherwise."""
+    split = getattr(cfg.corpus, "split", None)
+    if split is None:
+        return []
+    return [f"split:test={split.test}" + ("" if split.seed is None else f",seed={split.seed}")]
 
 
 def _versions() -> dict:

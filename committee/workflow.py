@@ -61,7 +61,7 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     rundir.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
     from committee import pipeline, report as report_mod
 
-    inputs = pipeline.load_inputs(cfg)
+    inputs = pipeline.load_inputs(cfg, where)
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())

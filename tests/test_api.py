@@ -347,7 +347,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
     monkeypatch.setattr(config_mod, "load_config",
                         lambda path, overrides=(): seen.update(path=path, sets=list(overrides))
                         or cfg)
-    monkeypatch.setattr(pipeline, "load_inputs", lambda cfg: None)
+    monkeypatch.setattr(pipeline, "load_inputs", lambda cfg, where: None)
     monkeypatch.setattr(pipeline, "check_committee",
                         lambda cfg, inputs, where: seen.update(checked=where))
     monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs: "f")

@@ -290,7 +290,8 @@ CASES = [
      "corpus.test.builtin: unknown value 'pd-1998' (did you mean 'peoples-daily-1998'?); "
      "expected one of: peoples-daily-1998"),
     (with_change("corpus.test", {"path": TEST, "split": "test"}),
-     "corpus.test.split: applies only to 'builtin' sources"),
+     "corpus.test.split: a part of a file needs corpus.split, e.g. split: {test: 0.2}; "
+     "a file of its own has no split"),
     (with_change("corpus.test", TEST),
      f"corpus.test: expected a mapping, got '{TEST}' (a string); "
      "e.g. {path: FILE, format: sighan} or {builtin: peoples-daily-1998, split: train}"),

@@ -41,7 +41,7 @@ from committee.config.loading import load_config, parse_config
 from committee.config.schema import (BUILTINS, FINGERPRINT_VERSION, MAX_SIZE, NORMALIZATIONS,
                                      SPLITS, CommitteeConfig, Config, CorpusConfig,
                                      CorpusSource, OutputConfig, ParallelConfig,
-                                     source_description)
+                                     SplitConfig, source_description)
 from committee.config.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_VALUES
 from committee.corpus import FORMATS
 from committee.crf import ALGORITHMS
@@ -67,6 +67,7 @@ __all__ = [
     "Config",
     "CorpusConfig",
     "CorpusSource",
+    "SplitConfig",
     "CrfConfig",
     "CrfParams",
     "ExperimentsConfig",

@@ -21,7 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from committee import crf
 from committee.config.crfsection import _CRF_MODELS
-from committee.config.schema import Config, CorpusSource
+from committee.config.schema import Config, CorpusSource, SplitConfig
 from committee.crf import ALGORITHMS
 
 _HEAD = """\
@@ -168,6 +168,8 @@ def render() -> str:
         if section == "corpus":
             out += ["`corpus.train` and `corpus.test` take these keys:", ""]
             out += _table(_rows(CorpusSource, ""))
+            out += ["`corpus.split` takes these keys:", ""]
+            out += _table(_rows(SplitConfig, "corpus.split."))
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -21,6 +21,7 @@ from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool
 from committee.config.crfsection import CrfConfig, _resolve_crf
 from committee.config.experiments import ExperimentsConfig
 from committee.corpus import FORMATS
+from committee.corpus.splits import format_ranges, parse_ranges
 from committee.features import TEMPLATES
 from committee.members import DRAWS, identical_members
 from committee.parallel import BACKENDS
@@ -40,11 +41,12 @@ FINGERPRINT_VERSION = 2
 
 
 class CorpusSource(_Section):
-    """One corpus file, or one split of a built-in corpus.
+    """One corpus file, one split of a file, or one split of a built-in corpus.
 
     Exactly one of ``path`` and ``builtin`` is given.  A path source has a
-    ``format`` (default ``sighan``) and an ``encoding`` (default ``utf-8``);
-    a built-in source has a ``split`` and is in ``pku`` format.
+    ``format`` (default ``sighan``) and an ``encoding`` (default ``utf-8``),
+    and a ``split`` when ``corpus.split`` divides the file into train and
+    test; a built-in source has a ``split`` and is in ``pku`` format.
     """
 
     path: NonEmptyStr | None = None
@@ -52,7 +54,8 @@ class CorpusSource(_Section):
     builtin: Literal[BUILTINS] | None = None
     """a built-in corpus instead of a file"""
     split: Literal[SPLITS] | None = None
-    """the split of the built-in corpus (required with builtin)"""
+    """the part, train or test: required with builtin; with path, a part of the file that
+    corpus.split divides"""
     format: Literal[FORMATS] = "sighan"
     """the file's format (docs/formats.md); pku for a built-in corpus"""
     encoding: NonEmptyStr | None = None
@@ -94,8 +97,6 @@ class CorpusSource(_Section):
                 raise _problem(f"built-in corpora are in 'pku' format, got {self.format!r}", ("format",))
             if self.encoding is not None:
                 raise _problem("does not apply to a built-in corpus", ("encoding",))
-        elif self.split is not None:
-            raise _problem("applies only to 'builtin' sources", ("split",))
         return self
 
     @model_serializer(mode="wrap")
@@ -111,18 +112,66 @@ class CorpusSource(_Section):
         return self.builtin is not None
 
 
+class SplitConfig(_Section):
+    """How ``corpus.split`` divides one file into train and test
+    (:mod:`committee.corpus.splits`)."""
+
+    test: float | str
+    """the test part: a share of the sentences in (0, 1), or 1-based sentence ranges such as
+    "8001-9000" or "1-500,9001-9500"; every other sentence is train"""
+    seed: Annotated[int, Strict(), Field(ge=0)] | None = None
+    """null: a share is the file's last sentences, contiguous, as in the built-in corpus; a
+    seed: the share is drawn at random with it (the same draw on every machine), in file
+    order"""
+
+    @field_validator("test", mode="before")
+    @classmethod
+    def _share_or_ranges(cls, value: Any) -> float | str:
+        if isinstance(value, str):
+            try:
+                return format_ranges(parse_ranges(value))
+            except ValueError as exc:
+                raise _problem(str(exc)) from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _problem("give a share in (0, 1) such as 0.2, or sentence ranges such as "
+                           f"'8001-9000', got {_show(value)}")
+        if not 0 < value < 1:
+            raise _problem(f"a share must be in (0, 1), got {_show(value)} (sentence ranges "
+                           "are a string, such as '8001-9000')")
+        return float(value)
+
+    @model_validator(mode="after")
+    def _seed_with_share(self) -> SplitConfig:
+        if self.seed is not None and isinstance(self.test, str):
+            raise _problem(f"applies to a share (test: 0.2), not to sentence ranges "
+                           f"(test: {self.test!r})", ("seed",))
+        return self
+
+    @model_serializer(mode="wrap")
+    def _drop_unused(self, handler):
+        data = handler(self)
+        if data.get("seed") is None:
+            data.pop("seed", None)
+        return data
+
+
 class CorpusConfig(_Section):
     root: NonEmptyStr | None = None
     """base directory of relative paths (itself relative to the working directory); null: the
     working directory"""
     train: CorpusSource
-    """the training corpus: {path: FILE, format: F, encoding: E} or {builtin: NAME, split: train}"""
+    """the training corpus: {path: FILE, format: F, encoding: E} or {builtin: NAME, split: train};
+    a part of a file split by corpus.split: {path: FILE, split: train}"""
     test: CorpusSource
     """the test corpus, scored and given difficulties (same form as train)"""
     train_words: NonEmptyStr | None = None
     """word list (one a line) that defines OOV words; null: the words of train"""
     allow_overlap: Annotated[bool, Strict()] = False
     """true: a test set with the very words of the training set is a warning, not an error"""
+    split: SplitConfig | None = None
+    """divides one file, named by train {path: FILE, split: train} and test {path: FILE, split:
+    test}: {test: 0.2} (the last 20% of the sentences), {test: 0.2, seed: 7} (20% drawn) or
+    {test: "8001-9000"} (sentence ranges); null: train and test are files of their own"""
 
     @model_validator(mode="after")
     def _same_normalization(self) -> CorpusConfig:
@@ -134,6 +183,42 @@ class CorpusConfig(_Section):
                 ("test", "normalization"),
             )
         return self
+
+    @model_validator(mode="after")
+    def _one_file_split(self) -> CorpusConfig:
+        sources = {"train": self.train, "test": self.test}
+        if self.split is not None and any(s.is_builtin for s in sources.values()):
+            raise _problem("applies to a file: the built-in corpus has its own split (its last "
+                           "10% is test, split: test); remove corpus.split", ("split",))
+        parts = [k for k, s in sources.items() if s.split is not None and not s.is_builtin]
+        if self.split is None:
+            if parts:
+                raise _problem("a part of a file needs corpus.split, e.g. split: {test: 0.2}; "
+                               "a file of its own has no split", (parts[0], "split"))
+            return self
+        for key in ("train", "test"):
+            if key not in parts:
+                raise _problem(f"required with corpus.split: {key} is a part of the split file "
+                               f"(split: {key})", (key, "split"))
+        for key in ("path", "format", "encoding"):
+            a, b = getattr(self.train, key), getattr(self.test, key)
+            if a != b:
+                raise _problem(f"must equal corpus.train.{key} ({_show(a)}): corpus.split "
+                               f"divides one file, got {_show(b)}", ("test", key))
+        if self.train.split == self.test.split:
+            raise _problem(f"must differ from corpus.train.split ({self.train.split!r}): "
+                           "train and test would be the same sentences", ("test", "split"))
+        if "\n".encode(self.train.encoding) != b"\n":
+            raise _problem(f"a file divided by corpus.split must be in an ASCII-compatible "
+                           f"encoding, not {self.train.encoding!r}", ("train", "encoding"))
+        return self
+
+    @model_serializer(mode="wrap")
+    def _drop_unused(self, handler):
+        data = handler(self)
+        if data.get("split") is None:
+            data.pop("split", None)
+        return data
 
 
 # --------------------------------------------------------------------------
@@ -318,7 +403,8 @@ class Config(_Section):
                 "train": source(self.corpus.train),
                 "test": source(self.corpus.test),
                 "train_words": "file" if self.corpus.train_words is not None else "derived",
-            },
+            } | ({} if self.corpus.split is None
+                 else {"split": self.corpus.split.model_dump(mode="json")}),
             "committee": self.committee.model_dump(mode="json"),
             "crf": {"algorithm": self.crf.algorithm, "params": self.crf.trainer_params()},
         }
@@ -353,12 +439,14 @@ def source_description(source: CorpusSource) -> str:
     'gold/pku_test_gold.utf8 (sighan, utf-8)'
     >>> source_description(CorpusSource(builtin="peoples-daily-1998", split="test", normalization="nfkc"))
     'built-in peoples-daily-1998, test split (pku, nfkc)'
+    >>> source_description(CorpusSource(path="hk.conllu", format="conllu", split="test"))
+    'hk.conllu, test part (conllu, utf-8)'
     """
     details = [source.format]
     if source.builtin is not None:
         what = f"built-in {source.builtin}, {source.split} split"
     else:
-        what = source.path
+        what = source.path if source.split is None else f"{source.path}, {source.split} part"
         details.append(source.encoding)
     if source.normalization is not None:
         details.append(source.normalization)

@@ -32,9 +32,11 @@ The package, along the way a file takes:
     BMES tags (:func:`to_bmes`, :func:`from_bmes`).
 ``writing``
     SIGHAN text (:func:`format_sighan`, :func:`write_sighan`).
+``splits``
+    A file split into train and test: the tail (:func:`split_tail`), a
+    seeded draw or sentence ranges (:func:`split_by`).
 ``embedded``
-    The embedded People's Daily corpus (:data:`EMBEDDED_NAME`) and
-    contiguous splits (:func:`split_tail`).
+    The embedded People's Daily corpus (:data:`EMBEDDED_NAME`) and its split.
 
 Normalisation (:data:`NORMALIZATIONS`, off by default) is applied to each
 word after splitting: ``"nfkc"`` is Unicode NFKC, ``"fullwidth"`` maps only
@@ -44,13 +46,14 @@ read with the same setting; the setting is recorded in the corpus.
 
 from __future__ import annotations
 
-from committee.corpus.embedded import EMBEDDED_NAME, embedded_path, read_embedded, split_tail
+from committee.corpus.embedded import EMBEDDED_NAME, embedded_path, read_embedded
 from committee.corpus.encodings import ENCODINGS
 from committee.corpus.formats import FORMATS, LOOKS, Format
 from committee.corpus.model import (NORMALIZATIONS, Corpus, content_sha256, normalize,
                                     training_words, word_list_sha256)
 from committee.corpus.reading import read_corpus, read_word_list
 from committee.corpus.sniffing import sniff_format
+from committee.corpus.splits import split_by, split_tail
 from committee.corpus.tagging import from_bmes, to_bmes
 from committee.corpus.writing import format_sighan, write_sighan
 
@@ -74,6 +77,7 @@ __all__ = [
     "embedded_path",
     "read_embedded",
     "split_tail",
+    "split_by",
     "Format",
     "LOOKS",
 ]
