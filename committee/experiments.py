@@ -146,6 +146,12 @@ def by_name(name: str) -> Experiment:
 
 _HERE = "committee.report.analyses"
 
+#: The word attributes of the report's ``buckets`` analysis, with their chart
+#: titles: those a run directory allows (it keeps the training vocabulary,
+#: not the training corpus that frequency and consistency need).
+BUCKET_ATTRIBUTES = {"length": "word length", "oov": "OOV / IV",
+                     "sentence": "sentence length", "difficulty": "difficulty"}
+
 #: The analyses, in the order of their sections in ``report.md`` and ``report.html``.
 REGISTRY: tuple[Experiment, ...] = (
     Experiment(
@@ -240,6 +246,18 @@ REGISTRY: tuple[Experiment, ...] = (
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
                     "random words."))),
+    Experiment(
+        "buckets", f"{_HERE}:buckets", "Results by word attribute",
+        "recall and rb of each system by word length, OOV, sentence length and difficulty, "
+        "with bootstrap intervals (docs/metrics.md)",
+        (Setting("buckets_bootstrap", _NonNegative, 200,
+                 "bootstrap resamples of the test sentences for the intervals; 0: none"),),
+        ("report/buckets-*",),
+        tuple(Chart(f"report/buckets-{key}.csv", f"Results by {title}", "bar", "bucket",
+                    lambda columns: [c for c in columns if c.endswith(" recall")],
+                    text=f"Recall of each system's gold words by {title}.",
+                    needs="the training vocabulary" if key == "oov" else None)
+              for key, title in BUCKET_ATTRIBUTES.items())),
 )
 
 #: Settings of the section that belong to no one analysis.
