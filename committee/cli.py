@@ -161,13 +161,14 @@ def cmd_score(args) -> int:
         train_encoding=args.train_encoding, allow_overlap=args.allow_overlap,
         normalization=None if args.normalize == "none" else args.normalize,
         train_format=args.train_format if args.train else None, spelling=_cli_spelling,
-        irt=args.irt)
+        irt=args.irt, buckets=args.buckets)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(format_table(result, args.columns))
+        buckets = scoring.format_buckets(result)
+        print(format_table(result, args.columns) + ("\n" + buckets if buckets else ""))
     return 0
 
 
@@ -338,6 +339,10 @@ def _add_score(sub) -> None:
     s.add_argument("--seed", type=cli_int(0), default=12345,
                    help="bootstrap seed, an integer >= 0 (default: 12345)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.add_argument("--buckets", nargs="?", const="", metavar="ATTR,...",
+                   help="add results by word attribute: length, oov, frequency, consistency, "
+                        "sentence, difficulty (default: every one whose input is given; "
+                        "docs/metrics.md)")
     s.add_argument("--irt", metavar="RUN_DIR",
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
                         "fixed; run `committee irt RUN_DIR` first)")
@@ -485,8 +490,35 @@ def _metrics_help() -> str:
             "all; theta needs --irt; docs/metrics.md)")
 
 
+#: What the command line gives each input an attribute needs.
+_BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train-words",
+                 "training corpus": "--train CORPUS (a word list has no counts)"}
+
+
+def _buckets(value: str | None, args) -> object:
+    """``--buckets``: None (not given), True (every attribute whose input is
+    given) or the attributes named, each checked to exist and to have its
+    input."""
+    from committee.metrics.buckets import KEYS, attribute
+
+    if value is None or value == "":
+        return None if value is None else True
+    given = {"difficulty": args.difficulty is not None,
+             "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
+    names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    for name in names:
+        if name not in KEYS:
+            raise _UsageError(f"--buckets: unknown attribute {name!r}; choose from "
+                              f"{', '.join(KEYS)} (write --buckets=ATTR,... before the OUTPUTs)")
+        needs = attribute(name).needs
+        if needs is not None and not given[needs]:
+            raise _UsageError(f"--buckets: {name} needs {_BUCKET_FLAGS[needs]}")
+    return names or True
+
+
 def _check_score(args) -> None:
     args.columns = _columns(args.metrics, irt=args.irt is not None)
+    args.buckets = _buckets(args.buckets, args)
     if args.outputs.count("-") > 1:
         raise _UsageError("standard input ('-') can be given as one OUTPUT only")
 

@@ -91,8 +91,9 @@ class Chart:
     ``needs`` names an input without which the file is not written (the
     report says of any other chart whose file is missing).  ``x_title`` and
     ``y_title`` are the axes' titles and ``names`` the readers' names of
-    columns (legend entries, table headings); a column not in ``names``
-    shows as it is named, a ``" share"`` suffix dropped.  ``group`` names a
+    columns (legend entries, table headings), or a function giving them; a
+    column not in ``names`` shows as it is named, a ``" share"`` suffix
+    dropped.  ``group`` names a
     column whose values split the points or bars into traces (named by
     ``names`` too).
     """
@@ -107,7 +108,7 @@ class Chart:
     needs: str | None = None
     x_title: str = ""
     y_title: str = ""
-    names: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] | Callable[[str], str] = field(default_factory=dict)
     group: str | None = None
 
     def columns(self, available: Sequence[str]) -> list[str] | None:
@@ -125,6 +126,8 @@ class Chart:
         >>> Chart("f.csv", "t", "bar").name_of("OOV share")
         'OOV'
         """
+        if callable(self.names):
+            return self.names(column)
         return self.names.get(column, column.removesuffix(" share"))
 
 
@@ -170,6 +173,18 @@ _METRIC_NAMES = {"p": "precision p", "r": "recall r", "f1": "F1", "pb": "balance
                  "rb": "balanced recall rb", "fb": "balanced F fb"}
 #: Readers' names of the kinds of models a split-half or θ chart shows.
 _KINDS = {"member": "committee members", "table2": "Table 2 models", "system": "segmenters"}
+
+
+def _drop_recall(column: str) -> str:
+    """A system's recall column by the system's name (the axis says recall)."""
+    return column.removesuffix(" recall")
+
+
+#: The word attributes of the report's ``buckets`` analysis, with their chart
+#: titles: those a run directory allows (it keeps the training vocabulary,
+#: not the training corpus that frequency and consistency need).
+BUCKET_ATTRIBUTES = {"length": "word length", "oov": "OOV / IV",
+                     "sentence": "sentence length", "difficulty": "difficulty"}
 
 #: The analyses, in the order of their sections in ``report.md`` and ``report.html``.
 REGISTRY: tuple[Experiment, ...] = (
@@ -290,6 +305,20 @@ REGISTRY: tuple[Experiment, ...] = (
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
                     "random words."))),
+    Experiment(
+        "buckets", f"{_HERE}:buckets", "Results by word attribute",
+        "recall and rb of each system by word length, OOV, sentence length and difficulty, "
+        "with bootstrap intervals (docs/metrics.md)",
+        (Setting("buckets_bootstrap", _NonNegative, 200,
+                 "bootstrap resamples of the test sentences for the intervals; 0: none"),),
+        ("report/buckets-*",),
+        tuple(Chart(f"report/buckets-{key}.csv", f"Results by {title}", "bar", "bucket",
+                    lambda columns: [c for c in columns if c.endswith(" recall")],
+                    text=f"Recall of each system's gold words by {title}.",
+                    needs="the training vocabulary" if key == "oov" else None,
+                    x_title=title, y_title="recall of the bucket's gold words",
+                    names=_drop_recall)
+              for key, title in BUCKET_ATTRIBUTES.items())),
 )
 
 #: Settings of the section that belong to no one analysis.

@@ -497,3 +497,37 @@ def irt_systems(path, names: Sequence[str], kinds: Sequence[str], theta: Sequenc
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return _save(fig, path)
+
+
+def buckets(path, title: str, labels: Sequence[str], counts: Sequence[int],
+            names: Sequence[str], panels: dict[str, tuple]) -> Path:
+    """Results by one word attribute: for each panel (``{y-axis label:
+    (values, low, high)}``, arrays of shape (systems, buckets)), grouped bars
+    of every system per bucket, each labelled with its value, intervals as
+    error bars; the x axis names each bucket with its gold words."""
+    plt = require_matplotlib()
+    _style(plt)
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.4 * len(panels)), squeeze=False)
+    width = 0.8 / max(1, len(names))
+    x = np.arange(len(labels))
+    ticks = [f"{label}\n({int(n):,} gold words)" for label, n in zip(labels, counts)]
+    for ax, (ylabel, (values, low, high)) in zip(axes[:, 0], panels.items()):
+        for i, name in enumerate(names):
+            v = np.asarray(values[i], dtype=np.float64)
+            err = np.vstack([np.nan_to_num(v - low[i]), np.nan_to_num(high[i] - v)]).clip(0)
+            pos = x - 0.4 + width * (i + 0.5)
+            bars = ax.bar(pos, np.nan_to_num(v), width, yerr=err, capsize=2,
+                          color=_COLORS[i % len(_COLORS)], label=name,
+                          error_kw={"elinewidth": 0.8, "ecolor": "#333333"})
+            ax.bar_label(bars, labels=["–" if np.isnan(u) else f"{100 * u:.0f}" for u in v],
+                         fontsize=6, padding=1)
+        ax.set_xticks(x)
+        ax.set_xticklabels(ticks, fontsize=8)
+        ax.set_ylim(0, 1.12)
+        ax.set_ylabel(ylabel)
+    axes[0, 0].set_title(title, pad=24)
+    axes[-1, 0].set_xlabel("bucket (bar labels: percent; error bars: 95% bootstrap intervals)")
+    axes[0, 0].legend(fontsize=8, ncol=min(6, max(1, len(names))), loc="lower center",
+                      bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.tight_layout()
+    return _save(fig, path)

@@ -25,7 +25,8 @@ from committee.corpus import Corpus
 from committee.errors import PlausibilityWarning, UndefinedMetricWarning
 from committee.metrics import METRICS, SufficientStats, collect, compute, metric_arrays  # noqa: F401 (Corpus, collect: doctests)
 
-__all__ = ["MIN_SENTENCES", "bootstrap", "check_resamples", "paired_bootstrap", "warn_few"]
+__all__ = ["MIN_SENTENCES", "bootstrap", "bucket_bootstrap", "check_resamples",
+           "paired_bootstrap", "warn_few"]
 
 
 _BLOCK = 100  # resamples drawn per block (memory bound; part of the RNG stream's definition)
@@ -243,6 +244,44 @@ def bootstrap(stats: SufficientStats, n: int = 1000, seed: int = 12345,
     prefix = f"{where}: " if where else ""
     return {k: (None, None) if point[k] is None else _interval(res[k], level, k, prefix)
             for k in METRICS}
+
+
+def bucket_bootstrap(buckets: dict, n: int = 1000, seed: int = 12345,
+                     level: float = 0.95) -> dict:
+    """Percentile intervals of every bucket metric (:mod:`committee.metrics.buckets`).
+
+    The same resamples of the sentences as :func:`bootstrap` (same ``n``
+    and ``seed``), applied to the per-sentence bucket counts of
+    ``stats.buckets``.  A bucket's interval is over the resamples where its
+    metric is defined (a small bucket can be empty in some), NaN when it is
+    defined in none.  Returns ``{attr: {metric key: (low array, high array)}}``
+    with one value per bucket.
+    """
+    from committee.metrics.buckets import BUCKET_METRICS, bucket_metrics
+
+    _check_n(n)
+    parts = {attr: bs.arrays() for attr, bs in buckets.items()}
+    S = next(iter(parts.values()))["n_gold"].shape[0] if parts else 0
+    if S == 0:
+        raise ValueError("cannot bootstrap an empty corpus")
+    res: dict = {attr: {k: [] for k in BUCKET_METRICS} for attr in parts}
+    for w in _resample_weights(S, n, seed):
+        for attr, arrays in parts.items():
+            tot = {name: np.einsum("bs,sk->bk", w, a.astype(np.float64))
+                   for name, a in arrays.items()}
+            for k, v in bucket_metrics(tot).items():
+                res[attr][k].append(v)
+    alpha = (1.0 - level) / 2
+    out: dict = {}
+    for attr, by_key in res.items():
+        out[attr] = {}
+        for k, blocks in by_key.items():
+            v = np.concatenate(blocks, axis=0)
+            with warnings.catch_warnings():  # a bucket undefined in every resample: NaN
+                warnings.simplefilter("ignore", RuntimeWarning)
+                lo, hi = np.nanquantile(v, [alpha, 1.0 - alpha], axis=0)
+            out[attr][k] = (lo, hi)
+    return out
 
 
 def paired_bootstrap(stats_a: SufficientStats, stats_b: SufficientStats, metric: str = "fb",

@@ -58,8 +58,9 @@ def test_a_metric_declared_once_is_everywhere(toy, capsys):
 @pytest.mark.filterwarnings("ignore::committee.errors.PlausibilityWarning")
 def test_a_declared_metric_says_why_it_is_undefined(toy):
     empty = committee.Scorer([[]])
-    with pytest.warns(committee.UndefinedMetricWarning, match="jaccard undefined: no unit"):
+    with pytest.warns(committee.UndefinedMetricWarning) as caught:  # p, r, … too
         assert empty.score([[]]).jaccard is None
+    assert any("jaccard undefined: no unit" in str(w.message) for w in caught)
 
 
 def test_the_report_ranking_is_the_papers_table_2():
@@ -93,8 +94,9 @@ def test_one_glyph_for_undefined():
 
 def test_compute_undefined_policy():
     stats = committee.metrics.collect(*[Corpus("g", [[]], [1])] * 2)
-    with pytest.warns(committee.UndefinedMetricWarning, match="p undefined"):
+    with pytest.warns(committee.UndefinedMetricWarning) as caught:  # r, tnr, … too
         assert committee.metrics.compute(stats)["p"] is None
+    assert any(str(w.message).startswith("p undefined") for w in caught)
     import warnings
 
     with warnings.catch_warnings():

@@ -105,6 +105,8 @@ def test_same_outputs_with_two_workers(reference_run, toy_corpus, tmp_path):
 
 
 @pytest.mark.parametrize("preset", ["paper", "fast", "legacy"])
+# the toy's smallest samples make a weak member under paper: said, and beside the point here
+@pytest.mark.filterwarnings("ignore:member .* scores more than:committee.errors.PlausibilityWarning")
 def test_every_preset_gives_the_same_bytes_whatever_the_workers(toy_corpus, tmp_path, preset):
     """Members are reproducible under every preset (the shuffling trainers
     included): one worker and two give the same outputs and member records."""

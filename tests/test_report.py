@@ -44,6 +44,7 @@ def toy(tmp_path_factory):
   split_half_repeats: 20
   word_weights: true
   word_weight_sentences: [0, 3]
+  buckets: true
 """)
     out = workflow.run(load_config(cfg), progress=False)
     return d, out

@@ -122,3 +122,26 @@ def test_linguistic_counts_the_idioms_there_are(ctx, tmp_path):
     _with_idioms(ctx, tmp_path, ["北京", "一举两得"])
     text = REGISTRY["linguistic"](ctx)
     assert "| idioms | 1 | 0.750 | 100.0 |" in text and "no idioms" not in text
+
+
+def test_buckets_by_hand(ctx):
+    # gold 我 爱 北京 | 你 好 (d 0, .25, .75, .25, .5); the output merges 我爱
+    out = System("merge", "system", [["我爱", "北京"], ["你", "好"]])
+    ctx.others = [out]
+    text = REGISTRY["buckets"](ctx)
+    assert text.startswith("## Results by word attribute")
+    length = pd.read_csv(ctx.out_dir / "buckets-length.csv", keep_default_na=False,
+                         na_values=[""])
+    # gold: 1-character 我 爱 你 好 (你 好 right), 2-character 北京 (right)
+    assert length["bucket"].tolist() == ["1", "2", "3", "4+"]
+    assert length["gold_words"].tolist() == [4, 1, 0, 0]
+    assert length["merge recall"].tolist()[:2] == [0.5, 1.0]
+    assert length["merge recall low"].notna().sum() >= 2  # intervals from 200 resamples
+    difficulty = pd.read_csv(ctx.out_dir / "buckets-difficulty.csv")
+    # [0,.2): 我 ✗; [.2,.4): 爱 ✗, 你 ✓; [.4,.6): 好 ✓; [.6,.8): 北京 ✓
+    assert difficulty["gold_words"].tolist() == [1, 2, 1, 1, 0]
+    assert difficulty["merge recall"].tolist()[:4] == [0.0, 0.5, 1.0, 1.0]
+    # no training vocabulary in this run: no oov buckets
+    assert not (ctx.out_dir / "buckets-oov.csv").exists()
+    assert ctx.figures == ["buckets-length.png", "buckets-sentence.png",
+                           "buckets-difficulty.png"]

@@ -9,7 +9,7 @@ span is one of the predicted spans.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Iterable
 
 import numpy as np
@@ -51,6 +51,10 @@ class SufficientStats:
         Gold words not in the training vocabulary, and how many are correct.
     bin_gold, bin_correct : int64, shape (S, 10)
         Gold words per difficulty bin, and how many are correct.
+    buckets : dict or None
+        With a :class:`~committee.metrics.buckets.Bucketer`: attribute ->
+        :class:`~committee.metrics.buckets.BucketStats` (per-sentence counts
+        per bucket; not among :meth:`columns`).
     """
 
     n_gold: np.ndarray
@@ -67,6 +71,7 @@ class SufficientStats:
     oov_correct: np.ndarray | None = None
     bin_gold: np.ndarray | None = None
     bin_correct: np.ndarray | None = None
+    buckets: dict | None = field(default=None, compare=False)
 
     @property
     def n_sentences(self) -> int:
@@ -83,7 +88,7 @@ class SufficientStats:
         names, cols = [], []
         for f in fields(self):
             v = getattr(self, f.name)
-            if v is None or (v.ndim == 2 and not bins):
+            if not isinstance(v, np.ndarray) or (v.ndim == 2 and not bins):
                 continue
             if v.ndim == 2:
                 for b in range(v.shape[1]):
@@ -145,6 +150,8 @@ class Collector:
         Training vocabulary for the OOV metrics.
     oov : array of bool, shape (N_gold,), optional
         Precomputed :func:`oov_flags` (wins over ``train_words``).
+    bucketer : Bucketer, optional
+        Results by word attribute (:mod:`committee.metrics.buckets`) to collect.
 
     Examples
     --------
@@ -155,8 +162,9 @@ class Collector:
     """
 
     def __init__(self, gold: Corpus, difficulty=None, train_words=None, *,
-                 oov: np.ndarray | None = None):
+                 oov: np.ndarray | None = None, bucketer=None):
         self.gold = gold
+        self.bucketer = bucketer
         g = self.spans = spans(gold.words)
         self.n_sentences = S = len(gold.words)
         self._text = "".join(map("".join, gold.words))
@@ -221,6 +229,8 @@ class Collector:
         if self.oov is not None:
             extra["n_oov"] = self._n_oov
             extra["oov_correct"] = per_sentence(g.sentence[self.oov & gold_ok])
+        if self.bucketer is not None:
+            extra["buckets"] = self.bucketer.collect(pred.words, p.ends, gold_ok)
         return SufficientStats(
             n_gold=self._n_gold,
             n_pred=per_sentence(p.sentence),

@@ -352,6 +352,76 @@ def bins(ctx: Context) -> str | None:
         + "\n\n![Fig. 4](report/fig4-recall-by-bin.png)\n")
 
 
+def buckets(ctx: Context) -> str | None:
+    """Results by word attribute: recall and rb of every system per bucket
+    (:mod:`committee.metrics.buckets`), with percentile intervals from
+    ``buckets_bootstrap`` resamples of the test sentences."""
+    if not ctx.ranked:
+        return None
+    frames = _bucket_frames(ctx)
+    parts = [f"## {TITLES['buckets']}\n\n"
+             "Recall of each system's gold words per bucket (%; 95% bootstrap interval in "
+             "the figures), buckets as defined in docs/metrics.md (Results by word "
+             "attribute).\n"]
+    for key, frame in frames.items():
+        title = _registry.BUCKET_ATTRIBUTES[key]
+        labels = list(dict.fromkeys(frame["bucket"]))
+        counts = frame.groupby("bucket", sort=False)["gold_words"].first().tolist()
+        names = list(dict.fromkeys(frame["system"]))
+        wide = pd.DataFrame({"bucket": labels, "gold_words": counts})
+        panels = {}
+        for metric, axis in (("recall", "recall of the bucket's gold words"),
+                             ("rb", "balanced recall rb")):
+            table = {end: frame.pivot(index="system", columns="bucket",
+                                      values=f"{metric}{end}").loc[names, labels].to_numpy()
+                     for end in ("", "_low", "_high")}
+            panels[axis] = (table[""], table["_low"], table["_high"])
+            for name, i in zip(names, range(len(names))):
+                for end, label in (("", ""), ("_low", " low"), ("_high", " high")):
+                    wide[f"{name} {metric}{label}"] = table[end][i]
+        figure = f"buckets-{key}.png"
+        plots.buckets(ctx.out_dir / figure, f"Results by {title}", labels, counts, names, panels)
+        ctx.figures.append(figure)
+        write_csv(ctx.out_dir / f"buckets-{key}.csv", wide)
+        rec = panels["recall of the bucket's gold words"][0]
+        body = [[n, *(pct(v, 1) for v in r)] for n, r in zip(names, rec)]
+        parts.append(f"\n### By {title}\n\n"
+                     + markdown_table(["system", *labels],
+                                      [["gold words", *(f"{c:,}" for c in counts)]] + body)
+                     + f"\n\n![Results by {title}](report/{figure})\n")
+    return "".join(parts)
+
+
+def _bucket_frames(ctx: Context) -> dict[str, pd.DataFrame]:
+    """``{attribute: rows of every ranked system}`` for the attributes of
+    :data:`committee.experiments.BUCKET_ATTRIBUTES` the run allows (``oov``
+    with its training vocabulary)."""
+    from committee import significance
+    from committee.metrics.buckets import Bucketer, bucket_rows
+    from committee.spans import match, spans
+
+    data, n = ctx.data, ctx.cfg.experiments.buckets_bootstrap
+    vocabulary = None
+    if data.oov is not None:
+        vocabulary = corpus_mod.read_word_list(rundir.paths(data.run_dir).train_words)
+    attrs = [k for k in _registry.BUCKET_ATTRIBUTES if k != "oov" or vocabulary is not None]
+    bucketer = Bucketer(data.test.words, attrs, difficulty=data.d, vocabulary=vocabulary)
+    gold = spans(data.test.words)
+    rows = []
+    for system in ctx.ranked:
+        pred = spans(system.words)
+        counts = bucketer.collect(system.words, pred.ends, match(gold, pred)[0])
+        ci = (significance.bucket_bootstrap(counts, n=n, seed=ctx.cfg.experiments.seed)
+              if n else None)
+        rows += [{"system": system.name, **row} for row in bucket_rows(counts, ci)]
+    frame = pd.DataFrame(rows)
+    for metric in ("recall", "rb"):
+        for end in ("_low", "_high"):
+            if f"{metric}{end}" not in frame:
+                frame[f"{metric}{end}"] = np.nan
+    return {key: frame[frame["attr"] == key] for key in attrs}
+
+
 def split_half(ctx: Context) -> str | None:
     """Fig. 6: split-half reliability of fb across random halves of the test set."""
     e = ctx.cfg.experiments

@@ -71,6 +71,13 @@ class Scorer:
         ``spelling(source)`` returns how messages spell setting an option of
         ``source`` (``"gold"``, ``"train"``, ``"output"``) as
         ``fix(key, value)``; default :func:`python_spelling`.
+    buckets : True, str or list of str, optional
+        Results by word attribute (``Scores.buckets``): ``True`` for every
+        attribute of :data:`committee.metrics.buckets.KEYS` whose input was
+        given (a :class:`~committee.errors.Note` names the others), or the
+        attributes named (one without its input is a :class:`ValueError`):
+        ``oov`` needs ``train_words``, ``frequency`` and ``consistency`` a
+        training corpus, ``difficulty`` the difficulties.
 
     Raises
     ------
@@ -92,7 +99,8 @@ class Scorer:
                  encoding: str = "utf-8", normalization: str | None = None,
                  train_format: str | None = None, gold_format: str | None = None,
                  gold_encoding: str | None = None, train_encoding: str | None = None,
-                 allow_overlap: bool = False, spelling=None, irt=None, _api: str = "Scorer"):
+                 allow_overlap: bool = False, spelling=None, irt=None, buckets=None,
+                 _api: str = "Scorer"):
         _check_scorer_args(_api, gold, difficulty, train_words, {
             "format": format, "encoding": encoding, "normalization": normalization,
             "train_format": train_format, "gold_format": gold_format,
@@ -125,7 +133,18 @@ class Scorer:
         if self.train_words is not None:
             oov = metrics.oov_flags(self.gold, self.train_words)
             check_oov_rate(self.gold, oov, train_words)
-        self._scorer = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov)
+        bucketer = None
+        if buckets is not None and buckets is not False:
+            from committee.metrics.buckets import Bucketer
+
+            attrs = _bucket_attrs(_api, buckets, {
+                "difficulty": self.difficulty is not None,
+                "vocabulary": self.train_words is not None, "training corpus": train is not None})
+            bucketer = Bucketer(self.gold.words, attrs, difficulty=self.difficulty,
+                                vocabulary=self.train_words,
+                                train_words=None if train is None else train.words)
+        self._scorer = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov,
+                                         bucketer=bucketer)
         self.irt_items = None if irt is None else read_irt_items(irt, self.gold)
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
@@ -194,8 +213,11 @@ class Scorer:
             from committee import irt
 
             theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
+        bucket_ci = None
+        if bootstrap and stats.buckets:
+            bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
         scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
-                                   theta=theta, name=name, path=path,
+                                   theta=theta, name=name, path=path, bucket_ci=bucket_ci,
                                    error_types=self._scorer.error_types(pred_spans))
         if not bootstrap:
             return scores
@@ -256,6 +278,41 @@ def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -
     _check_file_options(api, options)
 
 
+#: What each input of an attribute is called in messages of the API.
+_BUCKET_INPUTS = {"difficulty": "difficulty", "vocabulary": "train_words",
+                  "training corpus": "a training corpus (train_words as a Corpus or a file "
+                                     "with train_format)"}
+
+
+def _bucket_attrs(api: str, buckets, available: dict) -> tuple[str, ...]:
+    """The attributes of ``buckets`` (True, a comma-separated str or a list
+    of keys): every available one for True, with a :class:`Note` naming
+    those left out; a named attribute without its input is a ValueError."""
+    import warnings
+
+    from committee.errors import Note
+    from committee.metrics.buckets import KEYS, attribute
+
+    def usable(key):
+        return attribute(key).needs is None or available[attribute(key).needs]
+
+    if buckets is True:
+        left = [k for k in KEYS if not usable(k)]
+        if left:
+            warnings.warn(Note("buckets: " + "; ".join(
+                f"{k} left out (no {attribute(k).needs} given)" for k in left)), stacklevel=4)
+        return tuple(k for k in KEYS if usable(k))
+    names = buckets.split(",") if isinstance(buckets, str) else buckets
+    names = require_many(api, "buckets", names, "True or a list of attributes")
+    keys = tuple(dict.fromkeys(str(n).strip() for n in names))
+    for k in keys:
+        require_choice(api, "buckets", k, KEYS)
+        if not usable(k):
+            raise ValueError(f"{api}: buckets: {k} needs "
+                             f"{_BUCKET_INPUTS[attribute(k).needs]}")
+    return keys
+
+
 def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
           seed: int = SEED, format: str = "sighan", encoding: str = "utf-8",
           normalization: str | None = None, train_format: str | None = None,
@@ -271,7 +328,7 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
         As for :class:`Scorer`.
     **options
         ``gold_format``, ``gold_encoding``, ``train_encoding``,
-        ``allow_overlap``, ``spelling``: as for :class:`Scorer`.
+        ``allow_overlap``, ``spelling``, ``buckets``: as for :class:`Scorer`.
     bootstrap : int
         Resamples for 95% intervals (``Scores.ci``); 0 for none.
     seed : int

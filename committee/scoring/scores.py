@@ -6,7 +6,11 @@ from dataclasses import dataclass, field
 
 from committee import metrics
 from committee.metrics import records
+from committee.metrics.buckets import BUCKET_METRICS
 from committee.metrics.records import pct
+
+#: The metrics of a bucket row, by their names there.
+BUCKET_KEYS = tuple(BUCKET_METRICS.values())
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,12 @@ class Scores:
         or ``crossed`` (:func:`committee.metrics.error_types`).
     stats : SufficientStats
         The per-sentence counts behind the scores (for :func:`compare`).
+    buckets : pandas.DataFrame or None
+        When scored with buckets: one row per word attribute and bucket,
+        columns ``attr``, ``bucket``, ``gold_words``, ``pred_words``,
+        ``correct``, ``recall``, ``rb``, ``precision``, ``f1``, ``pb``,
+        ``fb`` (NaN when undefined), and ``<metric>_low``/``<metric>_high``
+        with a bootstrap (docs/metrics.md, Results by word attribute).
     theta, theta_se : float or None (in ``values``)
         With ``irt``: the output's IRT ability (EAP from its right/wrong
         outcome on every gold word, the run's items fixed) and its
@@ -57,11 +67,12 @@ class Scores:
     ci: dict | None = None
     error_types: dict | None = None
     stats: metrics.SufficientStats | None = field(default=None, repr=False, compare=False)
+    buckets: object = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_stats(cls, stats: metrics.SufficientStats, signature: metrics.Signature, *,
                    where: str | None = None, undefined: str = "warn", theta=None,
-                   **info) -> "Scores":
+                   bucket_ci: dict | None = None, **info) -> "Scores":
         """The scores of one output from its sufficient statistics: the one
         place a :class:`Scores` is made (``committee score``, the API, the
         report).  ``where`` names the output in warnings of undefined
@@ -71,8 +82,16 @@ class Scores:
         values = {k: computed[k] for k in records.keys("stats")}
         if theta is not None:
             values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
+        frame = None
+        if stats.buckets is not None:
+            import pandas as pd
+
+            from committee.metrics.buckets import bucket_rows
+
+            frame = pd.DataFrame(bucket_rows(stats.buckets, bucket_ci)).astype(
+                {"gold_words": "int64", "pred_words": "Int64", "correct": "int64"})
         return cls(values, recall_by_bin=computed["recall_by_bin"], counts=computed["counts"],
-                   signature=signature, stats=stats, **info)
+                   signature=signature, stats=stats, buckets=frame, **info)
 
     def __getitem__(self, key: str):
         """``scores["fb"]``, ``scores["recall_by_bin"]``, ``scores["counts"]``."""
@@ -112,10 +131,34 @@ class Scores:
             out["error_types"] = dict(self.error_types)
         if self.ci is not None:
             out["ci"] = {k: list(v) for k, v in self.ci.items()}
+        if self.buckets is not None:
+            out["buckets"] = self.bucket_data()
         for m in records.registry():  # metrics not from the statistics: when given
             if m.source != "stats" and self.values.get(m.key) is not None:
                 out[m.key] = self.values[m.key]
         out["signature"] = self.signature.format()
+        return out
+
+    def bucket_data(self) -> dict:
+        """:attr:`buckets` as plain data: ``{attr: [{bucket, gold_words,
+        pred_words, correct, recall, rb, precision, f1, pb, fb, ci}]}``,
+        ``None`` for an undefined value, ``ci`` (``{metric: [low, high]}``)
+        with a bootstrap (the bucket section of ``committee score --json``)."""
+        import pandas as pd
+
+        def plain(v):
+            return None if pd.isna(v) else v
+
+        out: dict = {}
+        for row in self.buckets.to_dict("records"):
+            item = {k: plain(v) for k, v in row.items()
+                    if k != "attr" and not k.endswith(("_low", "_high"))}
+            for k in ("gold_words", "pred_words", "correct"):
+                item[k] = None if item[k] is None else int(item[k])
+            if "recall_low" in row:
+                item["ci"] = {k: [plain(row[f"{k}_low"]), plain(row[f"{k}_high"])]
+                              for k in BUCKET_KEYS if plain(row[k]) is not None}
+            out.setdefault(row["attr"], []).append(item)
         return out
 
     def to_frame(self):
@@ -147,3 +190,34 @@ class Scores:
                 f"{k} [{pct(self.ci[k][0])}, {pct(self.ci[k][1])}]" for k in ("f1", "fb")))
         lines.append(self.signature.format())
         return "\n".join(lines)
+
+
+def format_buckets(result: dict) -> str:
+    """The per-bucket results of ``result`` as one compact table per word
+    attribute: gold words, r, rb, p, f1, fb and, with a bootstrap, the
+    interval of r."""
+    from committee.metrics.buckets import attribute
+
+    systems = [s for s in result["systems"] if "buckets" in s]
+    out = []
+    for attr in (systems[0]["buckets"] if systems else ()):
+        a = attribute(attr)
+        head = ["system", "bucket", "gold", "r", "rb"] + (["p", "f1", "pb", "fb"] if a.predicted
+                                                          else [])
+        ci = any("ci" in row for s in systems for row in s["buckets"][attr])
+        head += ["r 95% ci"] if ci else []
+        rows = [head]
+        for s in systems:
+            for row in s["buckets"][attr]:
+                cells = [s["name"], row["bucket"], str(row["gold_words"])]
+                cells += [pct(row[k]) for k in ("recall", "rb") + (
+                    ("precision", "f1", "pb", "fb") if a.predicted else ())]
+                if ci:
+                    lo, hi = row.get("ci", {}).get("recall", [None, None])
+                    cells.append(records.UNDEFINED if lo is None else f"[{pct(lo)}, {pct(hi)}]")
+                rows.append(cells)
+        widths = [max(len(r[j]) for r in rows) for j in range(len(head))]
+        out += ["", f"by {attr}: {a.meaning}"]
+        out += ["  ".join(c.ljust(w) if j < 2 else c.rjust(w)
+                          for j, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    return "\n".join(out)

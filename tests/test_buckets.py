@@ -1,0 +1,169 @@
+"""Results by word attribute (``committee score --buckets``): every
+attribute's bucket counts, recall and precision against counts made by
+hand, rb of some buckets by hand, intervals, and the errors."""
+
+import json
+import warnings
+
+import pandas as pd
+import pytest
+
+from committee.cli import main
+from committee.errors import Note
+from committee.metrics.buckets import KEYS
+from committee.scoring import Scorer
+
+TRAIN = "北京 大学 很 大\n我 爱 北京\n北京大学 在 北京\n我 在 北京 大学\n"
+GOLD = "我 爱 北京大学\n约翰 在 北京 工作\n北京 大学 的 学生 都 喜欢 在 图书馆 学习\n"
+OUT = "我爱 北京大学\n约 翰 在 北京 工作\n北京大学 的 学生 都 喜欢 在 图 书馆 学习\n"
+WEIGHT = "0.0 0.1 0.5\n0.9 0.2 0.3 0.4\n0.6 0.7 0.0 0.1 0.2 0.3 0.8 1.0 0.45\n"
+
+# By hand.  Gold words (d, right or wrong):
+#   S1 (6 chars): 我 .0 ✗, 爱 .1 ✗, 北京大学 .5 ✓
+#   S2 (7 chars): 约翰 .9 ✗, 在 .2 ✓, 北京 .3 ✓, 工作 .4 ✓
+#   S3 (16 chars): 北京 .6 ✗, 大学 .7 ✗, 的 .0 ✓, 学生 .1 ✓, 都 .2 ✓, 喜欢 .3 ✓,
+#                  在 .8 ✓, 图书馆 1.0 ✗, 学习 .45 ✓
+# Predicted words: 我爱 ✗ 北京大学 ✓ | 约 ✗ 翰 ✗ 在 北京 工作 ✓ |
+#                  北京大学 ✗ 的 学生 都 喜欢 在 ✓ 图 ✗ 书馆 ✗ 学习 ✓
+# Training words: 北京 4, 大学 2, 我 2, 在 2, 很 1, 大 1, 爱 1, 北京大学 1.
+# Places where the characters occur in the training text: 北京 5, 大学 3,
+# 北京大学 3, 我 2, 在 2, 爱 1, 我爱 1; so the
+# consistency of 北京 is 4/5, 大学 2/3, 北京大学 1/3, 我 爱 在 1, 我爱 0;
+# 约翰 工作 的 学生 都 喜欢 图书馆 学习 约 翰 图 书馆 are unseen.
+#: attr -> [(bucket, gold words, predicted words or None, correct)]
+EXPECTED = {
+    "length": [("1", 6, 7, 4), ("2", 8, 7, 5), ("3", 1, 0, 0), ("4+", 1, 2, 1)],
+    "oov": [("IV", 8, 5, 4), ("OOV", 8, 11, 6)],
+    "frequency": [("0", 8, 11, 6), ("1", 2, 2, 1), ("2-4", 6, 3, 3), ("5-19", 0, 0, 0),
+                  ("20+", 0, 0, 0)],
+    "consistency": [("unseen", 8, 10, 6), ("[0,.5)", 1, 3, 1), ("[.5,.9)", 3, 1, 1),
+                    ("[.9,1]", 4, 2, 2)],
+    "sentence": [("1-15", 7, 7, 4), ("16-30", 9, 9, 6), ("31-50", 0, 0, 0),
+                 ("51-80", 0, 0, 0), ("81+", 0, 0, 0)],
+    "difficulty": [("[0,.2)", 4, None, 2), ("[.2,.4)", 4, None, 4), ("[.4,.6)", 3, None, 3),
+                   ("[.6,.8)", 2, None, 0), ("[.8,1]", 3, None, 1)],
+}
+
+
+def _h(a, b):
+    return 0.0 if a + b == 0 else 2 * a * b / (a + b)
+
+
+#: rb by hand: (attr, bucket) -> H(Σ d m / Σ d, Σ (1-d) m / Σ (1-d)).
+RB = {
+    # 我 .0 ✗, 爱 .1 ✗, 在 .2 ✓, 的 .0 ✓, 都 .2 ✓, 在 .8 ✓
+    ("length", "1"): _h(1.2 / 1.3, 2.8 / 4.7),
+    # 约翰 .9 ✗, 北京 .3 ✓, 工作 .4 ✓, 北京 .6 ✗, 大学 .7 ✗, 学生 .1 ✓, 喜欢 .3 ✓, 学习 .45 ✓
+    ("length", "2"): _h(1.55 / 3.75, 3.45 / 4.25),
+    ("length", "3"): None,  # 图书馆 1.0 ✗: Σ (1-d) = 0, r_punishment and so rb undefined
+    ("difficulty", "[.2,.4)"): 1.0,
+    ("sentence", "1-15"): _h(1.4 / 2.4, 2.6 / 4.6),  # S1 and S2
+}
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    for name, text in (("train.txt", TRAIN), ("gold.txt", GOLD), ("out.txt", OUT),
+                       ("gold.weight", WEIGHT)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+SCORE = ["score", "out.txt", "--gold", "gold.txt", "--train", "train.txt",
+         "--difficulty", "gold.weight"]
+
+
+def test_every_attribute_equals_the_hand_counts(files, capsys):
+    assert main([*SCORE, "--buckets", "--json"]) == 0
+    buckets = json.loads(capsys.readouterr().out)["systems"][0]["buckets"]
+    assert list(buckets) == list(KEYS) == list(EXPECTED)
+    for attr, rows in EXPECTED.items():
+        got = [(b["bucket"], b["gold_words"], b["pred_words"], b["correct"])
+               for b in buckets[attr]]
+        assert got == rows, attr
+        for b, (_, gold, pred, correct) in zip(buckets[attr], rows):
+            assert b["recall"] == (correct / gold if gold else None), (attr, b["bucket"])
+            assert b["precision"] == (correct / pred if pred else None), (attr, b["bucket"])
+            if gold and pred:
+                assert b["f1"] == pytest.approx(2 * correct / (gold + pred), abs=1e-12)
+            elif pred is None:
+                assert b["f1"] is b["pb"] is b["fb"] is None
+    for (attr, label), rb in RB.items():
+        row = next(b for b in buckets[attr] if b["bucket"] == label)
+        assert row["rb"] == (None if rb is None else pytest.approx(rb, abs=1e-12)), (attr, label)
+
+
+def test_buckets_leave_the_rest_unchanged(files, capsys):
+    assert main([*SCORE, "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*SCORE, "--buckets=length", "--json"]) == 0
+    with_buckets = json.loads(capsys.readouterr().out)
+    assert list(with_buckets["systems"][0].pop("buckets")) == ["length"]
+    assert with_buckets == plain
+
+
+def test_the_text_table_has_one_table_per_attribute(files, capsys):
+    assert main([*SCORE, "--buckets=length,difficulty"]) == 0
+    out = capsys.readouterr().out
+    assert "by length: word length in characters" in out
+    # 4+: gold 北京大学 (d .5) right; predicted 北京大学 twice, once right, the
+    # other's d' is that of 大学 (.7): p_reward = .5 / 1.2, p_punishment = .5 / .8,
+    # pb = H(5/12, 5/8) = 1/2, fb = H(1/2, 1) = 2/3
+    line = next(x for x in out.splitlines() if x.startswith("out     4+"))
+    assert line.split() == ["out", "4+", "1", "100.00", "100.00", "50.00", "66.67", "50.00",
+                            "66.67"]
+    assert "by difficulty" in out and "by oov" not in out
+
+
+def test_scores_buckets_is_a_frame_with_intervals(files):
+    scorer = Scorer("gold.txt", difficulty="gold.weight", train_words="train.txt",
+                    train_format="sighan", buckets=["oov", "length"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = scorer.score("out.txt", bootstrap=200, seed=3)
+    frame = s.buckets
+    assert isinstance(frame, pd.DataFrame)
+    assert frame[["attr", "bucket", "gold_words"]].values.tolist() == [
+        ["oov", "IV", 8], ["oov", "OOV", 8], ["length", "1", 6], ["length", "2", 8],
+        ["length", "3", 1], ["length", "4+", 1]]
+    for key in ("recall", "rb", "precision", "f1", "pb", "fb"):
+        ok = frame[key].notna() & frame[f"{key}_low"].notna()
+        assert ok.any()
+        assert (frame.loc[ok, f"{key}_low"] <= frame.loc[ok, f"{key}_high"]).all()
+    # intervals of the same resamples as the main bootstrap: a sentence-level
+    # total (one bucket holding every word) has the main interval
+    scorer = Scorer("gold.txt", buckets=["sentence"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = scorer.score("out.txt", bootstrap=200, seed=3)
+    row = one.buckets.iloc[0]
+    assert row["gold_words"] == 7
+    data = one.to_dict()["buckets"]["sentence"]
+    assert data[0]["ci"]["recall"] == [row["recall_low"], row["recall_high"]]
+
+
+def test_defaulted_attributes_without_input_are_left_out_with_a_note(files):
+    with pytest.warns(Note, match="oov left out.*frequency left out.*difficulty left out"):
+        s = Scorer("gold.txt", buckets=True).score("out.txt")
+    assert list(dict.fromkeys(s.buckets["attr"])) == ["length", "sentence"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--buckets=oov"], "--buckets: oov needs --train or --train-words"),
+    (["--train-words", "train.txt", "--buckets=frequency"],
+     "--buckets: frequency needs --train CORPUS"),
+    (["--buckets=difficulty"], "--buckets: difficulty needs --difficulty"),
+    (["--buckets=size"], "--buckets: unknown attribute 'size'"),
+])
+def test_an_attribute_asked_for_without_its_input_is_an_error(files, capsys, argv, message):
+    assert main(["score", "out.txt", "--gold", "gold.txt", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_api_names_the_missing_input(files):
+    with pytest.raises(ValueError, match="Scorer: buckets: consistency needs a training corpus"):
+        Scorer("gold.txt", train_words=TRAIN.split(), buckets=["consistency"])
+    with pytest.raises(ValueError, match="buckets"):
+        Scorer("gold.txt", buckets=["nope"])
