@@ -213,12 +213,15 @@ def _check_report(args) -> None:
 
 
 def cmd_report(args) -> int:
+    import time
+
     from committee import workflow
 
-    path = workflow.report(args.run_dir, args.config, args.set or [], analyses=args.analyses,
-                           systems=args.system or [], segmenters=args.segmenter or [],
-                           human=args.human, progress=not args.quiet)
-    print(f"wrote {path}")
+    started = time.time_ns()
+    workflow.report(args.run_dir, args.config, args.set or [], analyses=args.analyses,
+                    systems=args.system or [], segmenters=args.segmenter or [],
+                    human=args.human, progress=not args.quiet)
+    print(workflow.describe_written(args.run_dir, workflow.written_since(args.run_dir, started)))
     return 0
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -89,7 +89,13 @@ class Chart:
     and ``text`` are those of :class:`committee.report.html.Analysis`.
     ``y`` names the columns drawn, or picks them from the file's columns.
     ``needs`` names an input without which the file is not written (the
-    report says of any other chart whose file is missing).
+    report says of any other chart whose file is missing).  ``x_title`` and
+    ``y_title`` are the axes' titles and ``names`` the readers' names of
+    columns (legend entries, table headings), or a function giving them; a
+    column not in ``names`` shows as it is named, a ``" share"`` suffix
+    dropped.  ``group`` names a
+    column whose values split the points or bars into traces (named by
+    ``names`` too).
     """
 
     file: str
@@ -100,6 +106,10 @@ class Chart:
     label: str | None = None
     text: str = ""
     needs: str | None = None
+    x_title: str = ""
+    y_title: str = ""
+    names: Mapping[str, str] | Callable[[str], str] = field(default_factory=dict)
+    group: str | None = None
 
     def columns(self, available: Sequence[str]) -> list[str] | None:
         """The columns to draw among ``available`` (None: every numeric one)."""
@@ -107,6 +117,18 @@ class Chart:
             return None
         wanted = self.y(list(available)) if callable(self.y) else self.y
         return [c for c in wanted if c in available]
+
+    def name_of(self, column: str) -> str:
+        """The readers' name of ``column``.
+
+        >>> Chart("f.csv", "t", "bar", names={"n_words": "words"}).name_of("n_words")
+        'words'
+        >>> Chart("f.csv", "t", "bar").name_of("OOV share")
+        'OOV'
+        """
+        if callable(self.names):
+            return self.names(column)
+        return self.names.get(column, column.removesuffix(" share"))
 
 
 @dataclass(frozen=True)
@@ -146,6 +168,18 @@ def by_name(name: str) -> Experiment:
 
 _HERE = "committee.report.analyses"
 
+#: Readers' names of the metric columns of Table 2.
+_METRIC_NAMES = {"p": "precision p", "r": "recall r", "f1": "F1", "pb": "balanced precision pb",
+                 "rb": "balanced recall rb", "fb": "balanced F fb"}
+#: Readers' names of the kinds of models a split-half or θ chart shows.
+_KINDS = {"member": "committee members", "table2": "Table 2 models", "system": "segmenters"}
+
+
+def _drop_recall(column: str) -> str:
+    """A system's recall column by the system's name (the axis says recall)."""
+    return column.removesuffix(" recall")
+
+
 #: The word attributes of the report's ``buckets`` analysis, with their chart
 #: titles: those a run directory allows (it keeps the training vocabulary,
 #: not the training corpus that frequency and consistency need).
@@ -169,7 +203,10 @@ REGISTRY: tuple[Experiment, ...] = (
         (Chart("table2.csv", "Table 2: segmenters trained on more data", "line", "fraction",
                ("p", "r", "f1", "pb", "rb", "fb"),
                text="Scores of template models trained on growing shares of the training "
-                    "sentences."),)),
+                    "sentences: p, r, f1 count every word alike (solid), the balanced pb, rb, "
+                    "fb weigh each word by its difficulty (dashed).",
+               x_title="share of the training sentences", y_title="score",
+               names=_METRIC_NAMES),)),
     Experiment(
         "stability", f"{_HERE}:stability", "Fig. 1: is the committee large enough?",
         "Fig. 1: difficulties of the committee's first members against the whole committee's",
@@ -178,7 +215,12 @@ REGISTRY: tuple[Experiment, ...] = (
         ("report/fig1-*",),
         (Chart("report/fig1-committee-size.csv", "Fig. 1: is the committee large enough?",
                "line", "size", ("mean_abs_diff", "max_abs_diff", "pearson"),
-               text="Difficulties from the first K' members against the full committee's."),)),
+               text="Difficulties from the first K' members against the full committee's.",
+               x_title="committee size K' (its first K' members)",
+               y_title="against the full committee",
+               names={"mean_abs_diff": "mean |d(K') − d(K)|",
+                      "max_abs_diff": "largest |d(K') − d(K)|",
+                      "pearson": "Pearson r of d(K') with d(K)"}),)),
     Experiment(
         "linguistic", f"{_HERE}:linguistic", "Fig. 2: which words are hard?",
         "Fig. 2: idioms, 2-character and OOV words over the difficulty bins",
@@ -187,7 +229,8 @@ REGISTRY: tuple[Experiment, ...] = (
         ("report/fig2-*",),
         (Chart("report/fig2-linguistic.csv", "Fig. 2: which words are hard?", "bar", "bin",
                lambda columns: [c for c in columns if c.endswith(" share")],
-               text="Share of each word group in each difficulty bin."),)),
+               text="Share of each word group in each difficulty bin.",
+               x_title="difficulty bin", y_title="share of the group's words"),)),
     Experiment(
         "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
         "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
@@ -203,33 +246,42 @@ REGISTRY: tuple[Experiment, ...] = (
         (Chart("report/fig3-human-correlation.csv", "Fig. 3: correlation with human judgements",
                "bar", "metric", ("pearson",),
                text="Pearson r of each metric with the human scores.",
-               needs="human judgements"),)),
+               needs="human judgements", x_title="metric",
+               y_title="Pearson r with the human scores", names={"pearson": "Pearson r"}),)),
     Experiment(
         "bins", f"{_HERE}:bins", "Fig. 4: accuracy by difficulty",
         "Fig. 4: recall of each system in each difficulty bin",
         (), ("report/fig4-*",),
         (Chart("report/fig4-recall-by-bin.csv", "Fig. 4: accuracy by difficulty", "line", "bin",
                lambda columns: [c for c in columns if c not in ("bin", "gold_words")],
-               text="Recall of the gold words in each difficulty bin, per system."),)),
+               text="Recall of the gold words in each difficulty bin, per system.",
+               x_title="difficulty bin", y_title="recall of the bin's gold words"),)),
     Experiment(
         "split_half", f"{_HERE}:split_half", "Fig. 6: split-half reliability",
         "Fig. 6: fb on two random halves of the test set, Pearson r over the models",
         (Setting("split_half_repeats", _Positive, 100, "random splits of the test sentences"),),
         ("report/fig6-*",),
-        (Chart("report/fig6-split-half.csv", "Fig. 6: split-half reliability", "scatter",
-               "fb_half_a", ("fb_half_b",), "model",
-               "fb of each model on the two halves of the first split."),
-         Chart("report/fig6-split-half-pearson.csv", "Fig. 6: Pearson r per split", "line",
-               "split", ("pearson_fb", "pearson_f1"),
-               text="Pearson r across halves, for each random split."))),
+        (Chart("report/fig6-split-half.csv", "Fig. 6a: fb on the two halves of one split",
+               "scatter", "fb_half_a", ("fb_half_b",), "model",
+               "fb of each model on the two halves of the first split.",
+               x_title="fb on half A", y_title="fb on half B",
+               names={"fb_half_a": "fb on half A", "fb_half_b": "fb on half B", **_KINDS},
+               group="kind"),
+         Chart("report/fig6-split-half-pearson.csv", "Fig. 6b: Pearson r of each split",
+               "line", "split", ("pearson_fb", "pearson_f1"),
+               text="Pearson r across halves, for each random split.",
+               x_title="random split", y_title="Pearson r between the halves",
+               names={"pearson_fb": "r of fb", "pearson_f1": "r of f1"}))),
     Experiment(
         "word_weights", f"{_HERE}:word_weights", "Fig. 7: word weights",
         "Fig. 7: sentences with each word's difficulty",
         (Setting("word_weight_sentences", tuple[_NonNegative, ...], (),
                  "test sentence indices (0-based); empty: the hardest sentences"),),
         ("report/fig7-*",),
-        (Chart("report/fig7-word-weights.csv", "Fig. 7: word weights", "table",
-               text="The words of the chosen sentences with their difficulties."),)),
+        (Chart("report/fig7-word-weights.csv", "Fig. 7: word weights", "bar", "word_index",
+               ("d",), "word", "The words of the chosen sentences with their difficulties.",
+               x_title="the words of each sentence, numbered from 0", y_title="difficulty d",
+               names={"word_index": "word"}, group="sentence"),)),
     Experiment(
         "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",
         "2PL item response theory on the marks (as committee irt), θ of every system",
@@ -238,11 +290,18 @@ REGISTRY: tuple[Experiment, ...] = (
         ("report/irt-*",),
         (Chart("report/irt-b-vs-d.csv", "IRT: b against d", "line", "d",
                ("b_median", "b_q10", "b_q90"),
-               text="IRT difficulty b of the words at each committee difficulty d."),
+               text="IRT difficulty b of the words at each committee difficulty d.",
+               x_title="committee difficulty d", y_title="IRT difficulty b",
+               names={"b_median": "median b", "b_q10": "10th percentile of b",
+                      "b_q90": "90th percentile of b"}),
          Chart("report/irt-a-histogram.csv", "IRT: distribution of a", "bar", "a_low",
-               ("n_words",), text="Discrimination of the words with variance."),
+               ("n_words",), text="Discrimination of the words with variance.",
+               x_title="discrimination a (lower edge of the bin)", y_title="words",
+               names={"a_low": "a from", "a_high": "a below", "n_words": "words"}),
          Chart("report/irt-systems.csv", "IRT: ability θ against fb", "scatter", "theta",
-               ("fb",), "system", "Each system's θ (items fixed) against its fb."),
+               ("fb",), "system", "Each system's θ (items fixed) against its fb.",
+               x_title="ability θ", y_title="fb", names={"theta": "θ", **_KINDS},
+               group="kind"),
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
                     "random words."))),
@@ -256,7 +315,9 @@ REGISTRY: tuple[Experiment, ...] = (
         tuple(Chart(f"report/buckets-{key}.csv", f"Results by {title}", "bar", "bucket",
                     lambda columns: [c for c in columns if c.endswith(" recall")],
                     text=f"Recall of each system's gold words by {title}.",
-                    needs="the training vocabulary" if key == "oov" else None)
+                    needs="the training vocabulary" if key == "oov" else None,
+                    x_title=title, y_title="recall of the bucket's gold words",
+                    names=_drop_recall)
               for key, title in BUCKET_ATTRIBUTES.items())),
 )
 

@@ -64,6 +64,9 @@ NO_CJK_FONT = ("No font with Chinese glyphs was found, so Chinese words in the f
 # colours: colour-blind-safe (Okabe & Ito)
 _COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
            "#F0E442")
+_MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*")
+#: Metrics drawn dashed beside the plain ones they balance.
+_BALANCED = ("pb", "rb", "fb")
 _KIND_STYLE = {"table2": ("#0072B2", "o"), "member": ("#999999", "."),
                "system": ("#D55E00", "s")}
 
@@ -313,12 +316,15 @@ def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     x = 100 * np.asarray(fractions)
     for i, (metric, values) in enumerate(scores.items()):
-        ax.plot(x, 100 * np.asarray(values, dtype=float), marker="o",
-                color=_COLORS[i % len(_COLORS)], label=f"{metric} (ours)")
+        # lines that lie on each other stay apart by colour, marker and dash:
+        # the balanced metrics (pb, rb, fb) dashed
+        style = {"color": _COLORS[i % len(_COLORS)], "marker": _MARKERS[i % len(_MARKERS)]}
+        ax.plot(x, 100 * np.asarray(values, dtype=float), **style, markersize=6,
+                ls="--" if metric in _BALANCED else "-", label=f"{metric} (ours)")
         if paper and metric in paper:
             px, py = paper[metric]
-            ax.plot(100 * np.asarray(px), py, marker="x", ls="--", lw=1,
-                    color=_COLORS[i % len(_COLORS)], alpha=0.7, label=f"{metric} (paper, PKU)")
+            ax.plot(100 * np.asarray(px), py, **style, ls=":", lw=1, markersize=4,
+                    markerfacecolor="none", alpha=0.7, label=f"{metric} (paper, PKU)")
     ax.set_xlabel("share of the training data (%)")
     ax.set_ylabel("score (%)")
     ax.set_title("Table 2: segmenters trained on more data")
@@ -328,8 +334,9 @@ def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
 
 
 def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
-               r_all: np.ndarray, metric: str = "fb") -> Path:
-    """Fig. 6: one split's scores on half A against half B, and r over all splits."""
+               r_all: np.ndarray, metric: str = "fb", names: Sequence[str] = ()) -> Path:
+    """Fig. 6: one split's scores on half A against half B, and r over all splits;
+    the points of models that are not committee members labelled by ``names``."""
     plt = require_matplotlib()
     _style(plt)
     fig, (ax, hx) = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"width_ratios": [1.2, 1]})
@@ -342,6 +349,9 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
                      "system": "other systems"}[kind]
             ax.scatter(a100[sel], b100[sel], color=color, marker=marker,
                        s=40 if kind != "member" else 30, label=f"{label} ({len(sel)})", zorder=3)
+            for i in sel if kind != "member" and len(names) == len(kinds) else ():
+                ax.annotate(names[i], (a100[i], b100[i]), xytext=(4, 3),
+                            textcoords="offset points", fontsize=8)
     ok = np.isfinite(a100) & np.isfinite(b100)
     if ok.any():
         lo = float(min(a100[ok].min(), b100[ok].min()))

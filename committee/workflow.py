@@ -94,6 +94,77 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
                                    load_inputs=pipeline.load_inputs)
 
 
+def written_since(run_dir, since_ns: int) -> list[tuple[Path, int]]:
+    """The files below ``run_dir`` written at or after ``since_ns``
+    (``time.time_ns()``), with their sizes in bytes, sorted by path; the
+    run's lock file and temporary files (names starting with ``.``) left out."""
+    run_dir = Path(run_dir)
+    out = []
+    for dirpath, dirnames, filenames in os.walk(run_dir):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in filenames:
+            path = Path(dirpath) / name
+            if name.startswith(".") or name == runlock.LOCK_FILE:
+                continue
+            st = path.stat()
+            if st.st_mtime_ns >= since_ns:
+                out.append((path, st.st_size))
+    return sorted(out)
+
+
+def describe_written(run_dir, files: Sequence[tuple[Path, int]]) -> str:
+    """What a command wrote into ``run_dir``, for its user: one line per file
+    of ``run_dir`` itself with its size, and one per folder below it with its
+    number of files, their size and a few of their names.
+
+    >>> print(describe_written("r", [(Path("r/report/a.png"), 3_500_000),
+    ...                              (Path("r/report.md"), 2048),
+    ...                              (Path("r/report/a.csv"), 100)]))
+    wrote r/: 3 files, 3.5 MB
+      report.md  2.0 kB
+      report/    2 files (1 figure), 3.5 MB: a.csv, a.png
+    """
+    run_dir = Path(run_dir)
+    rows: dict[str, list[tuple[str, int]]] = {}
+    # the files of run_dir first, then each folder's
+    for path, size in sorted(files, key=lambda f: (len(f[0].relative_to(run_dir).parts) > 1,
+                                                   f[0])):
+        rel = path.relative_to(run_dir)
+        key = rel.parts[0] + ("/" if len(rel.parts) > 1 else "")
+        rows.setdefault(key, []).append(("/".join(rel.parts[1:]), size))
+    total = sum(size for _, size in files)
+    width = max((len(k) for k in rows), default=0) + 2
+    lines = [f"wrote {run_dir.as_posix()}/: {len(files):,} file{'s' * (len(files) != 1)}, "
+             f"{_size(total)}"]
+    for key, items in rows.items():
+        size = sum(n for _, n in items)
+        if not key.endswith("/"):
+            lines.append(f"  {key:<{width}}{_size(size)}")
+            continue
+        names = [name for name, _ in items]
+        shown = ", ".join(names[:4]) + (f", … ({len(names) - 4} more)" if len(names) > 4 else "")
+        figures = sum(name.endswith(".png") for name in names)
+        counted = f" ({figures} figure{'s' * (figures != 1)})" if figures else ""
+        lines.append(f"  {key:<{width}}{len(items):,} file{'s' * (len(items) != 1)}{counted}, "
+                     f"{_size(size)}: {shown}")
+    return "\n".join(lines)
+
+
+def _size(n: int) -> str:
+    """A size in bytes for a reader.
+
+    >>> _size(999), _size(6_900_000), _size(16_000_000_000)
+    ('999 bytes', '6.9 MB', '16.0 GB')
+    """
+    if n < 1000:
+        return f"{n} bytes"
+    for unit in ("kB", "MB", "GB", "TB"):
+        n /= 1000
+        if n < 1000 or unit == "TB":
+            return f"{n:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
 def _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
                        progress) -> None:
     """The arguments of :func:`report`, checked at the API's boundary."""

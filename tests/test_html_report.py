@@ -397,6 +397,114 @@ def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_
     assert data.systems[0].scores["counts"] == toy["json"]["systems"][1]["counts"]
 
 
+_UNCOVERED = """(sel) => {
+  const e = document.querySelector(sel), r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + Math.min(8, r.width / 2), r.top + r.height / 2);
+  return { top: r.top, covered: !(hit === e || e.contains(hit)),
+           by: hit ? hit.tagName + "#" + hit.id : null };
+}"""
+
+
+@pytest.mark.parametrize("section, targets", [
+    ("explorer", ["#explorer h2", "#f-search", "#f-reset"]),
+    ("systems", ["#systems h2", "#systems-help"]),
+    ("analyses", ["#analyses h2"]),
+])
+def test_nav_link_leaves_the_section_uncovered_by_the_header(page, section, targets):
+    """After a jump from the nav, the sticky header covers neither the
+    section's heading nor its first row (the element itself is what is at
+    its place on screen)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.click(f"nav a[href='#{section}']")
+    page.wait_for_timeout(200)
+    header = page.eval_on_selector("header", "h => h.getBoundingClientRect().bottom")
+    for target in targets:
+        at = page.evaluate(_UNCOVERED, target)
+        assert not at["covered"] and at["top"] >= header, (target, at, header)
+    _shot(page, f"nav-{section}")
+
+
+def test_page_size_and_jump_to_page(page, toy):
+    words, _ = _flat(toy)
+    n = len(words)
+    rows = "rows => rows.map(r => +r.dataset.word)"
+    page.select_option("[data-testid=page-size]", "25")
+    assert page.eval_on_selector_all("#items tbody tr", rows) == list(range(25))
+    assert page.text_content("[data-testid=page-info]") == f"of {-(-n // 25):,}"
+    page.fill("[data-testid=page-jump]", "3")
+    page.press("[data-testid=page-jump]", "Enter")
+    assert page.eval_on_selector_all("#items tbody tr", rows) == list(range(50, 75))
+    page.fill("[data-testid=page-jump]", "100000")  # beyond the last page: the last page
+    page.press("[data-testid=page-jump]", "Enter")
+    last = page.eval_on_selector_all("#items tbody tr", rows)
+    assert last[-1] == n - 1 and page.input_value("[data-testid=page-jump]") == str(-(-n // 25))
+    page.click("[data-testid=page-first]")
+    assert page.eval_on_selector_all("#items tbody tr", rows)[0] == 0
+    page.select_option("[data-testid=page-size]", "1000")
+    assert len(page.eval_on_selector_all("#items tbody tr", rows)) == min(n, 1000)
+    page.click("[data-testid=page-last]")
+    assert page.eval_on_selector_all("#items tbody tr", rows)[-1] == n - 1
+    page.fill("[data-testid=page-jump]", "1")  # a new size keeps the first row in view
+    page.press("[data-testid=page-jump]", "Enter")
+    page.select_option("[data-testid=page-size]", "50")
+
+
+_CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=analysis]')).map(a => {
+  const c = a.querySelector('.chart');
+  return { title: a.querySelector('h3').textContent,
+           x: c ? c.layout.xaxis.title.text : null, y: c ? c.layout.yaxis.title.text : null,
+           traces: c ? c.data.map(t => ({ name: t.name, mode: t.mode || null, text: t.text || null,
+                                         color: t.marker.color, symbol: t.marker.symbol || null,
+                                         dash: t.line ? t.line.dash : null })) : null };
+})"""
+
+
+def test_charts_have_readers_axes_titles_and_labelled_points(page, toy):
+    charts = page.evaluate(_CHARTS)
+    titles = [c["title"] for c in charts]
+    assert len(set(titles)) == len(titles), titles  # no two figures share a number
+    assert {"Fig. 6a: fb on the two halves of one split", "Fig. 6b: Pearson r of each split",
+            "Fig. 7: word weights"} <= set(titles)
+    for c in charts:
+        assert c["traces"], c["title"]  # every analysis charted, Fig. 7 too
+        for text in (c["x"], c["y"], *(t["name"] for t in c["traces"])):
+            assert text and "_" not in text, (c["title"], text)  # no raw CSV column name
+    split = next(c for c in charts if c["title"].startswith("Fig. 6a"))
+    labelled = {n for t in split["traces"] if "text" in t["mode"] for n in t["text"]}
+    assert {"chars", "noisy", "noisier"} <= labelled  # which dot is which system
+    bins = next(c for c in charts if c["title"].startswith("Fig. 4"))
+    styles = [(t["color"], t["symbol"], t["dash"]) for t in bins["traces"]]
+    assert len(set(styles)) == len(styles)
+
+
+def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
+    """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
+    each its own colour, marker and dash, the balanced ones dashed."""
+    from committee.experiments import by_name
+
+    chart = by_name("table2").charts[0]
+    table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}
+    path = htmlreport.write_html(tmp_path / "t.html", ReportData(
+        "t2", "", GOLD, [0.0] * 8, analyses=[Analysis(
+            chart.title, table, chart.chart, chart.x, chart.y, x_title=chart.x_title,
+            y_title=chart.y_title, names={c: chart.name_of(c) for c in table})]))
+    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        pg.goto(path.as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        pg.wait_for_function("document.querySelector('.analysis .chart .main-svg')")
+        (c,) = pg.evaluate(_CHARTS)
+    finally:
+        pg.close()
+    assert [t["name"] for t in c["traces"]] == [
+        "precision p", "recall r", "F1", "balanced precision pb", "balanced recall rb",
+        "balanced F fb"]
+    assert c["x"] == "share of the training sentences"
+    for key in ("color", "symbol"):
+        assert len({t[key] for t in c["traces"]}) == 6
+    assert [t["dash"] for t in c["traces"]] == ["solid"] * 3 + ["dash"] * 3
+
+
 # --------------------------------------------------------------------------
 # small committees end to end, and a page with an analysis that failed
 
@@ -445,6 +553,10 @@ def test_small_committee_pages_render_without_console_errors(browser, small_page
         assert pg.locator(".chart .main-svg").count() >= 5
         assert any(t.startswith("Fig. 4") for t in titles)
         assert any(t.startswith("IRT") for t in titles) == (name != "k3")
+        # committee report computes the intervals the systems table shows
+        assert pg.locator("#systems-table td[data-key=fb] .ci").count() == 2
+        assert "(1,000 resamples of the test sentences)" in pg.text_content(
+            "[data-testid=systems-help]")
         if name == "k6-failed":
             assert failed.count() == 1
             assert failed.get_attribute("data-analysis") == "linguistic"

@@ -238,3 +238,39 @@ def test_stability_sizes_beyond_the_committee_are_refused_before_training(toy, t
                                           r"committee.size \(3\)"):
         workflow.run(cfg, progress=False)
     assert not out.exists()
+
+
+def test_a_report_of_a_manifests_config_trains_on_every_usable_core(toy):
+    """The manifest records no ``parallel`` section (it does not change the
+    outputs): ``committee report RUN_DIR`` trains its Table 2 models on every
+    usable core, not one; ``--set`` still chooses."""
+    from committee.report import load_run_config
+
+    _, out = toy
+    cfg = load_run_config(out)
+    assert (cfg.parallel.backend, cfg.parallel.n_jobs) == ("loky", -1)
+    cfg = load_run_config(out, overrides=["parallel.n_jobs=2"])
+    assert cfg.parallel.n_jobs == 2
+
+
+def test_report_lists_every_file_it_wrote_with_its_size(toy, capsys, tmp_path):
+    import shutil
+    import time
+
+    _, out = toy
+    run = tmp_path / "run"
+    shutil.copytree(out, run)
+    capsys.readouterr()
+    started = time.time_ns()
+    assert cli.main(["report", str(run), "--quiet", "--only", "bins,split_half"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines[1:]}
+    assert lines[0].startswith(f"wrote {run.as_posix()}/: ")
+    for name in ("report.md", "report.html", "table2.csv"):
+        assert rows[name] == workflow._size((run / name).stat().st_size)
+    written = [p for p in (run / "report").rglob("*")
+               if p.is_file() and p.stat().st_mtime_ns >= started]
+    assert {"fig4-recall-by-bin.png", "fig6-split-half.png"} <= {p.name for p in written}
+    figures = sum(p.suffix == ".png" for p in written)
+    assert rows["report/"].startswith(f"{len(written)} files ({figures} figures), ")
+    assert "manifest.json" not in rows and "test.txt" not in rows  # the run's, not written

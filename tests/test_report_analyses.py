@@ -99,6 +99,31 @@ def test_table2_without_models(ctx):
     assert REGISTRY["table2"](ctx) == "## Table 2\n\nNo Table 2 model.\n"
 
 
+def _with_idioms(ctx, tmp_path, words):
+    (tmp_path / "idioms.txt").write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
+    ctx.cfg = ctx.cfg.model_copy(update={"experiments": ctx.cfg.experiments.model_copy(
+        update={"idioms": str(tmp_path / "idioms.txt")})})
+
+
+def test_linguistic_says_a_corpus_has_no_idioms(ctx, tmp_path):
+    """An idiom list none of whose words is in the test set: no idioms row
+    (no `0 | nan | –`), no idioms column, and the section says so."""
+    _with_idioms(ctx, tmp_path, ["一举两得"])
+    text = REGISTRY["linguistic"](ctx)
+    assert "no idioms in this corpus" in text
+    assert "nan" not in text and "| idioms |" not in text
+    table = pd.read_csv(ctx.out_dir / "fig2-linguistic.csv")
+    assert not any(c.startswith("idioms") for c in table.columns)
+    # the one 2-character word is 北京 (d = 0.75)
+    assert "| 2-character words | 1 | 0.750 |" in text
+
+
+def test_linguistic_counts_the_idioms_there_are(ctx, tmp_path):
+    _with_idioms(ctx, tmp_path, ["北京", "一举两得"])
+    text = REGISTRY["linguistic"](ctx)
+    assert "| idioms | 1 | 0.750 | 100.0 |" in text and "no idioms" not in text
+
+
 def test_buckets_by_hand(ctx):
     # gold 我 爱 北京 | 你 好 (d 0, .25, .75, .25, .5); the output merges 我爱
     out = System("merge", "system", [["我爱", "北京"], ["你", "好"]])

@@ -253,6 +253,9 @@ def linguistic(ctx: Context) -> str | None:
     else:
         ctx.notes.append("Fig. 2 has no idioms: the test corpus has no POS tags; give a word "
                      "list as `experiments.idioms`.")
+    if "idioms" in groups and not groups["idioms"].any():
+        del groups["idioms"]  # a group of no word has no share of any bin
+        idiom_note = f"no idioms in this corpus, {idiom_note.removeprefix('idioms: ')}: none"
     groups["2-character words"] = np.fromiter((len(w) == 2 for w in flat_words), bool,
                                               len(flat_words))
     if data.oov is not None:
@@ -438,7 +441,7 @@ def split_half(ctx: Context) -> str | None:
     fa, fb_ = analysis.split_half_scores([s.stats for s in pool], masks, "f1")
     r_f1 = analysis.split_half_pearson(fa, fb_)
     plots.split_half(out_dir / "fig6-split-half.png", a[0], b[0],
-                     [s.kind for s in pool], r)
+                     [s.kind for s in pool], r, names=[s.name for s in pool])
     ctx.figures.append("fig6-split-half.png")
     write_csv(out_dir / "fig6-split-half.csv", pd.DataFrame(
         {"model": [s.name for s in pool], "kind": [s.kind for s in pool],

@@ -30,6 +30,8 @@ log = logging.getLogger("committee.run")
 
 #: Analyses of the report, in order (names as in ``experiments`` and ``--skip``).
 ANALYSES = EXPERIMENTS
+#: Bootstrap resamples of the intervals of report.html's systems table.
+PAGE_BOOTSTRAP = 1000
 
 
 def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | None = None,
@@ -284,13 +286,15 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
 
     data, irt = ctx.data, ctx.irt or {}
     theta = irt.get("theta", {})
+    ci = _intervals(ctx.ranked)
     page = html.ReportData(
         name=data.manifest.get("name", ctx.run_dir.name),
-        signature=_score_signature(ctx.run_dir, data).format(), gold=data.test.words, d=data.d,
-        oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
+        signature=_score_signature(ctx.run_dir, data, bool(ci)).format(), gold=data.test.words,
+        d=data.d, oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
         systems=[html.SystemData(s.name, s.words, s.scores.data() | {
-            "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {}))
-            for s, rf, rb in zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank)],
+            "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {})
+            | ({"ci": ci[k]} if ci else {}))
+            for k, (s, rf, rb) in enumerate(zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank))],
         analyses=html.run_analyses(ctx.run_dir, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
@@ -315,12 +319,29 @@ def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
             if chart.needs is None and not (run_dir / chart.file).is_file()]
 
 
-def _score_signature(run_dir: Path, data) -> metrics.Signature:
+def _intervals(systems: Sequence[System]) -> list[dict]:
+    """The 95% bootstrap intervals of each system's metrics (``{metric: [lo,
+    hi]}``), as ``committee score --bootstrap`` :data:`PAGE_BOOTSTRAP`
+    gives them; none (an empty list) on a test set of too few sentences."""
+    from committee import significance
+
+    n_sentences = len(systems[0].words) if systems else 0
+    if n_sentences < significance.MIN_SENTENCES:
+        return []
+    return [{k: list(v) for k, v in significance.bootstrap(
+        s.stats, n=PAGE_BOOTSTRAP, seed=scoring.SEED, warn=False, where=s.name).items()}
+        for s in systems]
+
+
+def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Signature:
     """The signature of the report's scores: that of ``committee score`` on
-    the run's test.txt, difficulties and training word list."""
+    the run's test.txt, difficulties and training word list (with
+    ``--bootstrap`` :data:`PAGE_BOOTSTRAP` when ``bootstrap``)."""
     p = rundir.paths(run_dir)
     vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
                   if p.train_words.is_file() else None)
     return metrics.make_signature(data.test.words, difficulty=data.d,
                                   vocabulary_sha256=vocabulary,
-                                  normalization=data.test.normalization)
+                                  normalization=data.test.normalization,
+                                  bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
+                                  seed=scoring.SEED if bootstrap else None)

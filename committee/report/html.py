@@ -8,13 +8,13 @@ network and no server and can be mailed.  The page has
   error types and f1/fb per system) and every analysis of ``report.md`` as
   an interactive chart (values on hover, systems toggled from the legend)
   with its table;
-* the systems table, sortable by any column, with bootstrap intervals and
-  IRT ability θ when given;
+* the systems table, sortable by any column, with bootstrap intervals
+  (``committee report`` computes them) and IRT ability θ when given;
 * the item explorer: every gold word with its sentence context, difficulty
   (and IRT a, b), OOV flag, length and each system's outcome
   (``committee.spans.OUTCOMES``), filtered by difficulty range, OOV,
   outcome, system and a text search, sorted by any column, shown a page at
-  a time;
+  a time (25 to 1,000 rows, with a jump to any page);
 * A versus B: the words one system gets right and another wrong, per
   difficulty bin, with examples.
 
@@ -56,6 +56,8 @@ __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "fro
 
 #: Chart kinds an :class:`Analysis` can ask for.
 CHART_KINDS = ("line", "bar", "scatter", "table")
+#: A scatter trace of at most this many points shows each point's label.
+LABELLED_POINTS = 40
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,14 @@ class Analysis:
         Column naming each point of a scatter chart.
     text : str
         A sentence saying what the chart shows.
+    x_title, y_title : str
+        Axis titles (default: the column names).
+    names : mapping of str to str
+        Readers' names of columns and of ``group`` values (legend, table).
+    group : str, optional
+        Column whose values split the points or bars into traces; a
+        scatter trace of at most :data:`LABELLED_POINTS` points has each
+        point labelled by ``label``.
     """
 
     title: str
@@ -109,6 +119,10 @@ class Analysis:
     y: Sequence[str] | None = None
     label: str | None = None
     text: str = ""
+    x_title: str = ""
+    y_title: str = ""
+    names: Mapping[str, str] = field(default_factory=dict)
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -219,15 +233,18 @@ def _analysis(a: Analysis) -> dict:
                          f"{', '.join(CHART_KINDS)}")
     cols = _columns(a.table)
     names = list(cols)
-    for c in [a.x, a.label, *(a.y or ())]:
+    for c in [a.x, a.label, a.group, *(a.y or ())]:
         if c is not None and c not in cols:
             raise ValueError(f"analysis {a.title!r}: no column {c!r} (has {', '.join(names)})")
     x = a.x if a.x is not None else (names[0] if names else None)
     y = list(a.y) if a.y is not None else [
-        c for c in names if c != x and c != a.label
+        c for c in names if c != x and c != a.label and c != a.group
         and all(v is None or isinstance(v, (int, float)) for v in cols[c])]
     return {"title": a.title, "chart": a.chart, "x": x, "y": y, "label": a.label,
-            "text": a.text, "columns": cols}
+            "text": a.text, "columns": cols, "x_title": a.x_title or x or "",
+            "y_title": a.y_title or (y[0] if len(y) == 1 else ""),
+            "names": {str(k): str(v) for k, v in a.names.items()}, "group": a.group,
+            "labelled_points": LABELLED_POINTS}
 
 
 def _check_vector(name: str, v, n: int, dtype) -> np.ndarray | None:
@@ -401,9 +418,13 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
         if not path.is_file():
             continue
         df = pd.read_csv(path, keep_default_na=True)
+        group = chart.group if chart.group in df.columns else None
+        values = df[group].astype(str).unique().tolist() if group else []
         out.append(Analysis(chart.title, df, chart.chart, x=chart.x,
                             y=chart.columns(list(df.columns)), label=chart.label,
-                            text=chart.text))
+                            text=chart.text, x_title=chart.x_title, y_title=chart.y_title,
+                            names={c: chart.name_of(c) for c in [*df.columns, *values]},
+                            group=group))
     return out
 
 

@@ -93,7 +93,9 @@ def _with_pos(test: corpus_mod.Corpus, pos_col: list[str]) -> corpus_mod.Corpus:
 
 def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
     """The config of a run: ``config_path`` if given, else the one its manifest
-    records (with ``output.dir`` set to ``run_dir``); ``overrides`` applied."""
+    records (with ``output.dir`` set to ``run_dir`` and, as the manifest
+    records no ``parallel`` section, ``parallel.n_jobs: -1``: every usable
+    core); ``overrides`` applied."""
     run_dir = Path(run_dir)
     overrides = list(overrides)
     if config_path is not None:
@@ -106,6 +108,9 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
         except (ValueError, KeyError) as exc:
             raise InputError(str(manifest_path), None, f"holds no run config ({exc})") from None
         data["output"] = {"dir": str(run_dir)}
+        # the manifest leaves out how the run ran (its outputs do not depend
+        # on it): the report's Table 2 models train on every usable core
+        data.setdefault("parallel", {"backend": "loky", "n_jobs": -1})
         cfg = config_mod.parse_config(data, str(manifest_path), overrides, check_paths=False)
     return cfg
 

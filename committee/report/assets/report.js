@@ -4,9 +4,13 @@
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
-  const PAGE = 50;
-  const COLORS = ["#2f6fba", "#d17b0f", "#2e8540", "#c0392b", "#7a4fb5", "#8c564b",
-                  "#e377c2", "#5f6b7a", "#bcbd22", "#17becf"];
+  const PAGE_SIZES = [25, 50, 100, 250, 1000];
+  // colour-blind-safe (Okabe & Ito) first, as the figures of report.md
+  const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                  "#000000", "#8c564b", "#7a4fb5", "#bcbd22"];
+  // each trace its own colour, marker and dash, so that lines lying on each other stay apart
+  const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
+  const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
   const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
   const PLOT_CONFIG = { displaylogo: false, responsive: true,
                         modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
@@ -106,24 +110,28 @@
     for (let i = 0; i < N; i++) hist[bins[i]]++;
     plot("chart-hist", [{ type: "bar", x: DATA.bin_labels, y: hist, marker: { color: "#5f6b7a" },
                           hovertemplate: "%{x}: %{y} words<extra></extra>" }],
-         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } } });
+         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } },
+           yaxis: { title: { text: "gold words" } } });
     if (!systems.length) return;
     plot("chart-recall", systems.map((s, k) => ({
       type: "scatter", mode: "lines+markers", name: s.name, x: DATA.bin_labels, connectgaps: true,
       y: (s.scores.recall_by_bin || []).map((v) => (v == null ? null : 100 * v)),
-      line: { color: COLORS[k % COLORS.length] },
+      line: { color: COLORS[k % COLORS.length], dash: DASHES[k % DASHES.length] },
+      marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length] },
       hovertemplate: s.name + " %{x}: %{y:.2f}%<extra></extra>" })),
       { title: { text: "Recall by difficulty bin (%) — click a legend entry to toggle" },
-        xaxis: { title: { text: "difficulty d" } } });
+        xaxis: { title: { text: "difficulty d" } }, yaxis: { title: { text: "recall (%)" } } });
     plot("chart-errors", OUT.slice(1).map((o) => ({
       type: "bar", name: o, x: systems.map((s) => s.name), y: systems.map((s) => s.error_types[o]),
       marker: { color: OUT_COLORS[o] }, hovertemplate: "%{x}: %{y} " + o + "<extra></extra>" })),
-      { title: { text: "Wrong gold words by error type" }, barmode: "stack" });
+      { title: { text: "Wrong gold words by error type" }, barmode: "stack",
+        xaxis: { title: { text: "system" } }, yaxis: { title: { text: "wrong gold words" } } });
     plot("chart-ranking", ["f1", "fb", "pb", "rb"].map((m, k) => ({
       type: "bar", name: m, x: systems.map((s) => s.name),
       y: systems.map((s) => (s.scores[m] == null ? null : 100 * s.scores[m])),
       marker: { color: COLORS[k] }, hovertemplate: "%{x} " + m + ": %{y:.2f}%<extra></extra>" })),
-      { title: { text: "f1 against the balanced metrics (%)" }, barmode: "group" });
+      { title: { text: "f1 against the balanced metrics (%)" }, barmode: "group",
+        xaxis: { title: { text: "system" } }, yaxis: { title: { text: "score (%)" } } });
   }
 
   // ---------------------------------------------------------------- systems table
@@ -140,6 +148,11 @@
                { key: "rank_fb", label: "#fb", get: (s) => s.scores.rank_fb, n: true }]);
     const state = { col: null, dir: 1 };
     const table = $("systems-table");
+    const m = /\|bootstrap:(\d+)/.exec(DATA.signature);
+    $("systems-help").textContent = "Scores in %" + (systems.some((s) => s.scores.ci)
+      ? `, each with its 95% bootstrap interval below it (${m ? int(m[1]) + " resamples" : "resamples"} of the test sentences)`
+      : " (no bootstrap intervals: " + (systems.length ? "the test set has too few sentences for them" : "no system") + ")")
+      + ". Click a column header to sort.";
     function draw() {
       const rows = systems.slice();
       if (state.col) {
@@ -199,7 +212,8 @@
       if (a.chart !== "table") sec.append(el("div", { class: "chart", id }));
       const details = el("details", {}, el("summary", { text: "Table" }));
       const t = el("table"), names = Object.keys(a.columns);
-      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: n })))));
+      const nameOf = (c) => (a.names && a.names[c] != null ? a.names[c] : String(c));
+      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: nameOf(n), title: n })))));
       const tb = el("tbody"), rows = names.length ? a.columns[names[0]].length : 0;
       for (let r = 0; r < rows; r++)
         tb.append(el("tr", {}, ...names.map((n) => {
@@ -210,27 +224,65 @@
       if (a.chart === "table") details.open = true;
       sec.append(details); box.append(sec);
       if (a.chart === "table") return;
-      const x = a.columns[a.x];
-      let traces;
-      if (a.chart === "scatter") {
-        traces = [{ type: "scatter", mode: "markers", x, y: a.columns[a.y[0]],
-                    text: a.label ? a.columns[a.label] : undefined, name: a.y[0],
-                    hovertemplate: (a.label ? "%{text}<br>" : "") + a.x + " %{x:.4f}<br>" + a.y[0] + " %{y:.4f}<extra></extra>" }];
-      } else {
-        traces = a.y.map((c, j) => ({ type: a.chart === "bar" ? "bar" : "scatter",
-                                      mode: "lines+markers", name: c, x, y: a.columns[c], connectgaps: true,
-                                      marker: { color: COLORS[j % COLORS.length] },
-                                      line: { color: COLORS[j % COLORS.length] } }));
-      }
-      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x } },
-                         yaxis: { title: { text: a.chart === "scatter" ? a.y[0] : "" } },
-                         barmode: "group", hovermode: a.chart === "scatter" ? "closest" : "x unified" });
+      const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
+      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
+                         yaxis: { title: { text: a.y_title }, automargin: true },
+                         showlegend: !(a.chart === "bar" && a.group),  // the axis names the groups
+                         barmode: a.group ? "relative" : "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" });
+    });
+  }
+
+  // rows of an analysis's table, split by the values of its group column (one trace each)
+  function groups(a) {
+    const n = a.columns[a.x].length;
+    if (!a.group) return [{ key: null, rows: [...Array(n).keys()] }];
+    const out = new Map();
+    for (let r = 0; r < n; r++) {
+      const k = String(a.columns[a.group][r]);
+      if (!out.has(k)) out.set(k, []);
+      out.get(k).push(r);
+    }
+    return [...out].map(([key, rows]) => ({ key, rows }));
+  }
+  const pick = (col, rows) => rows.map((r) => col[r]);
+  function lineTraces(a, nameOf) {
+    const traces = [];
+    // bars of groups side by side, each group's bars in order under its name (Fig. 7: sentences)
+    const runs = a.chart === "bar" && a.group;
+    for (const g of groups(a)) {
+      a.y.forEach((c, j) => {
+        const k = traces.length, color = COLORS[k % COLORS.length];
+        const name = g.key == null ? nameOf(c) : (a.y.length > 1 ? `${nameOf(g.key)}: ${nameOf(c)}` : `${a.group} ${nameOf(g.key)}`);
+        const x = pick(a.columns[a.x], g.rows), label = a.label ? pick(a.columns[a.label], g.rows) : null;
+        const t = { type: a.chart === "bar" ? "bar" : "scatter", name,
+                    x: runs ? [g.rows.map(() => name), x.map((v, i) => (label ? `${v} ${label[i]}` : v))] : x,
+                    y: pick(a.columns[c], g.rows), marker: { color, symbol: SYMBOLS[k % SYMBOLS.length], size: 8 } };
+        if (a.chart === "line") Object.assign(t, { mode: "lines+markers", connectgaps: true,
+                                                   line: { color, dash: DASHES[k % DASHES.length], width: 2 } });
+        if (a.label) Object.assign(t, { text: label, textposition: runs ? "none" : "outside",
+                                        hovertemplate: `%{text}<br>${nameOf(c)} %{y:.4f}<extra>${name}</extra>` });
+        traces.push(t);
+      });
+    }
+    return traces;
+  }
+  function scatterTraces(a, nameOf) {
+    const xName = nameOf(a.x), yName = nameOf(a.y[0]);
+    return groups(a).map((g, k) => {
+      const text = a.label ? pick(a.columns[a.label], g.rows) : undefined;
+      const labelled = text && g.rows.length <= a.labelled_points;  // which dot is which system
+      return { type: "scatter", mode: labelled ? "markers+text" : "markers", text, textposition: "top right",
+               textfont: { size: 11 }, cliponaxis: false,
+               name: g.key == null ? yName : `${nameOf(g.key)} (${g.rows.length})`,
+               x: pick(a.columns[a.x], g.rows), y: pick(a.columns[a.y[0]], g.rows),
+               marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length], size: 9 },
+               hovertemplate: (text ? "%{text}<br>" : "") + `${xName} %{x:.4f}<br>${yName} %{y:.4f}<extra></extra>` };
     });
   }
 
   // ---------------------------------------------------------------- explorer
   const ex = { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any",
-               sort: "order", dir: 1, page: 0, rows: new Uint32Array(0), selected: -1 };
+               sort: "order", dir: 1, page: 0, size: 50, rows: new Uint32Array(0), selected: -1 };
   let vocabRank = null;
   function sortKeyFn(key) {
     if (key === "word") {
@@ -306,12 +358,12 @@
     $("items").tHead.replaceChildren(tr);
   }
   function drawRows() {
-    const pages = Math.max(1, Math.ceil(ex.rows.length / PAGE));
+    const pages = Math.max(1, Math.ceil(ex.rows.length / ex.size));
     ex.page = Math.min(Math.max(ex.page, 0), pages - 1);
     const body = $("items").tBodies[0];
     const frag = document.createDocumentFragment();
-    const end = Math.min(ex.rows.length, (ex.page + 1) * PAGE);
-    for (let r = ex.page * PAGE; r < end; r++) {
+    const end = Math.min(ex.rows.length, (ex.page + 1) * ex.size);
+    for (let r = ex.page * ex.size; r < end; r++) {
       const i = ex.rows[r];
       const tr = el("tr", { "data-word": i, class: i === ex.selected ? "selected" : "" },
         el("td", { text: String(i + 1) }), el("td", { class: "l", "data-key": "word", text: vocab[wordId[i]] }),
@@ -328,7 +380,9 @@
       frag.append(tr);
     }
     body.replaceChildren(frag);
-    $("page-info").textContent = `page ${ex.page + 1} of ${pages}`;
+    $("page-info").textContent = `of ${int(pages)}`;
+    const jump = $("page-jump");
+    jump.max = String(pages); jump.value = String(ex.page + 1);
     $("page-prev").disabled = ex.page === 0;
     $("page-next").disabled = ex.page >= pages - 1;
   }
@@ -386,6 +440,17 @@
     });
     $("page-prev").addEventListener("click", () => { ex.page--; drawRows(); });
     $("page-next").addEventListener("click", () => { ex.page++; drawRows(); });
+    $("page-first").addEventListener("click", () => { ex.page = 0; drawRows(); });
+    $("page-last").addEventListener("click", () => { ex.page = Infinity; drawRows(); });
+    // a page number typed (Enter or leaving the box) is clamped to the pages there are
+    $("page-jump").addEventListener("change", (e) => {
+      const v = parseInt(e.target.value, 10); if (Number.isFinite(v)) ex.page = v - 1; drawRows(); });
+    const sizeSel = $("page-size");
+    PAGE_SIZES.forEach((n) => sizeSel.append(el("option", { value: String(n), text: String(n)})));
+    sizeSel.value = String(ex.size);
+    // a new page size keeps the first row shown in view
+    sizeSel.addEventListener("change", (e) => {
+      const first = ex.page * ex.size; ex.size = +e.target.value; ex.page = Math.floor(first / ex.size); drawRows(); });
     drawHead(); applyFilters();
   }
 
@@ -409,6 +474,7 @@
         { type: "bar", name: `${a.name} right, ${b.name} wrong`, x: DATA.bin_labels, y: onlyA, marker: { color: COLORS[0] } },
         { type: "bar", name: `${b.name} right, ${a.name} wrong`, x: DATA.bin_labels, y: onlyB, marker: { color: COLORS[1] } }],
         { title: { text: `Words one system gets right and the other wrong, by difficulty` }, barmode: "group",
+          yaxis: { title: { text: "gold words" } },
           xaxis: { title: { text: "difficulty d" } }, hovermode: "x unified" });
       const t = $("vs-table"); t.replaceChildren();
       t.append(el("thead", {}, el("tr", {}, el("th", { class: "l", text: "" }), ...DATA.bin_labels.map((l) => el("th", { text: l })), el("th", { text: "all" }))));
@@ -445,6 +511,11 @@
     $("footer").textContent = `committee ${DATA.version}`;
   }
 
+  // sections reached from the nav stop below the sticky header, whatever its height
+  const header = document.querySelector("header");
+  const headerHeight = () => document.documentElement.style.setProperty(
+    "--header-height", (header.getBoundingClientRect().height + 8).toFixed(0) + "px");
+  headerHeight(); window.addEventListener("resize", headerHeight);
   // the explorer first: it is what the page is opened for; charts after
   explorer();
   // milliseconds from navigation start to the explorer's first rows (scripts/bench_html.py)
