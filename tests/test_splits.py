@@ -317,3 +317,18 @@ def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, 
     assert not set(train.lines) & set(test.lines)
     assert sorted(train.lines + test.lines) == whole.lines
     assert train.n_words() + test.n_words() == whole.n_words()
+
+
+def test_split_tail_is_the_last_share_of_the_file(tmp_path):
+    from committee.corpus import read_corpus
+    from committee.fileio import sha256_bytes
+    from committee.corpus.splits import split_sentences, split_tail
+
+    f = tmp_path / "c.txt"
+    f.write_text("一 二\n三\n四 五\n六\n", encoding="utf-8")
+    corpus = read_corpus(f)
+    train, test = split_tail(corpus, 0.5)
+    assert (train.words, test.words, test.lines) == ([["一", "二"], ["三"]],
+                                                     [["四", "五"], ["六"]], [3, 4])
+    assert test.sha256 == sha256_bytes("四 五\n六\n".encode("utf-8"))
+    assert (train, test) == split_sentences(corpus, [2, 3])
