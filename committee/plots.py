@@ -61,9 +61,13 @@ NO_CJK_FONT = ("No font with Chinese glyphs was found, so Chinese words in the f
                "`apt-get install fonts-wqy-microhei` (Debian/Ubuntu; scripts/bootstrap.sh "
                "does this when it can) or `pip install mplfonts`.")
 
-# colours: colour-blind-safe (Okabe & Ito)
-_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#F0E442")
+#: The colours of systems and series, in the figures and on report.html alike:
+#: colour-blind-safe (Okabe & Ito) first, then four more for long lists.
+COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+          "#8c564b", "#7a4fb5", "#bcbd22", "#17becf", "#7f7f7f")
+#: Hatches of bars past the last colour: the colours again, hatched, so no two
+#: bars of a chart look alike.
+HATCHES = ("/", "x", ".", "\\", "+", "-")
 _MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*")
 #: Metrics drawn dashed beside the plain ones they balance.
 _BALANCED = ("pb", "rb", "fb")
@@ -198,9 +202,9 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     a.set_xlabel("committee size K (first K members)")
     a.set_ylabel("difficulty d")
     a.set_title("Difficulty of sampled words as the committee grows")
-    b.plot(summary["size"], summary["mean_abs_diff"], marker="o", color=_COLORS[0],
+    b.plot(summary["size"], summary["mean_abs_diff"], marker="o", color=COLORS[0],
            label="mean |d_K' - d_K|")
-    b.plot(summary["size"], summary["max_abs_diff"], marker="^", color=_COLORS[1], lw=1,
+    b.plot(summary["size"], summary["max_abs_diff"], marker="^", color=COLORS[1], lw=1,
            label="max |d_K' - d_K|")
     b.set_ylim(0, max(0.05, float(np.nanmax(summary["max_abs_diff"])) * 1.1))
     b.set_xlabel("committee size K'")
@@ -208,11 +212,11 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
         b.set_xticks(list(summary["size"]))
     b.set_ylabel("distance from the full committee")
     b2 = b.twinx()
-    b2.plot(summary["size"], summary["pearson"], marker="s", color=_COLORS[2], lw=1,
+    b2.plot(summary["size"], summary["pearson"], marker="s", color=COLORS[2], lw=1,
             label="Pearson r with d_K")
     b2.set_ylim(min(0.5, float(np.nanmin(summary["pearson"])) - 0.05)
                 if np.isfinite(summary["pearson"]).any() else 0, 1.01)
-    b2.set_ylabel("Pearson r with d_K", color=_COLORS[2])
+    b2.set_ylabel("Pearson r with d_K", color=COLORS[2])
     b2.grid(False)
     b2.spines["right"].set_visible(True)
     lines = b.get_lines() + b2.get_lines()
@@ -234,7 +238,7 @@ def linguistic(path, labels: Sequence[str], shares: dict[str, dict]) -> Path:
         s = shares[name]
         total = int(np.sum(s["n"]))
         ax.bar(x - 0.4 + width * (i + 0.5), np.nan_to_num(s["share"]), width,
-               color=_COLORS[i % len(_COLORS)], label=f"{name} (n = {total:,})")
+               color=COLORS[i % len(COLORS)], label=f"{name} (n = {total:,})")
     _bin_ticks(ax, labels)
     ax.set_xlabel("difficulty bin")
     ax.set_ylabel("share of the group's words")
@@ -262,7 +266,7 @@ def recall_by_bin(path, labels: Sequence[str], names: Sequence[str], recalls: np
     markers = "osD^v<>pXh"
     for i, name in enumerate(names):
         ax.plot(x, recalls[i], marker=markers[i % len(markers)], ms=4, lw=1.3,
-                color=_COLORS[i % len(_COLORS)], label=name)
+                color=COLORS[i % len(COLORS)], label=name)
     _bin_ticks(ax, labels)
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("difficulty bin")
@@ -282,7 +286,7 @@ def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float]
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, max(3.6, 0.32 * n + 1.5)),
                                gridspec_kw={"width_ratios": [1.3, 1]})
     for i, name in enumerate(names):
-        color = _COLORS[i % len(_COLORS)]
+        color = COLORS[i % len(COLORS)]
         a.scatter(100 * f1[i], 100 * fb[i], color=color, s=28, zorder=3)
         a.annotate(name, (100 * f1[i], 100 * fb[i]), xytext=(4, 3), textcoords="offset points",
                    fontsize=8)
@@ -290,7 +294,7 @@ def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float]
     a.set_ylabel("fb (%)")
     a.set_title("f1 against fb")
     for i, name in enumerate(names):
-        color = _COLORS[i % len(_COLORS)]
+        color = COLORS[i % len(COLORS)]
         b.plot([0, 1], [rank_f1[i], rank_fb[i]], marker="o", color=color, lw=1.5)
         b.annotate(f"{name}  {rank_f1[i]}", (0, rank_f1[i]), xytext=(-6, 0),
                    textcoords="offset points", ha="right", va="center", fontsize=8)
@@ -318,7 +322,7 @@ def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
     for i, (metric, values) in enumerate(scores.items()):
         # lines that lie on each other stay apart by colour, marker and dash:
         # the balanced metrics (pb, rb, fb) dashed
-        style = {"color": _COLORS[i % len(_COLORS)], "marker": _MARKERS[i % len(_MARKERS)]}
+        style = {"color": COLORS[i % len(COLORS)], "marker": _MARKERS[i % len(_MARKERS)]}
         ax.plot(x, 100 * np.asarray(values, dtype=float), **style, markersize=6,
                 ls="--" if metric in _BALANCED else "-", label=f"{metric} (ours)")
         if paper and metric in paper:
@@ -364,9 +368,9 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
     ax.set_title(f"One random split: Pearson r = {r0:.4f}")
     ax.legend(fontsize=8, loc="upper left")
     finite = r_all[np.isfinite(r_all)]
-    hx.hist(finite, bins=min(30, max(5, len(finite) // 3)), color=_COLORS[0], alpha=0.8)
+    hx.hist(finite, bins=min(30, max(5, len(finite) // 3)), color=COLORS[0], alpha=0.8)
     if finite.size:
-        hx.axvline(float(np.mean(finite)), color=_COLORS[1], lw=1.2,
+        hx.axvline(float(np.mean(finite)), color=COLORS[1], lw=1.2,
                    label=f"mean {np.mean(finite):.4f}")
         hx.legend(fontsize=8, loc="upper left")
     hx.set_xlabel("Pearson r between halves")
@@ -444,15 +448,15 @@ def irt_items(path, b_by_d: dict, a_edges: np.ndarray, a_counts: np.ndarray,
     _style(plt)
     fig, (bx, ax, cx) = plt.subplots(1, 3, figsize=(13, 4))
     d = np.asarray(b_by_d["d"], dtype=np.float64)
-    bx.fill_between(d, b_by_d["b_q10"], b_by_d["b_q90"], color=_COLORS[0], alpha=0.25,
+    bx.fill_between(d, b_by_d["b_q10"], b_by_d["b_q90"], color=COLORS[0], alpha=0.25,
                     label="10–90% of the words")
-    bx.plot(d, b_by_d["b_median"], color=_COLORS[0], lw=1.5, marker="o", ms=3, label="median")
+    bx.plot(d, b_by_d["b_median"], color=COLORS[0], lw=1.5, marker="o", ms=3, label="median")
     bx.set_xlabel("difficulty d (share of members wrong)")
     bx.set_ylabel("IRT difficulty b")
     bx.set_title("b against d")
     bx.legend(fontsize=8, loc="upper left")
     widths = np.diff(a_edges)
-    ax.bar(a_edges[:-1], a_counts, width=widths, align="edge", color=_COLORS[2], alpha=0.85)
+    ax.bar(a_edges[:-1], a_counts, width=widths, align="edge", color=COLORS[2], alpha=0.85)
     ax.axvline(0.0, color="#888888", lw=0.8, ls="--")
     ax.set_xlabel("discrimination a")
     ax.set_ylabel("words with variance")
@@ -460,7 +464,7 @@ def irt_items(path, b_by_d: dict, a_edges: np.ndarray, a_counts: np.ndarray,
     theta = np.linspace(-4, 4, 161)
     for i, (w, a, b) in enumerate(zip(icc["word"], icc["a"], icc["b"])):
         p = 1 / (1 + np.exp(-a * (theta - b)))
-        cx.plot(theta, p, color=_COLORS[i % len(_COLORS)], lw=1.3,
+        cx.plot(theta, p, color=COLORS[i % len(COLORS)], lw=1.3,
                 label=f"{w} (a {a:.2f}, b {b:.2f})")
     cx.set_xlabel("ability θ")
     cx.set_ylabel("P(correct)")
@@ -499,6 +503,18 @@ def irt_systems(path, names: Sequence[str], kinds: Sequence[str], theta: Sequenc
     return _save(fig, path)
 
 
+def bar_style(i: int) -> dict:
+    """Colour and hatch of the ``i``-th bar series: :data:`COLORS` in turn,
+    then again with each of :data:`HATCHES`.
+
+    >>> bar_style(0), bar_style(len(COLORS))["hatch"]
+    ({'color': '#0072B2', 'hatch': None}, '/')
+    """
+    turn = i // len(COLORS)
+    return {"color": COLORS[i % len(COLORS)],
+            "hatch": HATCHES[(turn - 1) % len(HATCHES)] if turn else None}
+
+
 def buckets(path, title: str, labels: Sequence[str], counts: Sequence[int],
             names: Sequence[str], panels: dict[str, tuple]) -> Path:
     """Results by one word attribute: for each panel (``{y-axis label:
@@ -517,8 +533,8 @@ def buckets(path, title: str, labels: Sequence[str], counts: Sequence[int],
             err = np.vstack([np.nan_to_num(v - low[i]), np.nan_to_num(high[i] - v)]).clip(0)
             pos = x - 0.4 + width * (i + 0.5)
             bars = ax.bar(pos, np.nan_to_num(v), width, yerr=err, capsize=2,
-                          color=_COLORS[i % len(_COLORS)], label=name,
-                          error_kw={"elinewidth": 0.8, "ecolor": "#333333"})
+                          label=name, error_kw={"elinewidth": 0.8, "ecolor": "#333333"},
+                          **bar_style(i))
             ax.bar_label(bars, labels=["–" if np.isnan(u) else f"{100 * u:.0f}" for u in v],
                          fontsize=6, padding=1)
         ax.set_xticks(x)

@@ -116,6 +116,8 @@ def toy(tmp_path_factory):
   split_half_repeats: 10
   word_weights: true
   word_weight_sentences: [0, 3]
+  buckets: true
+  buckets_bootstrap: 50
 """)
     out = workflow.run(load_config(d / "toy.yaml"), progress=False)
     files = [d / "chars.txt", d / "noisy.txt", d / "noisier.txt"]
@@ -455,7 +457,9 @@ _CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=analysis]'
            x: c ? c.layout.xaxis.title.text : null, y: c ? c.layout.yaxis.title.text : null,
            traces: c ? c.data.map(t => ({ name: t.name, mode: t.mode || null, text: t.text || null,
                                          color: t.marker.color, symbol: t.marker.symbol || null,
-                                         dash: t.line ? t.line.dash : null })) : null };
+                                         pattern: t.marker.pattern ? t.marker.pattern.shape : null,
+                                         dash: t.line ? t.line.dash : null,
+                                         y: t.y, err: t.error_y || null })) : null };
 })"""
 
 
@@ -475,6 +479,54 @@ def test_charts_have_readers_axes_titles_and_labelled_points(page, toy):
     bins = next(c for c in charts if c["title"].startswith("Fig. 4"))
     styles = [(t["color"], t["symbol"], t["dash"]) for t in bins["traces"]]
     assert len(set(styles)) == len(styles)
+    by_length = next(c for c in charts if c["title"] == "Results by word length")
+    for t in by_length["traces"]:  # each bar with its bootstrap interval around it
+        err = t["err"]
+        assert err and len(err["array"]) == len(err["arrayminus"]) == len(t["y"]), t["name"]
+        assert all(v is None or v >= 0 for v in [*err["array"], *err["arrayminus"]])
+    assert any(v for t in by_length["traces"] for v in [*t["err"]["array"], *t["err"]["arrayminus"]])
+
+
+def _chart_of(browser, tmp_path, analysis):
+    path = htmlreport.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
+                                                                 analyses=[analysis]))
+    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        pg.goto(path.as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        pg.wait_for_function("document.querySelector('.analysis .chart .main-svg')")
+        (c,) = pg.evaluate(_CHARTS)
+    finally:
+        pg.close()
+    return c
+
+
+def test_points_at_one_place_share_one_label(browser, tmp_path):
+    """jieba and rjieba score alike: one label "jieba, rjieba", not two
+    printed over each other; the hover still names each point."""
+    table = {"system": ["jieba", "thulac", "rjieba", "lac"], "f1": [0.8, 0.9, 0.8, 0.8],
+             "fb": [0.6, 0.85, 0.6, 0.61]}
+    c = _chart_of(browser, tmp_path, Analysis("systems", table, "scatter", "f1", ("fb",),
+                                              label="system", x_title="f1", y_title="fb"))
+    (t,) = c["traces"]
+    assert t["text"] == ["jieba, rjieba", "thulac", "", "lac"]
+
+
+def test_bars_past_the_palette_are_hatched(browser, tmp_path):
+    """More systems than colours: the colours come again hatched, so no two
+    bars of a chart look alike; the palette is the figures' own."""
+    from committee.plots import COLORS, HATCHES
+
+    n = len(COLORS) + 3
+    table = {"bucket": ["1", "2"], **{f"s{i} recall": [0.5, 0.6] for i in range(n)}}
+    c = _chart_of(browser, tmp_path, Analysis("buckets", table, "bar", "bucket",
+                                              list(table)[1:], x_title="word length",
+                                              y_title="recall"))
+    styles = [(t["color"], t["pattern"]) for t in c["traces"]]
+    assert len(set(styles)) == n
+    assert [t["color"] for t in c["traces"]][:len(COLORS)] == list(COLORS)
+    assert {t["pattern"] for t in c["traces"][len(COLORS):]} == {HATCHES[0]}
+    assert all(t["err"] is None for t in c["traces"])  # no interval columns, no error bars
 
 
 def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):

@@ -46,6 +46,7 @@ import numpy as np
 from committee import __version__
 from committee import metrics
 from committee.metrics import records
+from committee.plots import COLORS, HATCHES
 from committee.corpus import Corpus
 from committee.errors import DependencyError
 from committee.fileio import atomic_write_text
@@ -109,7 +110,11 @@ class Analysis:
     group : str, optional
         Column whose values split the points or bars into traces; a
         scatter trace of at most :data:`LABELLED_POINTS` points has each
-        point labelled by ``label``.
+        point labelled by ``label`` (points at the same place share one
+        label, their names joined).
+
+    A drawn column ``C`` beside columns ``C low`` and ``C high`` is drawn
+    with those as its interval (error bars).
     """
 
     title: str
@@ -240,8 +245,11 @@ def _analysis(a: Analysis) -> dict:
     y = list(a.y) if a.y is not None else [
         c for c in names if c != x and c != a.label and c != a.group
         and all(v is None or isinstance(v, (int, float)) for v in cols[c])]
+    intervals = {c: [f"{c} low", f"{c} high"] for c in y
+                 if f"{c} low" in cols and f"{c} high" in cols}
     return {"title": a.title, "chart": a.chart, "x": x, "y": y, "label": a.label,
-            "text": a.text, "columns": cols, "x_title": a.x_title or x or "",
+            "text": a.text, "columns": cols, "intervals": intervals,
+            "x_title": a.x_title or x or "",
             "y_title": a.y_title or (y[0] if len(y) == 1 else ""),
             "names": {str(k): str(v) for k, v in a.names.items()}, "group": a.group,
             "labelled_points": LABELLED_POINTS}
@@ -305,6 +313,7 @@ def encode(data: ReportData) -> dict:
         "n_sentences": len(gold.words), "n_words": n, "n_chars": g.n_chars,
         "outcomes": list(OUTCOMES),
         "metrics": records.page_columns(),
+        "palette": {"colors": list(COLORS), "patterns": list(HATCHES)},
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
                        for b in range(metrics.N_BINS)],
         "vocab": vocab, "word_ids": _array(word_ids),

@@ -5,9 +5,9 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
   const PAGE_SIZES = [25, 50, 100, 250, 1000];
-  // colour-blind-safe (Okabe & Ito) first, as the figures of report.md
-  const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
-                  "#000000", "#8c564b", "#7a4fb5", "#bcbd22"];
+  // the figures' colours (committee.plots.COLORS); bars past the last colour
+  // repeat them hatched, so that no bar looks exactly like another
+  const COLORS = DATA.palette.colors, PATTERNS = DATA.palette.patterns;
   // each trace its own colour, marker and dash, so that lines lying on each other stay apart
   const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
   const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
@@ -259,6 +259,10 @@
                     y: pick(a.columns[c], g.rows), marker: { color, symbol: SYMBOLS[k % SYMBOLS.length], size: 8 } };
         if (a.chart === "line") Object.assign(t, { mode: "lines+markers", connectgaps: true,
                                                    line: { color, dash: DASHES[k % DASHES.length], width: 2 } });
+        if (a.chart === "bar" && k >= COLORS.length)
+          t.marker.pattern = { shape: PATTERNS[(Math.floor(k / COLORS.length) - 1) % PATTERNS.length] };
+        const iv = a.intervals && a.intervals[c];
+        if (iv) t.error_y = errorBars(t.y, pick(a.columns[iv[0]], g.rows), pick(a.columns[iv[1]], g.rows));
         if (a.label) Object.assign(t, { text: label, textposition: runs ? "none" : "outside",
                                         hovertemplate: `%{text}<br>${nameOf(c)} %{y:.4f}<extra>${name}</extra>` });
         traces.push(t);
@@ -266,17 +270,35 @@
     }
     return traces;
   }
+  // error bars from interval columns (a value or bound missing: no bar)
+  function errorBars(y, lo, hi) {
+    const gap = (a, b) => (a == null || b == null ? null : Math.max(0, a - b));
+    return { type: "data", symmetric: false, thickness: 1, width: 2, color: "#333",
+             array: y.map((v, i) => gap(hi[i], v)), arrayminus: y.map((v, i) => gap(v, lo[i])) };
+  }
+  // one label per place: points drawn on top of each other share it, their names joined
+  function placeLabels(text, x, y) {
+    const first = new Map(), out = text.map(() => "");
+    text.forEach((t, i) => {
+      const key = `${x[i]}|${y[i]}`;
+      if (!first.has(key)) { first.set(key, i); out[i] = String(t); }
+      else out[first.get(key)] += `, ${t}`;
+    });
+    return out;
+  }
   function scatterTraces(a, nameOf) {
     const xName = nameOf(a.x), yName = nameOf(a.y[0]);
     return groups(a).map((g, k) => {
-      const text = a.label ? pick(a.columns[a.label], g.rows) : undefined;
-      const labelled = text && g.rows.length <= a.labelled_points;  // which dot is which system
-      return { type: "scatter", mode: labelled ? "markers+text" : "markers", text, textposition: "top right",
+      const names = a.label ? pick(a.columns[a.label], g.rows) : undefined;
+      const x = pick(a.columns[a.x], g.rows), y = pick(a.columns[a.y[0]], g.rows);
+      const labelled = names && g.rows.length <= a.labelled_points;  // which dot is which system
+      const text = labelled ? placeLabels(names, x, y) : names;
+      return { type: "scatter", mode: labelled ? "markers+text" : "markers", text, hovertext: names,
+               textposition: "top right",
                textfont: { size: 11 }, cliponaxis: false,
                name: g.key == null ? yName : `${nameOf(g.key)} (${g.rows.length})`,
-               x: pick(a.columns[a.x], g.rows), y: pick(a.columns[a.y[0]], g.rows),
-               marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length], size: 9 },
-               hovertemplate: (text ? "%{text}<br>" : "") + `${xName} %{x:.4f}<br>${yName} %{y:.4f}<extra></extra>` };
+               x, y, marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length], size: 9 },
+               hovertemplate: (names ? "%{hovertext}<br>" : "") + `${xName} %{x:.4f}<br>${yName} %{y:.4f}<extra></extra>` };
     });
   }
 
