@@ -130,7 +130,9 @@ def stability(marks, sizes: Sequence[int]) -> dict[str, np.ndarray]:
     Returns a dict of arrays, one entry per size: ``size``; ``mean_d``, the
     mean difficulty; ``mean_abs_diff`` and ``max_abs_diff``, the mean and
     largest ``|d_k - d_K|`` over words; ``pearson``, the correlation of
-    ``d_k`` with ``d_K`` (NaN where either is constant).
+    ``d_k`` with ``d_K`` (NaN where either is constant); ``reliability``,
+    the split-half reliability of ``d_k`` (:func:`reliability`, NaN where
+    undefined), the measure ``size: auto`` stops on.
 
     Examples
     --------
@@ -138,6 +140,8 @@ def stability(marks, sizes: Sequence[int]) -> dict[str, np.ndarray]:
     >>> s = stability(m, [1, 2, 4])
     >>> s["mean_abs_diff"].round(4).tolist(), s["max_abs_diff"].tolist()
     ([0.5, 0.3333, 0.0], [0.75, 0.5, 0.0])
+    >>> s["reliability"].tolist()  # K' = 2: halves d = (0, 1, 0), (0, 1, 1), r = 0.5
+    [nan, 0.6667, nan]
     """
     d = prefix_difficulties(marks, sizes)
     full = prefix_difficulties(marks, [np.asarray(marks).shape[0]])[0]
@@ -151,6 +155,8 @@ def stability(marks, sizes: Sequence[int]) -> dict[str, np.ndarray]:
         "mean_abs_diff": diff.mean(axis=1),
         "max_abs_diff": diff.max(axis=1),
         "pearson": np.array([np.nan if x is None else x for x in r]),
+        "reliability": np.array([np.nan if x is None else x for x in
+                                 (reliability(np.asarray(marks)[:k]) for k in sizes)]),
     }
 
 
@@ -264,6 +270,58 @@ def accuracy_by_bin(d, correct) -> dict[str, np.ndarray]:
 
 # --------------------------------------------------------------------------
 # correlation (Fig. 3, Fig. 6)
+
+def reliability(marks) -> float | None:
+    """Split-half reliability of the difficulties of a committee (docs/method.md §12).
+
+    The members are split by index into even and odd ones, each half gives
+    its own difficulties, and their Pearson correlation ``r`` is stepped up
+    to the whole committee by the Spearman–Brown formula ``2r / (1 + r)``:
+    the correlation expected between the difficulties of this committee and
+    of another one as large, drawn the same way.  The split depends on
+    nothing but the member indices, so a committee's reliability is a
+    function of its marks.  ``None`` when undefined (fewer than 2 members, a
+    half whose difficulties are constant); a negative ``r`` gives 0.
+
+    Examples
+    --------
+    >>> m = np.array([[1, 0, 1, 1], [1, 0, 1, 1], [1, 0, 0, 1], [1, 1, 0, 1]], dtype=bool)
+    >>> reliability(m)  # halves d = (0, 1, .5, 0) and (0, .5, .5, 0): r = 0.9045
+    0.9499
+    >>> reliability(np.ones((4, 3), dtype=bool)) is None  # every d is 0: constant halves
+    True
+
+    The value is rounded to 4 decimals, so that a stopping rule comparing it
+    with a target does not hang on the last bits of a floating-point sum.
+    """
+    m = np.asarray(marks, dtype=bool)
+    if m.ndim != 2:
+        raise ValueError(f"marks must be a (K, N) matrix, got shape {m.shape}")
+    if m.shape[0] < 2:
+        return None
+    halves = [1.0 - m[start::2].mean(axis=0) for start in (0, 1)]
+    if any(h.min() == h.max() for h in halves):
+        return None
+    a, b = (h - h.mean() for h in halves)
+    r = float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
+    return round(max(0.0, 2 * r / (1 + r)), 4) if r > -1 else 0.0
+
+
+def members_needed(k: int, value: float | None, target: float) -> int | None:
+    """Members a committee of ``k`` whose reliability is ``value`` needs to
+    reach ``target``, by the Spearman–Brown prophecy
+    ``k · target (1 − value) / (value (1 − target))``, at least ``k``;
+    None when ``value`` is undefined or 0.
+
+    >>> members_needed(20, 0.95, 0.99), members_needed(60, 0.995, 0.99)
+    (105, 60)
+    """
+    if not value:
+        return None
+    if value >= target:
+        return k
+    return math.ceil(round(k * target * (1 - value) / (value * (1 - target)), 9))
+
 
 def pearson(x, y) -> float | None:
     """Pearson's correlation coefficient; ``None`` (with a warning) when undefined.

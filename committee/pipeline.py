@@ -150,16 +150,18 @@ def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
     c = cfg.committee
     test = inputs.test
     members_mod.check_committee(
-        c.size, c.templates, c.ratios, c.draw, n_train=len(inputs.train_sentences),
+        c.largest, c.templates, c.ratios, c.draw, n_train=len(inputs.train_sentences),
         n_words=test.n_words(), n_chars=sum(len(w) for s in test.words for w in s),
         where=where)
 
 
-def run_fingerprint(cfg, inputs: RunInputs) -> str:
+def run_fingerprint(cfg, inputs: RunInputs, members: bool = False) -> str:
     """What decides a run's outputs: the config's recipe and the corpora's
-    content (their words, whatever their file's encoding)."""
-    parts = [cfg.fingerprint(), inputs.train.content_sha256, inputs.test.content_sha256,
-             inputs.vocabulary_source["sha256"], __version__]
+    content (their words, whatever their file's encoding).  ``members``:
+    what decides its members, whatever the committee's size (a run of
+    another size in the same directory keeps them)."""
+    parts = [cfg.fingerprint(members=members), inputs.train.content_sha256,
+             inputs.test.content_sha256, inputs.vocabulary_source["sha256"], __version__]
     return sha256_bytes("\n".join(parts).encode())
 
 
@@ -207,16 +209,21 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
 # --------------------------------------------------------------------------
 # the run
 
-def difficulty_signature(cfg, inputs: RunInputs) -> str:
-    """A citable string naming everything the difficulties depend on."""
+def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) -> str:
+    """A citable string naming everything the difficulties depend on; a run
+    of ``size: auto`` names the size it reached and its ``stability``
+    (``K:60|stable:reliability=0.9903>=0.99``)."""
     c = cfg.committee
     params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
+    stable = [] if stability is None else [
+        f"stable:reliability={stability['value']}>={stability['target']}"]
     return "|".join([
         "committee-difficulty",
         f"test:sha256={inputs.test.content_sha256[:12]}",
         f"train:sha256={inputs.train.content_sha256[:12]}",
         *_split_field(cfg),
-        f"K:{c.size}",
+        f"K:{c.size if stability is None else stability['size']}",
+        *stable,
         f"templates:{','.join(c.templates)}",
         f"ratios:{','.join(str(r) for r in c.ratios)}",
         f"draw:{c.draw}",
@@ -264,9 +271,11 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
         inputs = load_inputs(cfg)
     check_committee(cfg, inputs, where)
     fingerprint = run_fingerprint(cfg, inputs)
-    rundir.check_output_dir(out, fingerprint, restart)  # refused: not even a lock is written
+    members = run_fingerprint(cfg, inputs, members=True)
+    # refused: not even a lock is written
+    rundir.check_output_dir(out, fingerprint, restart, members)
     with runlock.hold(out, runlock.RUN, create=True):
-        rundir.claim_output_dir(out, fingerprint, cfg.name, restart)
+        rundir.claim_output_dir(out, fingerprint, cfg.name, restart, members)
         handler = rundir.open_log(out)
         try:
             return _run(cfg, inputs, out, fingerprint, progress)
@@ -285,38 +294,110 @@ def _stop_message(exc: Exception) -> str:
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
+    from tqdm import tqdm
+
     c = cfg.committee
     n_train = len(inputs.train_sentences)
-    committee = members_mod.draw_committee(c.size, n_train, c.templates, c.ratios,
-                                           draw=c.draw, seed=c.seed)
-    records = _saved_members(out, committee, inputs.test.n_words())
-    # Largest first (members cost about ratio x attributes per character), so
-    # that the last members to finish are small ones and workers end together.
-    # Results are assembled by index, so the order changes no output.
-    todo = sorted((m for m in committee if m.index not in records),
-                  key=lambda m: (-m.ratio * features_mod.n_attributes(m.template), m.index))
-    log.info("run %s: K=%d, %d members saved, %d to train; backend %s, n_jobs %s",
-             cfg.name, c.size, len(records), len(todo), cfg.parallel.backend,
-             cfg.parallel.n_jobs)
+    drawn = members_mod.draw_committee(c.largest, n_train, c.templates, c.ratios,
+                                       draw=c.draw, seed=c.seed)
+    records = _saved_members(out, drawn, inputs.test.n_words())
+    todo = "" if c.auto else f", {c.size - len(records)} to train"
+    log.info("run %s: K=%s, %d members saved%s; backend %s, n_jobs %s", cfg.name,
+             f"auto (at most {c.max_size})" if c.auto else c.size, len(records), todo,
+             cfg.parallel.backend, cfg.parallel.n_jobs)
     if records:
         print(f"committee: resuming {out}: {len(records)} member{'s' * (len(records) != 1)} "
-              f"saved, {len(todo)} to train", file=sys.stderr, flush=True)
+              f"saved{todo}", file=sys.stderr, flush=True)
     judged = _check_first(cfg, records, n_train)
     workdir = rundir.paths(out).tmp
     workdir.mkdir(exist_ok=True)
     started = time.monotonic()
-    failures = _train_members(cfg, inputs, out, committee, records, todo, workdir, progress,
-                              judged)
+    first = min(c.stable.min_size, c.max_size) if c.auto else c.size
+    bar = tqdm(total=first, initial=min(first, len(records)), unit="member", desc=cfg.name,
+               disable=not progress, dynamic_ncols=True)
+    try:
+        if c.auto:
+            size, stability, failures = _grow(cfg, inputs, out, drawn, records, workdir, bar,
+                                              judged)
+        else:
+            size, stability = c.size, None
+            failures = _train_members(cfg, inputs, out, drawn, records, _todo(drawn, records),
+                                      workdir, bar, judged)
+    finally:
+        bar.close()
     log.info("members trained in %.1f s", time.monotonic() - started)
     if cfg.output.keep_models:
         _keep_models(workdir, out)
     clear_dir(workdir)  # a live worker's temporary model stays (a killed run's worker)
+    committee = drawn[:size]
     if failures:
-        raise parallel.failed(failures, out, c.size, len(records))
+        raise parallel.failed(failures, out, size, len(records))
+    if stability is not None:
+        _say_stability(cfg, stability)
     _warn_weak_members(committee, records)
-    write_outputs(cfg, inputs, out, committee, records, fingerprint)
+    write_outputs(cfg, inputs, out, committee, records, fingerprint, stability)
     log.info("wrote %s", ", ".join(OUTPUT_FILES))
     return out
+
+
+def _todo(committee, records: dict) -> list:
+    """The members of ``committee`` not saved yet, largest first (members
+    cost about ratio x attributes per character), so that the last to
+    finish are small ones and workers end together.  Results are assembled
+    by index, so the order changes no output."""
+    return sorted((m for m in committee if m.index not in records),
+                  key=lambda m: (-m.ratio * features_mod.n_attributes(m.template), m.index))
+
+
+def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path, bar,
+          judged: bool) -> tuple[int, dict, list]:
+    """``size: auto``: train the members of ``drawn`` in order, round by
+    round, until the split-half reliability of the difficulties of the
+    first k reaches the target (:func:`committee.analysis.reliability`) or
+    k is ``max_size``.  Returns k, the stability record of the manifest and
+    the members that failed.  The first k members are those of a run of
+    ``size: k``: which round trained them changes nothing."""
+    c = cfg.committee
+    target, k, by_size = c.stable.reliability, min(c.stable.min_size, len(drawn)), {}
+    while True:
+        failures = _train_members(cfg, inputs, out, drawn, records, _todo(drawn[:k], records),
+                                  workdir, bar, judged)
+        if failures:
+            return k, {}, failures
+        judged = True
+        value = analysis.reliability(marks_mod.stack(drawn[:k], records))
+        by_size[str(k)] = value
+        needed = analysis.members_needed(k, value, target)
+        reached = value is not None and value >= target
+        log.info("K=%d: split-half reliability %s (target %s; about %s members needed)", k,
+                 value, target, needed if needed is not None else "?")
+        bar.set_postfix_str(f"reliability {'?' if value is None else f'{value:.4f}'} "
+                            f"(target {target})", refresh=False)
+        if reached or k >= len(drawn):
+            break
+        k = min(len(drawn), k + c.stable.round)
+        bar.total = min(len(drawn), max(k, needed or len(drawn)))  # members still expected
+        bar.refresh()
+    return k, {"measure": "split-half reliability (Spearman-Brown; even and odd members)",
+               "target": target, "reached": reached, "size": k, "value": value,
+               "max_size": c.max_size, "by_size": by_size}, []
+
+
+def _say_stability(cfg, stability: dict) -> None:
+    """One line on where a ``size: auto`` run stopped; a warning when it
+    stopped at ``max_size`` short of its target."""
+    k, value, target = stability["size"], stability["value"], stability["target"]
+    shown = "undefined" if value is None else f"{value:.4f}"
+    if stability["reached"]:
+        message = f"stable at K = {k}: split-half reliability {shown} >= {target}"
+        log.info(message)
+        print(f"committee: {message}", file=sys.stderr, flush=True)
+        return
+    message = (f"committee.size: auto stopped at committee.max_size = {k} with split-half "
+               f"reliability {shown}, short of committee.stable.reliability {target}: raise "
+               "committee.max_size, or accept a lower target")
+    log.warning(message)
+    warnings.warn(PlausibilityWarning(message), stacklevel=3)
 
 
 def _saved_members(out: Path, committee, n_gold: int) -> dict[int, dict]:
@@ -330,17 +411,14 @@ def _saved_members(out: Path, committee, n_gold: int) -> dict[int, dict]:
 
 
 def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, todo,
-                   workdir: Path, progress: bool, judged: bool) -> list[parallel.MemberFailure]:
+                   workdir: Path, bar, judged: bool) -> list[parallel.MemberFailure]:
     """Train the members of ``todo`` in the pool, saving each as it arrives
     (into ``records`` too) and, until ``judged``, judging the first ones
     (:func:`_check_first`); returns the members that failed."""
-    from tqdm import tqdm
-
-    c = cfg.committee
+    if not todo:
+        return []
     n_train, n_gold = len(inputs.train_sentences), inputs.test.n_words()
     by_index = {m.index: m for m in committee}
-    bar = tqdm(total=c.size, initial=len(records), unit="member", desc=cfg.name,
-               disable=not progress, dynamic_ncols=True)
     failures: list[parallel.MemberFailure] = []
     pool = parallel.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
                             cfg.parallel.backend, cfg.parallel.n_jobs,
@@ -364,7 +442,6 @@ def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, 
             judged = judged or _check_first(cfg, records, n_train)
     finally:
         pool.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
-        bar.close()
     return failures
 
 
@@ -382,7 +459,7 @@ def _check_first(cfg, records: dict, n_train: int) -> bool:
     from committee.config import source_description
 
     return members_mod.check_first_members(
-        [r.get("f1") for r in records.values()], cfg.committee.size,
+        [r.get("f1") for r in records.values()], cfg.committee.largest,
         f"corpus.train {source_description(cfg.corpus.train)}",
         f"corpus.test {source_description(cfg.corpus.test)}",
         samples=[(r.get("n_sentences", 0), r.get("ratio", 0.0)) for r in records.values()],
@@ -420,7 +497,8 @@ def _warn_weak_members(committee, records, gap: float = WEAK_MEMBER_GAP) -> None
     warnings.warn(PlausibilityWarning(message), stacklevel=3)
 
 
-def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerprint) -> None:
+def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerprint,
+                  stability: dict | None = None) -> None:
     """The difficulty dataset, from the saved members (in member order)."""
     p = rundir.paths(out)
     marks = marks_mod.stack(committee, records)
@@ -437,11 +515,12 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     files = [name for name in OUTPUT_FILES if name != rundir.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
-    rundir.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov),
-                          files)
+    rundir.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
+                                         stability), files)
 
 
-def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov) -> dict:
+def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
+              stability: dict | None = None) -> dict:
     """What ``manifest.json`` says of a run (its files' checksums are added
     by :func:`committee.rundir.write_manifest`)."""
     config = cfg.to_dict(resolved=False)
@@ -451,7 +530,7 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov) -
     config.pop("output", None)
     return {
         "name": cfg.name,
-        "signature": difficulty_signature(cfg, inputs),
+        "signature": difficulty_signature(cfg, inputs, stability),
         "fingerprint": fingerprint,
         "config": config,
         "seeds": {"seed": cfg.committee.seed,
@@ -465,7 +544,7 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov) -
         "committee": {"size": len(committee), "members": [
             {k: records[m.index][k] for k in ("index", "template", "ratio", "n_sentences",
                                               "p", "r", "f1")}
-            for m in committee]},
+            for m in committee]} | ({} if stability is None else {"stability": stability}),
         "difficulty": {"n_words": int(d.size), "mean": float(d.mean()),
                        "histogram": analysis.bin_counts(d).tolist(),
                        "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},

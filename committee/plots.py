@@ -169,12 +169,14 @@ def _bin_ticks(ax, labels: Sequence[str]) -> None:
 
 
 def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: Sequence[str],
-                   summary: dict) -> Path:
+                   summary: dict, stop: dict | None = None) -> Path:
     """Fig. 1: difficulty of sampled words as the committee grows, and the
-    distance of each prefix committee's difficulties from the full one's.
+    distance of each prefix committee's difficulties from the full one's,
+    with their split-half reliability.
 
     ``word_d`` has shape ``(len(sizes), n_words)``; ``summary`` is
-    :func:`committee.analysis.stability`.
+    :func:`committee.analysis.stability`; ``stop``, the manifest's
+    ``stability`` record of a ``size: auto`` run, marks where it stopped.
     """
     plt = require_matplotlib()
     _style(plt)
@@ -214,9 +216,17 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     b2 = b.twinx()
     b2.plot(summary["size"], summary["pearson"], marker="s", color=COLORS[2], lw=1,
             label="Pearson r with d_K")
-    b2.set_ylim(min(0.5, float(np.nanmin(summary["pearson"])) - 0.05)
-                if np.isfinite(summary["pearson"]).any() else 0, 1.01)
-    b2.set_ylabel("Pearson r with d_K", color=COLORS[2])
+    b2.plot(summary["size"], summary["reliability"], marker="D", color=COLORS[3], lw=1,
+            ls="--", label="split-half reliability of d_K'")
+    low = np.concatenate([summary["pearson"], summary["reliability"]])
+    b2.set_ylim(min(0.5, float(np.nanmin(low)) - 0.05) if np.isfinite(low).any() else 0, 1.01)
+    b2.set_ylabel("Pearson r, reliability", color=COLORS[2])
+    if stop is not None:  # where size: auto stopped
+        b.axvline(stop["size"], color="#555555", lw=0.8, ls=":")
+        b.annotate(f"stopped: K = {stop['size']}\nreliability "
+                   f"{stop['value'] if stop['value'] is not None else '–'}"
+                   f" (target {stop['target']})", xy=(stop["size"], b.get_ylim()[1]),
+                   xytext=(4, -4), textcoords="offset points", fontsize=7.5, va="top")
     b2.grid(False)
     b2.spines["right"].set_visible(True)
     lines = b.get_lines() + b2.get_lines()

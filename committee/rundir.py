@@ -207,10 +207,13 @@ def model_temp_prefix(k: int) -> str:
 # claim and resume
 
 
-def check_output_dir(out: Path, fingerprint: str, restart: bool) -> bool:
+def check_output_dir(out: Path, fingerprint: str, restart: bool,
+                     members: str | None = None) -> bool:
     """Refuse an ``out`` that cannot become a run of ``fingerprint``, reading
     only; return whether it holds a run of another config to discard
-    (``restart``).
+    (``restart``).  A run whose ``members`` fingerprint (the committee but
+    its size) is the same is another size of the same committee: resized,
+    not discarded.
 
     >>> check_output_dir(Path("no/such/dir"), "f", restart=False)
     False
@@ -218,18 +221,21 @@ def check_output_dir(out: Path, fingerprint: str, restart: bool) -> bool:
     if out.exists() and not out.is_dir():
         raise RunError(f"output.dir {out} exists and is not a directory")
     if out.is_dir() and any(p.name != runlock.LOCK_FILE for p in out.iterdir()):
-        return _check_resumable(out, out / STATE_FILE, fingerprint, restart)
+        return _check_resumable(out, out / STATE_FILE, fingerprint, restart, members)
     return False
 
 
-def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> None:
-    """Make ``out`` ours: new, or a run of the same fingerprint (resumed).
+def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool,
+                     members: str | None = None) -> None:
+    """Make ``out`` ours: new, a run of the same fingerprint (resumed), or a
+    run of the same committee at another size (``members``: its members are
+    kept, the files made from them removed until the run writes them again).
 
     A directory holding a run of another config is refused unless
     ``restart``; one holding anything else is always refused.  The caller
     holds ``out``'s lock (:func:`committee.runlock.hold`).
     """
-    if check_output_dir(out, fingerprint, restart):
+    if check_output_dir(out, fingerprint, restart, members):
         discard_run(out)
     state_path = out / STATE_FILE
     created = not out.exists()
@@ -241,20 +247,27 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool) -> N
     if not state_path.exists():
         try:
             _write_state(state_path, {"name": name, "fingerprint": fingerprint,
-                                      "version": __version__})
+                                      "version": __version__}
+                         | ({} if members is None else {"members": members}))
         except OutputError:
             if created:  # leave nothing behind when not even run.json can be written
                 shutil.rmtree(out, ignore_errors=True)
             raise
     else:
         state = _read_state(state_path)
-        if state.pop(STOPPED_KEY, None) is not None:  # it runs again: no longer stopped
-            _write_state(state_path, state)
+        stopped = state.pop(STOPPED_KEY, None) is not None  # it runs again: no longer stopped
+        if state.get("fingerprint") != fingerprint:  # resized: its members stay
+            discard_run(out, keep=RESIZE_KEEPS)
+            state.update(name=name, fingerprint=fingerprint)
+        if stopped or state.get("fingerprint") != fingerprint or (
+                members is not None and state.get("members") != members):
+            _write_state(state_path, state | ({} if members is None else {"members": members}))
     # leftovers of a killed run: temporary models, unless their worker still runs
     clear_dir(out / TMP_DIR)
 
 
-def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool) -> bool:
+def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: bool,
+                     members: str | None = None) -> bool:
     """Refuse a non-empty ``out`` that is not a run of ``fingerprint``; return
     whether it is a run of another fingerprint, to discard (``restart``)."""
     names = [p.name for p in out.iterdir() if p.name != runlock.LOCK_FILE]
@@ -271,6 +284,8 @@ def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: boo
         raise RunError(f"{state_path}: unreadable run state ({exc}); "
                        "use --restart to start over") from None
     if state.get("fingerprint") != fingerprint:
+        if members is not None and state.get("members") == members:
+            return False  # the same committee at another size
         if not restart:
             raise RunError(
                 f"output.dir {out} holds a run of a different config or corpus "
@@ -304,10 +319,16 @@ def _remove_leftovers(out: Path) -> None:
                 p.unlink()
 
 
-def discard_run(out: Path) -> None:
-    """Remove a previous run's files (only the ones a run writes).
-    ``manifest.json`` goes first: a run without it is not final."""
-    for name in sorted(OWN_ENTRIES, key=lambda n: n != MANIFEST_FILE):
+#: What a run resized to another committee size keeps: its members and its
+#: log (everything else was made from the members of the old size).
+RESIZE_KEEPS = frozenset({STATE_FILE, MEMBER_DIR, LOG_FILE, MODELS_DIR})
+
+
+def discard_run(out: Path, keep=frozenset()) -> None:
+    """Remove a previous run's files (only the ones a run writes), but those
+    named in ``keep``.  ``manifest.json`` goes first: a run without it is not
+    final."""
+    for name in sorted(OWN_ENTRIES - set(keep), key=lambda n: n != MANIFEST_FILE):
         p = out / name
         if name == TMP_DIR:  # a live worker's temporary model stays
             clear_dir(p)

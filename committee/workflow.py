@@ -68,7 +68,8 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     if wanted:
         report_mod.check_experiments(cfg)
     # refused (another run's files): nothing is written, not even a lock
-    rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart)
+    rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart,
+                            pipeline.run_fingerprint(cfg, inputs, members=True))
     with runlock.hold(out, runlock.RUN, create=True):
         out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:

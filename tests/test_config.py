@@ -252,9 +252,9 @@ CASES = [
     (with_change("committee.sise", 3), "committee.sise: unknown key (did you mean 'committee.size'?)"),
     (with_change("corpus.train.fromat", "pku"),
      "corpus.train.fromat: unknown key (did you mean 'corpus.train.format'?)"),
-    (with_change("committee.size", "ten"), "committee.size: expected an integer, got 'ten' (a string)"),
-    (with_change("committee.size", 2.5), "committee.size: expected an integer, got 2.5"),
-    (with_change("committee.size", True), "committee.size: expected an integer, got true"),
+    (with_change("committee.size", "ten"), "committee.size: expected an integer or auto, got 'ten' (a string)"),
+    (with_change("committee.size", 2.5), "committee.size: expected an integer or auto, got 2.5"),
+    (with_change("committee.size", True), "committee.size: expected an integer or auto, got true"),
     (with_change("output.keep_models", "maybe"),
      "output.keep_models: expected true or false, got 'maybe' (a string)"),
     (with_change("committee.ratios", "0.1"), "committee.ratios: expected a list, got '0.1' (a string)"),
@@ -461,7 +461,7 @@ def test_override_values_are_parsed_as_yaml(workdir):
 
 def test_override_types_are_validated(workdir):
     problems = problems_of(write(workdir, base()), ["committee.size=abc"])
-    assert problems == ["--set committee.size=abc: expected an integer, got 'abc' (a string)"]
+    assert problems == ["--set committee.size=abc: expected an integer or auto, got 'abc' (a string)"]
 
 
 def test_unknown_override_keys_are_refused(workdir):

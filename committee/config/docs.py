@@ -119,6 +119,8 @@ def _rows(model: type[BaseModel], prefix: str, skip=()) -> list[str]:
             continue
         rows.append(f"| `{prefix}{key}` | {type_text(info.annotation, info.metadata)} | "
                     f"{_default(info)} | {_meaning(info)} |")
+        if isinstance(info.default, BaseModel):  # a section with defaults: its keys follow
+            rows += _rows(type(info.default), f"{prefix}{key}.")
     return rows
 
 

@@ -235,9 +235,22 @@ class CorpusConfig(_Section):
 MAX_SIZE = 10_000
 
 
+class StableConfig(_Section):
+    reliability: Annotated[float, Strict(), Field(gt=0, lt=1)] = 0.99
+    """target split-half reliability of the difficulties (docs/method.md §12)"""
+    round: Annotated[int, Strict(), Field(ge=1)] = 10
+    """members trained between two measurements"""
+    min_size: Annotated[int, Strict(), Field(ge=2)] = 10
+    """members trained before the first measurement"""
+
+
 class CommitteeConfig(_Section):
-    size: Annotated[int, Strict(), Field(ge=1)] = 90
-    """number of members K (at most 10000)"""
+    size: Annotated[int, Strict(), Field(ge=1)] | Literal["auto"] = 90
+    """number of members K (at most 10000), or auto: members until the difficulties are stable"""
+    max_size: Annotated[int, Strict(), Field(ge=2)] = 297
+    """size: auto only: the most members to train (the released Weibo dataset's 297)"""
+    stable: StableConfig = StableConfig()
+    """size: auto only: when the difficulties count as stable"""
     templates: Annotated[tuple[Literal[TEMPLATES], ...], Field(min_length=1)] = TEMPLATES
     """feature templates the members are drawn from (docs/method.md)"""
     ratios: Annotated[tuple[Ratio, ...], Field(min_length=1)] = (0.1, 0.2, 0.3)
@@ -252,10 +265,20 @@ class CommitteeConfig(_Section):
     def _unique(cls, values: tuple) -> tuple:
         return _no_duplicates(values)
 
-    @field_validator("size")
+    @field_validator("size", mode="before")
     @classmethod
-    def _at_most(cls, value: int) -> int:
-        if value > MAX_SIZE:
+    def _size_or_auto(cls, value: Any) -> Any:
+        if value == "auto" or (type(value) is int and value >= 1):
+            return value
+        if type(value) is int:
+            raise _problem(f"must be >= 1, got {value}")
+        kind = {str: " (a string)", list: " (a list)", dict: " (a mapping)"}.get(type(value), "")
+        raise _problem(f"expected an integer or auto, got {_show(value)}{kind}")
+
+    @field_validator("size", "max_size")
+    @classmethod
+    def _at_most(cls, value: int | str) -> int | str:
+        if isinstance(value, int) and value > MAX_SIZE:
             raise _problem(f"must be <= {MAX_SIZE}, got {value} (difficulties settle long "
                            "before: the paper's committee has 90 members, and every member "
                            "trains a CRF)")
@@ -263,10 +286,35 @@ class CommitteeConfig(_Section):
 
     @model_validator(mode="after")
     def _members_can_differ(self) -> CommitteeConfig:
-        problem = identical_members(self.size, self.templates, self.ratios)
+        problem = identical_members(self.largest, self.templates, self.ratios)
         if problem is not None:
             raise _problem(problem, ("ratios",))
+        if self.auto and self.stable.min_size > self.max_size:
+            raise _problem(f"must be <= committee.max_size ({self.max_size}), got "
+                           f"{self.stable.min_size}", ("stable", "min_size"))
+        if not self.auto:
+            for key in ("max_size", "stable"):
+                if key in self.model_fields_set:
+                    raise _problem(f"applies only to size: auto (size is {self.size})", (key,))
         return self
+
+    @property
+    def auto(self) -> bool:
+        """Whether the run chooses its size (``size: auto``)."""
+        return self.size == "auto"
+
+    @property
+    def largest(self) -> int:
+        """The most members the run may train: ``size``, or ``max_size`` under auto."""
+        return self.max_size if self.auto else self.size
+
+    @model_serializer(mode="wrap")
+    def _drop_unused(self, handler):
+        data = handler(self)
+        if not self.auto:  # a fixed size: the recipe and its fingerprint as they always were
+            data.pop("max_size", None)
+            data.pop("stable", None)
+        return data
 
 
 
@@ -422,10 +470,16 @@ class Config(_Section):
             params["max_iterations"] = e.table2_max_iterations
         return algorithm, params
 
-    def fingerprint(self) -> str:
-        """SHA-256 (hex) of the canonical JSON of :meth:`recipe`."""
+    def fingerprint(self, members: bool = False) -> str:
+        """SHA-256 (hex) of the canonical JSON of :meth:`recipe`; ``members``:
+        of the recipe of the members alone, without the committee's size
+        (``size``, ``max_size``, ``stable``): member k is the same at any size."""
+        recipe = self.recipe()
+        if members:
+            recipe["committee"] = {k: v for k, v in recipe["committee"].items()
+                                   if k not in ("size", "max_size", "stable")}
         text = json.dumps(
-            self.recipe(), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+            recipe, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
         )
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -207,8 +207,9 @@ def stability(ctx: Context) -> str | None:
     idx = analysis.sample_words(data.d, 12, e.seed)
     flat_words = [w for s in test.words for w in s]
     prefix = analysis.prefix_difficulties(data.marks, sizes)
+    stop = data.manifest.get("committee", {}).get("stability")
     plots.committee_size(out_dir / "fig1-committee-size.png", sizes, prefix[:, idx],
-                         [flat_words[i] for i in idx], summary)
+                         [flat_words[i] for i in idx], summary, stop)
     ctx.figures.append("fig1-committee-size.png")
     write_csv(out_dir / "fig1-committee-size.csv", pd.DataFrame(summary))
     write_csv(out_dir / "fig1-sampled-words.csv", pd.DataFrame(
@@ -224,9 +225,18 @@ def stability(ctx: Context) -> str | None:
         f"Pearson r with the full committee's d is {summary['pearson'][j]:.4f}; at "
         f"K' = {sizes[-2] if len(sizes) > 1 else sizes[-1]}: "
         f"{summary['mean_abs_diff'][-2 if len(sizes) > 1 else -1]:.3f} and "
-        f"{summary['pearson'][-2 if len(sizes) > 1 else -1]:.4f}. The left panel follows "
-        "12 words sampled across the difficulty range.\n\n"
+        f"{summary['pearson'][-2 if len(sizes) > 1 else -1]:.4f}. The split-half "
+        f"reliability of the whole committee's d is {_shown(summary['reliability'][-1])}"
+        + ("" if stop is None else
+           f"; `size: auto` stopped at K = {stop['size']} (target {stop['target']}, "
+           f"{'reached' if stop['reached'] else 'not reached'})")
+        + ". The left panel follows 12 words sampled across the difficulty range.\n\n"
         "![Fig. 1](report/fig1-committee-size.png)\n")
+
+
+def _shown(value: float) -> str:
+    """A reliability for the text: 4 decimals, or undefined."""
+    return "undefined" if not np.isfinite(value) else f"{value:.4f}"
 
 
 def linguistic(ctx: Context) -> str | None:

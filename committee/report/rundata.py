@@ -138,10 +138,11 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
         if not full.is_file():
             problems.append(f"{where}: no such file: {full}")
     if e.stability_sizes and "stability" in names:
-        too_big = [k for k in e.stability_sizes if k > cfg.committee.size]
+        too_big = [k for k in e.stability_sizes if k > cfg.committee.largest]
         if too_big:
-            problems.append(f"experiments.stability_sizes: {too_big} exceed committee.size "
-                            f"({cfg.committee.size})")
+            problems.append(f"experiments.stability_sizes: {too_big} exceed committee."
+                            f"{'max_size' if cfg.committee.auto else 'size'} "
+                            f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
         if name.startswith(seg_mod.CMD_PREFIX):
             continue  # a user's command: checked when it runs (one line on failure)

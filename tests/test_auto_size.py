@@ -1,0 +1,154 @@
+"""``committee.size: auto`` (docs/method.md §12): members trained round by
+round until the split-half reliability of the difficulties reaches the
+target, and runs resized to another committee size.  A run that stops at K
+is a run of size K, byte for byte; a run extended to a larger K is the
+direct run of that K, byte for byte."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from committee import analysis, rundir, workflow
+from committee.config import load_config
+from committee.errors import ConfigError, PlausibilityWarning
+from toyrun import OUTPUTS, make_toy_corpus, outputs, write_config
+
+#: The data files of a run (the manifest also records the config, which names
+#: ``size: auto`` or the size).
+DATA = [name for name in OUTPUTS if name != rundir.MANIFEST_FILE]
+
+
+def _auto(target: float, max_size: int = 9, round_: int = 2, min_size: int = 2) -> str:
+    return (f"auto, max_size: {max_size}, stable: {{reliability: {target}, round: {round_}, "
+            f"min_size: {min_size}}}")
+
+
+def _run(d, name, size, **kw):
+    cfg = write_config(d / f"{name}.yaml", d, d / name, size=size, backend="sequential", **kw)
+    return workflow.run(load_config(cfg), progress=False)
+
+
+def _members_trained(out) -> list[int]:
+    log = (out / rundir.LOG_FILE).read_text(encoding="utf-8")
+    return [int(line.split("member ")[1].split(" ")[0]) for line in log.splitlines()
+            if "): f1 " in line]
+
+
+class _no_warning:
+    def __enter__(self):
+        import warnings
+
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("error", PlausibilityWarning)
+
+    def __exit__(self, *exc):
+        return self._w.__exit__(*exc)
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    return make_toy_corpus(tmp_path_factory.mktemp("auto"))
+
+
+@pytest.fixture(scope="module")
+def reference(toy):
+    """A fixed K = 9 run: its prefixes are every smaller committee."""
+    out = _run(toy, "k9", 9)
+    return np.load(out / rundir.MARKS_FILE)["marks"]
+
+
+def test_reliability_of_the_prefixes_decides_where_auto_stops(toy, reference):
+    values = {k: analysis.reliability(reference[:k]) for k in (2, 4, 6, 8)}
+    target = values[6]  # reached at 6 at the latest (earlier where a smaller prefix did)
+    expected = next(k for k in (2, 4, 6) if values[k] is not None and values[k] >= target)
+    with _no_warning():  # the target reached: no warning
+        out = _run(toy, "auto", _auto(target))
+    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    stability = manifest["committee"]["stability"]
+    assert stability["size"] == manifest["committee"]["size"] == expected
+    assert stability["reached"] is True and stability["value"] == values[expected]
+    assert stability["by_size"] == {str(k): values[k] for k in (2, 4, 6) if k <= expected}
+    assert f"|K:{expected}|stable:reliability={values[expected]}>={target}|" in \
+        manifest["signature"]
+    # the run of size K, byte for byte; nothing past K was trained
+    fixed = _run(toy, "fixed", expected)
+    assert {n: outputs(out)[n] for n in DATA} == {n: outputs(fixed)[n] for n in DATA}
+    assert sorted(_members_trained(out)) == list(range(expected))
+    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:expected])
+
+
+def test_auto_stops_at_max_size_and_says_the_target_was_not_reached(toy, reference, capsys):
+    with pytest.warns(PlausibilityWarning, match=r"committee.size: auto stopped at "
+                      r"committee.max_size = 5 with split-half reliability .*, short of "
+                      r"committee.stable.reliability 0.9999: raise committee.max_size"):
+        out = _run(toy, "short", _auto(0.9999, max_size=5))
+    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    assert manifest["committee"]["stability"]["reached"] is False
+    assert manifest["committee"]["size"] == 5
+    assert list(manifest["committee"]["stability"]["by_size"]) == ["2", "4", "5"]
+    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:5])
+
+
+def test_a_finished_run_extended_trains_only_its_new_members(toy, tmp_path):
+    d = toy
+    small = _run(d, "grow", 3)
+    assert sorted(_members_trained(small)) == [0, 1, 2]
+    (small / rundir.REPORT_FILE).write_text("stale\n", encoding="utf-8")  # made from K = 3
+    log_before = len(_members_trained(small))
+    grown = _run(d, "grow", 5)  # same directory, larger committee
+    assert sorted(_members_trained(grown)[log_before:]) == [3, 4]
+    assert not (grown / rundir.REPORT_FILE).exists()
+    direct = _run(d, "direct5", 5)
+    assert outputs(grown) == outputs(direct)  # the manifest too: both are size 5
+    shrunk = _run(d, "grow", 4)  # a smaller size trains nothing
+    assert len(_members_trained(shrunk)) == log_before + 2
+    assert outputs(shrunk)[rundir.MARKS_FILE] == outputs(_run(d, "direct4", 4))[rundir.MARKS_FILE]
+
+
+def test_another_committee_in_the_same_directory_is_still_refused(toy):
+    from committee.errors import RunError
+
+    _run(toy, "other", 3)
+    cfg = write_config(toy / "other2.yaml", toy, toy / "other", size=3, backend="sequential",
+                       iterations=6)
+    with pytest.raises(RunError, match="holds a run of a different config"):
+        workflow.run(load_config(cfg), progress=False)
+
+
+@pytest.mark.parametrize("committee, message", [
+    ("{size: 5, max_size: 9}", "committee.max_size: applies only to size: auto (size is 5)"),
+    ("{size: 5, stable: {reliability: 0.9}}",
+     "committee.stable: applies only to size: auto (size is 5)"),
+    ("{size: auto, max_size: 4, stable: {min_size: 6}}",
+     "committee.stable.min_size: must be <= committee.max_size (4), got 6"),
+    ("{size: auto, stable: {reliability: 1.5}}", "committee.stable.reliability:"),
+    ("{size: auto, max_size: 20000}", "committee.max_size: must be <= 10000, got 20000"),
+    ("{size: many}", "committee.size: expected an integer or auto, got 'many' (a string)"),
+    ("{size: 0}", "committee.size: must be >= 1, got 0"),
+])
+def test_auto_settings_are_checked(tmp_path, committee, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(f"name: c\ncorpus: {{train: {{path: a.txt}}, test: {{path: b.txt}}}}\n"
+                    f"committee: {committee}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert message in str(err.value), str(err.value)
+
+
+def test_a_fixed_size_config_keeps_its_fingerprint(tmp_path):
+    """max_size and stable are not part of a fixed-size recipe: configs
+    written before them sign and resume as before."""
+    path = tmp_path / "c.yaml"
+    path.write_text("name: c\ncorpus: {train: {path: a.txt}, test: {path: b.txt}}\n"
+                    "committee: {size: 5}\noutput: {dir: out}\n", encoding="utf-8")
+    cfg = load_config(path, check_paths=False)
+    assert set(cfg.recipe()["committee"]) == {"size", "templates", "ratios", "draw", "seed"}
+    assert cfg.fingerprint() != cfg.fingerprint(members=True)
+    other = tmp_path / "d.yaml"
+    other.write_text(path.read_text(encoding="utf-8").replace("size: 5", "size: auto"),
+                     encoding="utf-8")
+    assert load_config(other, check_paths=False).fingerprint(members=True) == cfg.fingerprint(members=True)
