@@ -469,7 +469,7 @@ def _warning_printer():
     ``committee: warning: ...`` (``committee: note: ...`` for a
     :class:`~committee.errors.Note`), each text once per command: the
     library's ``catch_warnings`` blocks reset Python's own record of what
-    was shown."""
+    was shown.  A progress bar on the terminal is moved below the line."""
     shown: set[str] = set()
 
     def show(message, category, filename, lineno, file=None, line=None):
@@ -477,7 +477,9 @@ def _warning_printer():
         text = f"committee: {kind}: {message}"
         if text not in shown:
             shown.add(text)
-            print(text, file=sys.stderr)
+            from tqdm import tqdm
+
+            tqdm.write(text, file=sys.stderr)  # on a line of its own, above a progress bar
     return show
 
 

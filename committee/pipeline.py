@@ -212,11 +212,13 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
 def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) -> str:
     """A citable string naming everything the difficulties depend on; a run
     of ``size: auto`` names the size it reached and its ``stability``
-    (``K:60|stable:reliability=0.9903>=0.99``)."""
+    (``K:60|stable:reliability=0.9903>=0.99``; ``<`` when it stopped at
+    ``max_size`` short of the target)."""
     c = cfg.committee
     params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
     stable = [] if stability is None else [
-        f"stable:reliability={stability['value']}>={stability['target']}"]
+        f"stable:reliability={stability['value']}{'>=' if stability['reached'] else '<'}"
+        f"{stability['target']}"]
     return "|".join([
         "committee-difficulty",
         f"test:sha256={inputs.test.content_sha256[:12]}",

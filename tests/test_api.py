@@ -350,7 +350,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
     monkeypatch.setattr(pipeline, "load_inputs", lambda cfg, where: None)
     monkeypatch.setattr(pipeline, "check_committee",
                         lambda cfg, inputs, where: seen.update(checked=where))
-    monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs: "f")
+    monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs, members=False: "f")
     monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs, where: (cfg, restart))
     assert committee.run("a.yaml", committee__size=3, **{"crf.params.c2": 0.5}) == (
         cfg, False)

@@ -152,3 +152,19 @@ def test_a_fixed_size_config_keeps_its_fingerprint(tmp_path):
     other.write_text(path.read_text(encoding="utf-8").replace("size: 5", "size: auto"),
                      encoding="utf-8")
     assert load_config(other, check_paths=False).fingerprint(members=True) == cfg.fingerprint(members=True)
+
+
+def test_a_fixed_run_turned_auto_trains_only_the_members_it_lacks(toy, reference):
+    """A finished size-4 run rerun as size: auto: the first round reuses the
+    four members, and the run is that of the size it stops at."""
+    values = {k: analysis.reliability(reference[:k]) for k in (4, 6, 8)}
+    stop = next((k for k in (6, 8) if values[k] is not None and values[k] > (values[4] or 0)),
+                None)
+    if stop is None:
+        pytest.skip("the toy committee's reliability does not grow past 4 members")
+    _run(toy, "turned", 4)
+    trained = len(_members_trained(toy / "turned"))
+    out = _run(toy, "turned", _auto(values[stop], round_=2, min_size=4))
+    new = _members_trained(out)[trained:]
+    assert sorted(new) == list(range(4, stop))
+    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:stop])

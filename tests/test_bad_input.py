@@ -321,7 +321,7 @@ CASES = [
     Case("config-unknown-key", _run_config_edit("size: 2", "sise: 2"), 4,
          r"c\.yaml: committee\.sise: unknown key \(did you mean 'committee\.size'\?\)"),
     Case("config-wrong-type", _run_config_edit("size: 2", "size: two"), 4,
-         r"c\.yaml: committee\.size: expected an integer, got 'two' \(a string\)"),
+         r"c\.yaml: committee\.size: expected an integer or auto, got 'two' \(a string\)"),
     Case("config-size-zero", _run_config_edit("size: 2", "size: 0"), 4,
          r"c\.yaml: committee\.size: must be >= 1, got 0"),
     Case("config-ratio-1.5", _run_config_edit("seed: 1", "seed: 1, ratios: [0.1, 1.5]"), 4,

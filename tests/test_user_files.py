@@ -357,7 +357,7 @@ def test_ctrl_c_during_table2_with_one_worker(tmp_path):
                           "--set", "experiments.table2_max_iterations=10000"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for line in p.stdout:  # wait until the model is being trained (tqdm.write: stdout)
+        for line in p.stderr:  # wait until the model is being trained (a note on stderr)
             if "Table 2 model(s) on 1 worker(s)" in line:
                 break
         time.sleep(2)  # past reading the corpora, inside crfsuite

@@ -9,6 +9,7 @@ import json
 import logging
 import math
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,7 +192,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     started = time.monotonic()
     if progress:
         tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
-                   "they are kept and reused (--skip table2 leaves them out)")
+                   "they are kept and reused (--skip table2 leaves them out)", file=sys.stderr)
     results = parallel.results(_train_one, args, "loky" if n_jobs > 1 else "sequential",
                                n_jobs, key=lambda a: a[0])
     systems = []
