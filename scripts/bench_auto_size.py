@@ -122,6 +122,11 @@ def main(argv=None) -> int:
     sizes = [s for s in (10, 20, 30, 45, 60, 90, 150, K) if s <= K]
     print("\nprefix | " + " | ".join(map(str, sizes)))
     print("reliability | " + " | ".join(str(analysis.reliability(marks[:s])) for s in sizes))
+    prefix = {s: analysis.prefix_difficulties(marks, [s])[0] for s in sizes}
+    print("√reliability | " + " | ".join(
+        f"{np.sqrt(analysis.reliability(marks[:s]) or 0):.4f}" for s in sizes))
+    print("mean standard error of d | " + " | ".join(
+        f"{np.sqrt(prefix[s] * (1 - prefix[s]) / s).mean():.4f}" for s in sizes))
     print("Pearson with K | " + " | ".join(
         f"{analysis.pearson(analysis.prefix_difficulties(marks, [s])[0], full):.4f}"
         for s in sizes))

@@ -295,7 +295,8 @@ class CommitteeConfig(_Section):
         if not self.auto:
             for key in ("max_size", "stable"):
                 if key in self.model_fields_set:
-                    raise _problem(f"applies only to size: auto (size is {self.size})", (key,))
+                    raise _problem(f"applies only to size: auto (size is {self.size}): remove "
+                                   "it, or set committee.size: auto", (key,))
         return self
 
     @property
