@@ -223,15 +223,32 @@ def _open_input(path: str | os.PathLike):
         return sys.stdin.buffer.read1, lambda: None
     try:
         f = open(p, "rb", buffering=0)
-    except FileNotFoundError:
-        raise InputError(p, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(p, None, "is a directory, expected a file") from None
-    except PermissionError:
-        raise InputError(p, None, "permission denied (cannot read the file)") from None
     except OSError as e:
-        raise InputError(p, None, f"cannot read the file: {e.strerror or e}") from None
+        raise InputError(p, None, open_problem(p, e)) from None
     return f.read, f.close
+
+
+def open_problem(path: str | os.PathLike, exc: OSError) -> str:
+    """Why ``path`` could not be opened for reading (``exc``), in the words
+    every reader of a file uses: a missing file, a link that leads nowhere
+    (a loop, or to a missing file), a directory, no permission.
+
+    >>> open_problem("/no/such/file", FileNotFoundError(2, "No such file or directory"))
+    'no such file'
+    """
+    import errno
+
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link loop: following it never reaches a file"
+    if exc.errno == errno.ENOENT:
+        if os.path.islink(path):
+            return f"is a symbolic link to {os.readlink(path)}, which does not exist"
+        return "no such file"
+    if exc.errno == errno.EISDIR:
+        return "is a directory, expected a file"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied (cannot read the file)"
+    return f"cannot read the file: {exc.strerror or exc}"
 
 
 def read_blocks(path: str | os.PathLike) -> Iterator[bytes]:

@@ -316,7 +316,7 @@ CASES = [
          2, r"--bootstrap: expected an integer >= 0, got '-5' \(see 'committee score --help'\)$"),
     # ---- committee run: configs (exit 4)
     Case("config-missing", lambda d, mp: ["run", str(d / "nope.yaml")], 4,
-         r"nope\.yaml: cannot read: No such file"),
+         r"nope\.yaml: no such file"),
     Case("config-empty", _run(text=""), 4, r"c\.yaml: expected a mapping of sections at the top level, got an empty file"),
     Case("config-unknown-key", _run_config_edit("size: 2", "sise: 2"), 4,
          r"c\.yaml: committee\.sise: unknown key \(did you mean 'committee\.size'\?\)"),

@@ -431,7 +431,17 @@ MESSAGE_CASES = [
     ("dangling-symlink", lambda d: os.symlink("gone.txt", d / "link.txt"),
      SCORE + ["link.txt"], "link.txt: is a symbolic link to gone.txt, which does not exist"),
     ("missing", lambda d: None, SCORE + ["nothere.txt"], "nothere.txt: no such file"),
+    ("symlink-loop-segment", lambda d: os.symlink("self", d / "self"),
+     ["segment", "--with", "snownlp", "--quiet", "-o", "seg.txt", "self"],
+     "self: is a symbolic link loop: following it never reaches a file"),
 ]
+
+
+def test_a_config_that_is_a_symbolic_link_loop_is_named_so(d, capsys):
+    os.symlink("c.yaml", d / "c.yaml")
+    code, out, err = run_cli(["run", "c.yaml"], capsys)
+    assert (code, out, err) == (4, "", "committee: error: c.yaml: is a symbolic link loop: "
+                                       "following it never reaches a file\n")
 
 
 @pytest.mark.parametrize("prepare, argv, message", [c[1:] for c in MESSAGE_CASES],

@@ -19,6 +19,7 @@ from committee.config.overrides import _apply_overrides, _blame_overrides
 from committee.config.schema import Config
 from committee.config.yamlsafe import MAX_BYTES, _read_yaml, _yaml_problem
 from committee.errors import ConfigError
+from committee.fileio import open_problem
 
 
 # --------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def _read_text(where: str) -> str:
         with open(where, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise ConfigError(where, [f"cannot read: {exc.strerror or exc}"]) from None
+        raise ConfigError(where, [open_problem(where, exc)]) from None
     if len(data) > MAX_BYTES:
         raise ConfigError(where, [f"cannot read: longer than {MAX_BYTES} bytes, and a config "
                                   "has a few hundred: is this a config file?"])

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from committee import checks, rundir
+from committee.fileio import open_problem
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import count, got, require, require_choice, require_int, require_many
@@ -416,10 +417,6 @@ def _missing(path) -> str | None:
         os.stat(path)
         return None
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "is a symbolic link loop: following it never reaches a file"
-        if exc.errno != errno.ENOENT:
+        if exc.errno not in (errno.ELOOP, errno.ENOENT):
             return None  # read by the reader, which says why it cannot
-    if os.path.islink(path):
-        return f"is a symbolic link to {os.readlink(path)}, which does not exist"
-    return "no such file"
+        return open_problem(path, exc)
