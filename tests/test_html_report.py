@@ -487,20 +487,6 @@ def test_charts_have_readers_axes_titles_and_labelled_points(page, toy):
     assert any(v for t in by_length["traces"] for v in [*t["err"]["array"], *t["err"]["arrayminus"]])
 
 
-def _chart_of(browser, tmp_path, analysis):
-    path = htmlreport.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
-                                                                 analyses=[analysis]))
-    pg = browser.new_page(viewport={"width": 1200, "height": 900})
-    try:
-        pg.goto(path.as_uri())
-        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
-        pg.wait_for_function("document.querySelector('.analysis .chart .main-svg')")
-        (c,) = pg.evaluate(_CHARTS)
-    finally:
-        pg.close()
-    return c
-
-
 def test_points_at_one_place_share_one_label(browser, tmp_path):
     """jieba and rjieba score alike: one label "jieba, rjieba", not two
     printed over each other; the hover still names each point."""
@@ -529,17 +515,9 @@ def test_bars_past_the_palette_are_hatched(browser, tmp_path):
     assert all(t["err"] is None for t in c["traces"])  # no interval columns, no error bars
 
 
-def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
-    """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
-    each its own colour, marker and dash, the balanced ones dashed."""
-    from committee.experiments import by_name
-
-    chart = by_name("table2").charts[0]
-    table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}
-    path = htmlreport.write_html(tmp_path / "t.html", ReportData(
-        "t2", "", GOLD, [0.0] * 8, analyses=[Analysis(
-            chart.title, table, chart.chart, chart.x, chart.y, x_title=chart.x_title,
-            y_title=chart.y_title, names={c: chart.name_of(c) for c in table})]))
+def _chart_of(browser, tmp_path, analysis):
+    path = htmlreport.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
+                                                                 analyses=[analysis]))
     pg = browser.new_page(viewport={"width": 1200, "height": 900})
     try:
         pg.goto(path.as_uri())
@@ -548,6 +526,19 @@ def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
         (c,) = pg.evaluate(_CHARTS)
     finally:
         pg.close()
+    return c
+
+
+def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
+    """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
+    each its own colour, marker and dash, the balanced ones dashed."""
+    from committee.experiments import by_name
+
+    chart = by_name("table2").charts[0]
+    table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}
+    c = _chart_of(browser, tmp_path, Analysis(
+        chart.title, table, chart.chart, chart.x, chart.y, x_title=chart.x_title,
+        y_title=chart.y_title, names={c: chart.name_of(c) for c in table}))
     assert [t["name"] for t in c["traces"]] == [
         "precision p", "recall r", "F1", "balanced precision pb", "balanced recall rb",
         "balanced F fb"]
