@@ -221,16 +221,16 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     low = np.concatenate([summary["pearson"], summary["reliability"]])
     b2.set_ylim(min(0.5, float(np.nanmin(low)) - 0.05) if np.isfinite(low).any() else 0, 1.01)
     b2.set_ylabel("Pearson r, reliability", color=COLORS[2])
-    if stop is not None:  # where size: auto stopped
-        b.axvline(stop["size"], color="#555555", lw=0.8, ls=":")
-        b.annotate(f"stopped: K = {stop['size']}\nreliability "
-                   f"{stop['value'] if stop['value'] is not None else '–'}"
-                   f" (target {stop['target']})", xy=(stop["size"], b.get_ylim()[1]),
-                   xytext=(4, -4), textcoords="offset points", fontsize=7.5, va="top")
+    if stop is not None:  # where size: auto stopped, named in the legend
+        value = "–" if stop["value"] is None else stop["value"]
+        b.axvline(stop["size"], color="#555555", lw=1, ls=":",
+                  label=f"size: auto stopped (K = {stop['size']}, reliability {value}, "
+                        f"target {stop['target']})")
     b2.grid(False)
     b2.spines["right"].set_visible(True)
     lines = b.get_lines() + b2.get_lines()
-    b.legend(lines, [ln.get_label() for ln in lines], loc="center right", fontsize=8)
+    b.legend(lines, [ln.get_label() for ln in lines], loc="upper center",
+             bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=7.5, frameon=False)
     b.set_title("Prefix committees against the full one")
     fig.tight_layout()
     return _save(fig, path)
