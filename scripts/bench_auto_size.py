@@ -9,8 +9,9 @@ that committee byte for byte (tests/test_auto_size.py): the stopping point
 of each target is found by applying the rule of ``size: auto`` (the first
 ``--min-size`` members, then rounds of ``--round``) to the prefixes'
 split-half reliability, side by side in one invocation.  For each target it
-prints the size reached, the members' CPU against the whole run's (each
-member's attributes, training and tagging seconds from run.log), the
+prints the size reached, the members' time against the whole run's (each
+member's attributes, training and tagging seconds as run.log times them in
+its worker: single-threaded work, so its share is the share of the CPU), the
 Pearson correlation of d with the whole committee's, and the fb of each
 segmenter under both.  ``--check DIR`` also runs ``committee run`` with
 ``size: auto`` on a copy of the run's members (nothing is trained) and
@@ -105,7 +106,7 @@ def main(argv=None) -> int:
           f"(attributes + training + tagging), reliability of the whole committee "
           f"{analysis.reliability(marks)}")
     reference = fb(full)
-    cols = ["target", "K reached", "reliability", "CPU s", "CPU share", "Pearson d vs K",
+    cols = ["target", "K reached", "reliability", "members' s", "share of K's", "Pearson d vs K",
             *(f"{n} fb ({reference[n] * 100:.2f} at K)" for n in outputs)]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
