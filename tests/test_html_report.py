@@ -459,7 +459,8 @@ _CHARTS = """() => Array.from(document.querySelectorAll('[data-testid=analysis]'
                                          color: t.marker.color, symbol: t.marker.symbol || null,
                                          pattern: t.marker.pattern ? t.marker.pattern.shape : null,
                                          dash: t.line ? t.line.dash : null,
-                                         y: t.y, err: t.error_y || null })) : null };
+                                         y: t.y, err: t.error_y || null,
+                                         pos: t.textposition || null })) : null };
 })"""
 
 
@@ -496,6 +497,24 @@ def test_points_at_one_place_share_one_label(browser, tmp_path):
                                               label="system", x_title="f1", y_title="fb"))
     (t,) = c["traces"]
     assert t["text"] == ["jieba, rjieba", "thulac", "", "lac"]
+
+
+def test_labels_of_points_close_together_move_apart(browser, tmp_path):
+    """Two systems almost at one place: both named, on different sides of
+    their points; the committee members (the larger group) are placed after
+    the systems, and a member label with no free side is left to the hover."""
+    table = {"name": ["jieba", "lac", "thulac", *(f"member {i}" for i in range(30))],
+             "kind": ["system"] * 3 + ["member"] * 30,
+             "a": [0.60, 0.601, 0.9, *(0.6 + 0.0005 * i for i in range(30))],
+             "b": [0.60, 0.601, 0.9, *(0.6 + 0.0005 * i for i in range(30))]}
+    c = _chart_of(browser, tmp_path, Analysis("split", table, "scatter", "a", ("b",),
+                                              label="name", group="kind", x_title="fb on half A",
+                                              y_title="fb on half B"))
+    systems = next(t for t in c["traces"] if t["name"].startswith("system"))
+    assert systems["text"] == ["jieba", "lac", "thulac"]
+    assert systems["pos"][0] != systems["pos"][1]
+    members = next(t for t in c["traces"] if t["name"].startswith("member"))
+    assert "" in members["text"] and any(members["text"])
 
 
 def test_bars_past_the_palette_are_hatched(browser, tmp_path):

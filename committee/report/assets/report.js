@@ -225,6 +225,7 @@
       sec.append(details); box.append(sec);
       if (a.chart === "table") return;
       const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
+      if (a.chart === "scatter") declutter(traces, $(id).clientWidth - 75, $(id).clientHeight - 130);
       plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
                          yaxis: { title: { text: a.y_title }, automargin: true },
                          showlegend: !(a.chart === "bar" && a.group),  // the axis names the groups
@@ -285,6 +286,41 @@
       else out[first.get(key)] += `, ${t}`;
     });
     return out;
+  }
+  // A label that would overlap one already placed moves to another side of
+  // its point, or is left to the hover when no side is free.  Groups with
+  // fewer points (systems) are placed before larger ones (committee members).
+  // Sizes are estimates in pixels of the plot area (width w, height h).
+  function declutter(traces, w, h) {
+    const xs = traces.flatMap((t) => t.x).filter((v) => v != null);
+    const ys = traces.flatMap((t) => t.y).filter((v) => v != null);
+    if (!xs.length) return;
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const px = (v) => (x1 > x0 ? (v - x0) / (x1 - x0) : 0.5) * w;
+    const py = (v) => (y1 > y0 ? (y1 - v) / (y1 - y0) : 0.5) * h;
+    const width = (s) => 6 + [...s].reduce((n, c) => n + (c.codePointAt(0) > 0x2e80 ? 12 : 7), 0);
+    const CORNERS = [["top right", 1, -1], ["bottom right", 1, 1], ["top left", -1, -1], ["bottom left", -1, 1],
+                     ["middle right", 1, 0], ["middle left", -1, 0], ["top center", 0, -1], ["bottom center", 0, 1]];
+    const placed = [];
+    const overlaps = (b) => placed.some((o) => b.l < o.r && o.l < b.r && b.t < o.b && o.t < b.b);
+    const order = traces.map((_, k) => k).sort((a, b) => traces[a].x.length - traces[b].x.length || a - b);
+    for (const k of order) {
+      const t = traces[k];
+      if (!t.mode.includes("text")) continue;
+      const pos = t.text.map(() => "top right");
+      t.text = t.text.map((label, i) => {
+        if (!label || t.x[i] == null || t.y[i] == null) return "";
+        const cx = px(t.x[i]), cy = py(t.y[i]), lw = width(String(label)), lh = 14;
+        for (const [name, dx, dy] of CORNERS) {
+          const l = dx > 0 ? cx + 5 : dx < 0 ? cx - 5 - lw : cx - lw / 2;
+          const top = dy < 0 ? cy - 4 - lh : dy > 0 ? cy + 4 : cy - lh / 2;
+          const box = { l, r: l + lw, t: top, b: top + lh };
+          if (!overlaps(box)) { placed.push(box); pos[i] = name; return label; }
+        }
+        return "";  // no free side: the hover names it
+      });
+      t.textposition = pos;
+    }
   }
   function scatterTraces(a, nameOf) {
     const xName = nameOf(a.x), yName = nameOf(a.y[0]);
