@@ -303,13 +303,13 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     drawn = members_mod.draw_committee(c.largest, n_train, c.templates, c.ratios,
                                        draw=c.draw, seed=c.seed)
     records = _saved_members(out, drawn, inputs.test.n_words())
-    todo = "" if c.auto else f", {c.size - len(records)} to train"
+    to_train = "" if c.auto else f", {c.size - len(records)} to train"
     log.info("run %s: K=%s, %d members saved%s; backend %s, n_jobs %s", cfg.name,
-             f"auto (at most {c.max_size})" if c.auto else c.size, len(records), todo,
+             f"auto (at most {c.max_size})" if c.auto else c.size, len(records), to_train,
              cfg.parallel.backend, cfg.parallel.n_jobs)
     if records:
         print(f"committee: resuming {out}: {len(records)} member{'s' * (len(records) != 1)} "
-              f"saved{todo}", file=sys.stderr, flush=True)
+              f"saved{to_train}", file=sys.stderr, flush=True)
     judged = _check_first(cfg, records, n_train)
     workdir = rundir.paths(out).tmp
     workdir.mkdir(exist_ok=True)
