@@ -256,11 +256,11 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool,
     else:
         state = _read_state(state_path)
         stopped = state.pop(STOPPED_KEY, None) is not None  # it runs again: no longer stopped
-        if state.get("fingerprint") != fingerprint:  # resized: its members stay
+        resized = state.get("fingerprint") != fingerprint
+        if resized:  # the same committee at another size: its members stay
             discard_run(out, keep=RESIZE_KEEPS)
             state.update(name=name, fingerprint=fingerprint)
-        if stopped or state.get("fingerprint") != fingerprint or (
-                members is not None and state.get("members") != members):
+        if stopped or resized or (members is not None and state.get("members") != members):
             _write_state(state_path, state | ({} if members is None else {"members": members}))
     # leftovers of a killed run: temporary models, unless their worker still runs
     clear_dir(out / TMP_DIR)

@@ -104,6 +104,10 @@ def test_a_finished_run_extended_trains_only_its_new_members(toy, tmp_path):
     assert not (grown / rundir.REPORT_FILE).exists()
     direct = _run(d, "direct5", 5)
     assert outputs(grown) == outputs(direct)  # the manifest too: both are size 5
+    # run.json now names the size-5 run: rerunning it is a resume, not another resize
+    state = json.loads((grown / rundir.STATE_FILE).read_text(encoding="utf-8"))
+    assert state["fingerprint"] == json.loads(
+        (direct / rundir.STATE_FILE).read_text(encoding="utf-8"))["fingerprint"]
     shrunk = _run(d, "grow", 4)  # a smaller size trains nothing
     assert len(_members_trained(shrunk)) == log_before + 2
     assert outputs(shrunk)[rundir.MARKS_FILE] == outputs(_run(d, "direct4", 4))[rundir.MARKS_FILE]
