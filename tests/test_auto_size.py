@@ -143,6 +143,16 @@ def test_auto_settings_are_checked(tmp_path, committee, message):
     assert message in str(err.value), str(err.value)
 
 
+def test_a_tiny_auto_committee_starts_with_all_its_members(toy, reference):
+    """max_size below the default min_size: the first round is the whole
+    committee, measured once (K = 3 is a documented route too)."""
+    with pytest.warns(PlausibilityWarning, match="stopped at committee.max_size = 3"):
+        out = _run(toy, "tiny", "auto, max_size: 3, stable: {reliability: 0.9999}")
+    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    assert list(manifest["committee"]["stability"]["by_size"]) == ["3"]
+    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:3])
+
+
 def test_a_fixed_size_config_keeps_its_fingerprint(tmp_path):
     """max_size and stable are not part of a fixed-size recipe: configs
     written before them sign and resume as before."""

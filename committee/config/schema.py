@@ -289,7 +289,8 @@ class CommitteeConfig(_Section):
         problem = identical_members(self.largest, self.templates, self.ratios)
         if problem is not None:
             raise _problem(problem, ("ratios",))
-        if self.auto and self.stable.min_size > self.max_size:
+        if (self.auto and self.stable.min_size > self.max_size
+                and "min_size" in self.stable.model_fields_set):  # the default adapts
             raise _problem(f"must be <= committee.max_size ({self.max_size}), got "
                            f"{self.stable.min_size}", ("stable", "min_size"))
         if not self.auto:
