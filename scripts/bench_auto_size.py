@@ -102,7 +102,7 @@ def main(argv=None) -> int:
         scorer = committee.Scorer(gold.words, difficulty=per_sentence(d))
         return {n: scorer.score(w).fb for n, w in outputs.items()}
 
-    print(f"run {run}: K = {K}, {marks.shape[1]:,} test words, members' CPU {total:,.0f} s "
+    print(f"run {run}: K = {K}, {marks.shape[1]:,} test words, members' time {total:,.0f} s "
           f"(attributes + training + tagging), reliability of the whole committee "
           f"{analysis.reliability(marks)}")
     reference = fb(full)
@@ -120,7 +120,7 @@ def main(argv=None) -> int:
                f"{analysis.pearson(d, full):.4f}",
                *(f"{v * 100:.2f} ({(v - reference[n]) * 100:+.2f})" for n, v in fb(d).items())]
         print("| " + " | ".join(row) + " |")
-    sizes = [s for s in (10, 20, 30, 45, 60, 90, 150, K) if s <= K]
+    sizes = sorted({s for s in (10, 20, 30, 45, 60, 90, 150) if s < K} | {K})
     print("\nprefix | " + " | ".join(map(str, sizes)))
     print("reliability | " + " | ".join(str(analysis.reliability(marks[:s])) for s in sizes))
     prefix = {s: analysis.prefix_difficulties(marks, [s])[0] for s in sizes}
