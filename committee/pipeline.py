@@ -366,7 +366,8 @@ def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path
                                   workdir, bar, judged)
         if failures:
             return k, {}, failures
-        judged = True
+        # the first members judged once enough have finished, whichever round they came in
+        judged = judged or _check_first(cfg, records, len(inputs.train_sentences))
         value = analysis.reliability(marks_mod.stack(drawn[:k], records))
         by_size[str(k)] = value
         needed = analysis.members_needed(k, value, target)

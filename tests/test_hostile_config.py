@@ -470,3 +470,17 @@ def test_an_interrupted_run_is_still_called_interrupted(tmp_path):
     assert str(info.value) == (f"{tmp_path} holds a committee run that is not finished (no "
                                "manifest.json: it was interrupted); rerun the same committee "
                                "run to finish it")
+
+
+def test_an_auto_committee_whose_first_rounds_are_small_is_still_judged(toy_corpus, tmp_path,
+                                                                        capsys):
+    """size: auto in rounds of 2: the first 3 members are judged although they
+    finish in two rounds; the run stops there, not at max_size."""
+    cfg, out = tiny_run(toy_corpus, tmp_path)
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace(
+        "size: 12", "size: auto, max_size: 12, stable: {round: 2, min_size: 2}"),
+        encoding="utf-8")
+    assert cli.main(["run", str(cfg), "--quiet"]) == 5
+    err = capsys.readouterr().err
+    assert "the first 3 members of 12 score a median f1" in err, err
+    assert len(list((out / "members").iterdir())) == 3  # stopped inside the second round
