@@ -51,7 +51,7 @@ against about 150 MB for the same attributes as Python lists, and tagging
 from it skips the conversion.  A worker that runs many members so pays the
 cost (about 0.5 s) once per template.
 
-Training attributes differ for every member; :func:`train_words` builds them
+Training attributes differ for every member; :func:`train_examples` builds them
 one sentence at a time while crfsuite takes them in (``Trainer.append``
 copies them), so they never all exist as Python objects at once.
 
@@ -82,7 +82,7 @@ from typing import Sequence
 
 import pycrfsuite
 
-from committee.corpus import from_bmes, to_bmes
+from committee.corpus import from_bmes
 from committee.errors import ConfigError
 from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
 
@@ -470,13 +470,16 @@ test_attributes.cache_clear = _cached_test_attributes.cache_clear
 
 
 # --------------------------------------------------------------------------
-# the trainer: train on words, tag characters into words
+# the trainer: train on tagged characters, tag characters
 
 
-def train_words(sentences: Sequence[Sequence[str]], template: str, algorithm: str, params: dict,
-                model_path: str | os.PathLike, *, rand_seed: int = 1) -> dict[str, float]:
-    """Train a CRF on ``sentences`` (lists of words) with ``template``'s
-    attributes and write it to ``model_path``.
+def train_examples(examples: Sequence[tuple[str, Sequence[str]]], template: str, algorithm: str,
+                   params: dict, model_path: str | os.PathLike, *, rand_seed: int = 1
+                   ) -> dict[str, float]:
+    """Train a CRF on ``examples`` (``(characters, one tag per character)``
+    each, from :meth:`committee.tasks.Segmentation.example` or its NER
+    counterpart) with ``template``'s attributes and write it to
+    ``model_path``.
 
     The attributes are built one sentence at a time while crfsuite takes them
     in, so their Python lists never all exist at once (crfsuite keeps its own
@@ -485,18 +488,17 @@ def train_words(sentences: Sequence[Sequence[str]], template: str, algorithm: st
     Returns
     -------
     dict
-        Seconds spent in ``attributes_s`` (the training attributes and tags),
+        Seconds spent in ``attributes_s`` (the training attributes),
         ``append_s``, ``train_s`` and crfsuite's own parts of ``train_s``
         (:func:`train_model`).
     """
-    t0 = time.perf_counter()
-    yseqs = [to_bmes(s) for s in sentences]
-    build_s = [time.perf_counter() - t0]
+    yseqs = [tags for _, tags in examples]
+    build_s = [0.0]
 
     def xseqs():
-        for words in sentences:
+        for chars, _ in examples:
             t = time.perf_counter()
-            x = attributes("".join(words), template)
+            x = attributes(chars, template)
             build_s[0] += time.perf_counter() - t
             yield x
 
@@ -506,12 +508,17 @@ def train_words(sentences: Sequence[Sequence[str]], template: str, algorithm: st
     return timings
 
 
+def tag(model_path: str | os.PathLike, test_chars: Sequence[str],
+        template: str) -> list[list[str]]:
+    """The tags of every test sentence, by the Viterbi path of a trained
+    model over ``template``'s attributes (cached, :func:`test_attributes`)."""
+    return tag_sentences(model_path, test_attributes(test_chars, template))
+
+
 def segment(model_path: str | os.PathLike, test_chars: Sequence[str],
             template: str) -> list[list[str]]:
-    """The words of every test sentence, by the Viterbi path of a trained
-    model over ``template``'s attributes (cached, :func:`test_attributes`)."""
-    tags = tag_sentences(model_path, test_attributes(test_chars, template))
-    return [from_bmes(c, tg) for c, tg in zip(test_chars, tags)]
+    """The words of every test sentence by a model trained on BMES tags."""
+    return [from_bmes(c, tg) for c, tg in zip(test_chars, tag(model_path, test_chars, template))]
 
 
 class CrfsuiteTrainer:
@@ -551,14 +558,14 @@ class CrfsuiteTrainer:
         """:func:`check_crf_params`."""
         return check_crf_params(algorithm, params)
 
-    def train(self, sentences, template, algorithm, params, model_path, *, rand_seed=1):
-        """:func:`train_words`."""
-        return train_words(sentences, template, algorithm, params, model_path,
-                           rand_seed=rand_seed)
+    def train(self, examples, template, algorithm, params, model_path, *, rand_seed=1):
+        """:func:`train_examples`."""
+        return train_examples(examples, template, algorithm, params, model_path,
+                              rand_seed=rand_seed)
 
     def tag(self, model_path, test_chars, template):
-        """:func:`segment`."""
-        return segment(model_path, test_chars, template)
+        """:func:`tag`."""
+        return tag(model_path, test_chars, template)
 
     def fingerprint(self, algorithm: str, params: dict) -> dict:
         """What identifies a model of this trainer in a run's recipe and

@@ -34,6 +34,10 @@ from committee.fileio import atomic_open, read_text
 WORDS_TSV_COLUMNS = ("sentence", "word_index", "start", "end", "word", "difficulty",
                      "n_correct", "oov", "pos")
 
+#: The columns of ``words.tsv`` for entities (``task: ner``): the entity's
+#: type where a word has its POS.
+ENTITIES_TSV_COLUMNS = WORDS_TSV_COLUMNS[:-1] + ("type",)
+
 
 # --------------------------------------------------------------------------
 # Marks -> difficulties
@@ -538,3 +542,109 @@ def read_words_tsv(path):
         extra["float_precision"] = "round_trip"
     return pd.read_csv(path, sep="\t", keep_default_na=False, quoting=csv.QUOTE_NONE,
                        encoding="utf-8", dtype={"word": str, "pos": str}, **extra)
+
+
+# --------------------------------------------------------------------------
+# Labelled spans (task: ner, docs/method.md §13)
+# --------------------------------------------------------------------------
+
+def char_weights(gold: Corpus, units: list, d, spurious_count, K: int) -> np.ndarray:
+    """The per-character weights of ``test.weight_c`` for entities.
+
+    A character inside gold entity ``i`` has ``d_i``; any other character
+    has the share of members that put a predicted entity over it
+    (``spurious_count`` members of ``K``, one integer division as for
+    ``d``): the weight a predicted entity ending there gets on the
+    precision side (d'_j, docs/method.md §13).
+
+    >>> g = Corpus("g", [["江", "泽", "民", "好"]], [1])
+    >>> char_weights(g, [[(0, 3, "PER")]], [0.5], np.array([0, 1, 1, 2]), 4).tolist()
+    [0.5, 0.5, 0.5, 0.5]
+    >>> char_weights(g, [[(1, 3, "PER")]], [1.0], np.array([3, 0, 0, 1]), 4).tolist()
+    [0.75, 1.0, 1.0, 0.25]
+    """
+    out = np.asarray(spurious_count, dtype=np.int64) / K
+    d = np.asarray(d, dtype=np.float64)
+    k, base = 0, 0
+    for words, sent in zip(gold.words, units):
+        for start, end, _ in sent:
+            out[base + start:base + end] = d[k]
+            k += 1
+        base += sum(map(len, words))
+    return out.astype(np.float64)
+
+
+def write_unit_weight(path, units: list, d) -> None:
+    """``test.weight`` for entities: one line per sentence, each gold
+    entity's difficulty (an empty line for a sentence without one)."""
+    texts = list(map(repr, np.asarray(d, dtype=np.float64).tolist()))
+    lines, k = [], 0
+    for sent in units:
+        lines.append(" ".join(texts[k:k + len(sent)]) + "\n")
+        k += len(sent)
+    if k != len(texts):
+        raise ValueError(f"difficulty has {len(texts)} values, gold has {k} entities")
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(lines)
+
+
+def write_char_values(path, gold: Corpus, values) -> None:
+    """One line per sentence, one value per character (``test.weight_c``)."""
+    texts = list(map(repr, np.asarray(values, dtype=np.float64).tolist()))
+    lines, k = [], 0
+    for words in gold.words:
+        n = sum(map(len, words))
+        lines.append(" ".join(texts[k:k + n]) + "\n")
+        k += n
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(lines)
+
+
+def write_entities_tsv(path, gold: Corpus, units: list, d, n_correct, oov) -> None:
+    """``words.tsv`` for entities: one row per gold entity, with its
+    sentence, index in the sentence, character span, text, difficulty,
+    members right, whether its text is unseen in training and its type
+    (:data:`ENTITIES_TSV_COLUMNS`)."""
+    d, n_correct = np.asarray(d, dtype=np.float64).tolist(), np.asarray(n_correct).tolist()
+    oov = np.asarray(oov, dtype=bool).tolist()
+    rows, k = ["\t".join(ENTITIES_TSV_COLUMNS) + "\n"], 0
+    for s, (words, sent) in enumerate(zip(gold.words, units)):
+        text = "".join(words)
+        for j, (start, end, kind) in enumerate(sent):
+            rows.append(f"{s}\t{j}\t{start}\t{end}\t{text[start:end]}\t{d[k]!r}\t"
+                        f"{n_correct[k]}\t{int(oov[k])}\t{kind}\n")
+            k += 1
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(rows)
+
+
+def load_entity_difficulty(source, gold: Corpus, units: list) -> tuple[np.ndarray, np.ndarray]:
+    """The difficulty of every gold entity and the per-character weights
+    of the precision side, from a run directory or its ``.weight_c`` file
+    (docs/method.md §13).
+
+    A ``.weight`` file gives the entities' difficulties but not the weights
+    of characters outside them, which spurious entities take: it is
+    refused with the file to give instead.
+    """
+    check_final(source)
+    path = difficulty_file(source)
+    if path is None:
+        raise TypeError("entity difficulties are read from a run directory or its .weight_c file")
+    if path.name.endswith(".weight") and path.with_name(path.name + "_c").is_file():
+        path = path.with_name(path.name + "_c")
+    elif not path.name.endswith(".weight_c"):
+        raise InputError(path, None, "entity scores need the per-character weights: give the "
+                                     "run directory or its .weight_c file (docs/method.md §13)")
+    per_char = read_weight_c(path, gold)
+    d, base = [], 0
+    for i, (words, sent) in enumerate(zip(gold.words, units)):
+        for start, end, _ in sent:
+            values = per_char[base + start:base + end]
+            if (values != values[0]).any():
+                raise InputError(path, i + 1, f"characters {start + 1}-{end} of one gold entity "
+                                              "have different values: is it the .weight_c file "
+                                              "of this gold?")
+            d.append(values[0])
+        base += sum(map(len, words))
+    return np.array(d, dtype=np.float64), per_char

@@ -416,6 +416,9 @@ class MemberResult:
         end (:func:`committee.spans.spans`), true at the last character of each
         predicted word.  With the test characters it gives back the predicted
         words, so later analyses (split-half reliability) need no retraining.
+        For entities (``task: ner``): true at each character inside a
+        predicted entity, which the weights of spurious entities are made
+        of (docs/method.md §13).
     """
 
     index: int
@@ -448,13 +451,14 @@ class MemberTask:
     Attributes
     ----------
     member : Member
-    train_words : list of list of str
-        The member's own training sentences (``member_sample``), so that a
-        worker receives only what it needs.
+    train_words : list
+        The member's own training sentences (``member_sample``) in the
+        task's form (lists of words; ``(characters, tags)`` for entities),
+        so that a worker receives only what it needs.
     test_chars : sequence of str
         Characters of every test sentence.
-    test_gold_words : list of list of str
-        The gold segmentation of the same sentences.
+    test_gold_words : list
+        The gold units of the same sentences (words; entities).
     algorithm : str
     params : dict
         The trainer's algorithm and parameters.
@@ -464,6 +468,8 @@ class MemberTask:
         Keep the model (``output.keep_models``).
     trainer : str
         Name of its trainer in :data:`committee.trainers.TRAINERS`.
+    task : str
+        Name of its task in :data:`committee.tasks.TASKS`.
     """
 
     member: Member
@@ -475,6 +481,7 @@ class MemberTask:
     workdir: str
     keep_model: bool = False
     trainer: str = trainers.DEFAULT_TRAINER
+    task: str = "segmentation"
 
     @property
     def index(self) -> int:
@@ -485,27 +492,32 @@ class MemberTask:
         """:func:`run_member` on this task."""
         return run_member(self.member, self.train_words, self.test_chars, self.test_gold_words,
                           self.algorithm, self.params, self.workdir, keep_model=self.keep_model,
-                          trainer=self.trainer)
+                          trainer=self.trainer, task=self.task)
 
 
-def _check_member_inputs(member: Member, train_words, test_chars, test_gold_words) -> None:
+def _check_member_inputs(member: Member, train_words, test_chars, test_gold_words,
+                         task) -> None:
     k = member.index
     if len(train_words) != member.n_sentences:
         raise ValueError(f"member {k} trains on its {member.n_sentences} sampled sentences "
                          f"(member_sample), got {len(train_words)}")
     if len(test_chars) != len(test_gold_words):
         raise ValueError(f"{len(test_chars)} test sentences but {len(test_gold_words)} "
-                         "gold segmentations")
-    for i, (chars, words) in enumerate(zip(test_chars, test_gold_words)):
-        if "".join(words) != chars:
+                         f"gold sentences of {task.units}")
+    for i, (chars, units) in enumerate(zip(test_chars, test_gold_words)):
+        if task.name == "segmentation" and "".join(units) != chars:
             raise ValueError(f"test sentence {i}: gold words do not spell its characters")
+        if task.name != "segmentation" and any(not 0 <= u[0] < u[1] <= len(chars)
+                                               for u in units):
+            raise ValueError(f"test sentence {i}: a gold entity lies outside its characters")
 
 
 def run_member(member: Member, train_words: list[list[str]], test_chars: Sequence[str],
                test_gold_words: list[list[str]], algorithm: str, params: dict,
                workdir: str | os.PathLike, keep_model: bool = False, *,
-               trainer: str = trainers.DEFAULT_TRAINER) -> MemberResult:
-    """Train ``member`` on its sentences, segment the test set, mark the gold words.
+               trainer: str = trainers.DEFAULT_TRAINER,
+               task: str = "segmentation") -> MemberResult:
+    """Train ``member`` on its sentences, tag the test set, mark the gold units.
 
     Parameters
     ----------
@@ -527,6 +539,9 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
         ``workdir`` (moved there atomically); otherwise it is removed.
     trainer : str
         Name of the trainer in :data:`committee.trainers.TRAINERS`.
+    task : str
+        Name of the task in :data:`committee.tasks.TASKS`: ``train_words``
+        and ``test_gold_words`` are its training sentences and gold units.
 
     Returns
     -------
@@ -542,28 +557,30 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     RunError
         All the member's training sentences are empty.
     """
-    from committee import marks as marks_mod
+    from committee import tasks
 
     k = member.index
     problems = trainers.check_params(algorithm, params, trainer)
     if problems:
         raise ConfigError("crf", problems)
-    _check_member_inputs(member, train_words, test_chars, test_gold_words)
+    kind = tasks.get(task)
+    _check_member_inputs(member, train_words, test_chars, test_gold_words, kind)
     sentences = [s for s in train_words if s]
     if not sentences:
         raise RunError(f"member {k}: all {len(train_words)} training sentences are empty")
     chosen = trainers.TRAINERS[trainer]
     keep_as = rundir.model_path(workdir, k, chosen.model_suffix) if keep_model else None
-    pred, timings = trainers.train_and_segment(
-        chosen, sentences, member.template, test_chars, algorithm, params, workdir,
+    pred, timings = trainers.train_and_tag(
+        chosen, kind, sentences, member.template, test_chars, algorithm, params, workdir,
         rand_seed=crfsuite_seed(member), prefix=rundir.model_temp_prefix(k), keep_as=keep_as)
-    m = marks_mod.word_marks(test_gold_words, pred)
-    pred_ends = marks_mod.end_mask(pred, sum(map(len, test_chars)))
-    c, n_gold, n_pred = int(m.sum()), int(m.size), sum(len(s) for s in pred)
+    lengths = [len(c) for c in test_chars]
+    _, p_spans, m, _ = tasks.match(kind, lengths, test_gold_words, pred)
+    pred_ends = kind.mask(p_spans, sum(lengths))
+    c, n_gold, n_pred = int(m.sum()), int(m.size), len(p_spans.starts)
     p, r, f1 = _prf(c, n_gold, n_pred)
     return MemberResult(index=k, marks=m, p=p, r=r, f1=f1, n_gold=n_gold, n_pred=n_pred,
                         n_correct=c, n_sentences=len(train_words),
-                        n_train_chars=sum(len(w) for s in sentences for w in s),
+                        n_train_chars=sum(len(kind.example(s)[0]) for s in sentences),
                         timings=timings, pred_ends=pred_ends)
 
 

@@ -63,6 +63,7 @@ from committee import features as features_mod
 from committee import marks as marks_mod
 from committee import members as members_mod
 from committee import parallel, rundir, runlock, trainers
+from committee import tasks as tasks_mod
 from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
 from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
@@ -71,13 +72,36 @@ log = logging.getLogger("committee.run")
 
 @dataclass(frozen=True)
 class RunInputs:
-    """The corpora of a run, read once."""
+    """The corpora of a run, read once.
+
+    ``train_sentences`` are those a member may train on, in the task's form
+    (:meth:`committee.tasks.Segmentation.train_sentences`); ``test_units``
+    the test set's gold units (words; entities), per sentence.  The
+    vocabulary is the training words (the training entities' strings for
+    ``task: ner``) that OOV flags are taken against.
+    """
 
     train: corpus_mod.Corpus
     test: corpus_mod.Corpus
-    train_sentences: list[list[str]]
+    train_sentences: list
     vocabulary: set[str]
     vocabulary_source: dict
+    task: str = "segmentation"
+    test_units: list | None = None
+
+    @property
+    def kind(self):
+        """The task object (:data:`committee.tasks.TASKS`)."""
+        return tasks_mod.get(self.task)
+
+    @property
+    def units(self) -> list:
+        """The test set's gold units, per sentence."""
+        return self.test.words if self.test_units is None else self.test_units
+
+    def n_units(self) -> int:
+        """Gold units of the test set."""
+        return sum(map(len, self.units))
 
 
 def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
@@ -86,7 +110,8 @@ def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
     file that looks like another format or encoding is refused with the
     fix spelled as the config key to set (``set corpus.train.format: conllu``)."""
     if getattr(source, "builtin", None):
-        return corpus_mod.read_embedded(source.split, normalization=source.normalization)
+        return corpus_mod.read_embedded(source.split, normalization=source.normalization,
+                                        entities=_task(cfg) != tasks_mod.DEFAULT_TASK)
     return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
                                   encoding=source.encoding, normalization=source.normalization,
                                   fix=f"{key}.{{key}}: {{value}}")
@@ -115,11 +140,13 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     ``corpus.allow_overlap`` (and a large overlap draws a warning,
     :func:`committee.checks.check_train_test`)."""
     train, test = load_corpora(cfg, where)
-    train_sentences = [s for s in train.words if s]
+    task = tasks_mod.get(_task(cfg))
+    train_sentences = task.train_sentences(train)
     if not train_sentences:
         raise InputError(train.path, None, "the training corpus has no words")
-    if test.n_words() == 0:
-        raise InputError(test.path, None, "the test corpus has no words")
+    units = None if task is tasks_mod.SEGMENTATION else task.gold(test)
+    if sum(map(len, test.words if units is None else units)) == 0:
+        raise InputError(test.path, None, f"the test corpus has no {task.units}")
     allow = bool(getattr(cfg.corpus, "allow_overlap", False))
     try:
         checks.check_train_test(train, test, allow_identical=allow)
@@ -133,12 +160,21 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
         if norm:
             vocabulary = {corpus_mod.normalize(w, norm) for w in vocabulary}
         vsource = {"word_list": str(cfg.corpus.train_words)}
-    else:
+    elif task is tasks_mod.SEGMENTATION:
         vocabulary = corpus_mod.training_words(train)
+        vsource = {"training_corpus": True}
+    else:  # the training entities' strings
+        vocabulary = {"".join(ws)[u[0]:u[1]] for ws, us in zip(train.words, task.gold(train))
+                      for u in us}
         vsource = {"training_corpus": True}
     # the words, not the file: the same vocabulary in any encoding or file
     vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
-    return RunInputs(train, test, train_sentences, vocabulary, vsource)
+    return RunInputs(train, test, train_sentences, vocabulary, vsource, task.name, units)
+
+
+def _task(cfg) -> str:
+    """The config's ``task`` (``segmentation`` for a config object without one)."""
+    return getattr(cfg, "task", tasks_mod.DEFAULT_TASK)
 
 
 def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
@@ -151,7 +187,7 @@ def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
     test = inputs.test
     members_mod.check_committee(
         c.largest, c.templates, c.ratios, c.draw, n_train=len(inputs.train_sentences),
-        n_words=test.n_words(), n_chars=sum(len(w) for s in test.words for w in s),
+        n_words=inputs.n_units(), n_chars=sum(len(w) for s in test.words for w in s),
         where=where)
 
 
@@ -195,14 +231,13 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
     (each as the argument tuple of :func:`_member_task`), made as the pool
     takes it: a member's sample exists only while it is submitted."""
     n_train = len(inputs.train_sentences)
-    test_words = inputs.test.words
-    test_chars = ["".join(s) for s in test_words]
+    test_chars = ["".join(s) for s in inputs.test.words]
     for m in todo:
         idx = members_mod.member_sample(m, n_train, cfg.committee.seed)
         yield (members_mod.MemberTask(
-            m, [inputs.train_sentences[i] for i in idx], test_chars, test_words,
+            m, [inputs.train_sentences[i] for i in idx], test_chars, inputs.units,
             cfg.crf.algorithm, cfg.crf.trainer_params(), str(workdir),
-            cfg.output.keep_models, _trainer_name(cfg)),)
+            cfg.output.keep_models, _trainer_name(cfg), inputs.task),)
 
 
 
@@ -221,6 +256,7 @@ def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) 
         f"{stability['target']}"]
     return "|".join([
         "committee-difficulty",
+        *([] if inputs.task == tasks_mod.DEFAULT_TASK else [f"task:{inputs.task}"]),
         f"test:sha256={inputs.test.content_sha256[:12]}",
         f"train:sha256={inputs.train.content_sha256[:12]}",
         *_split_field(cfg),
@@ -302,7 +338,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     n_train = len(inputs.train_sentences)
     drawn = members_mod.draw_committee(c.largest, n_train, c.templates, c.ratios,
                                        draw=c.draw, seed=c.seed)
-    records = _saved_members(out, drawn, inputs.test.n_words())
+    records = _saved_members(out, drawn, inputs.n_units())
     to_train = "" if c.auto else f", {c.size - len(records)} to train"
     log.info("run %s: K=%s, %d members saved%s; backend %s, n_jobs %s", cfg.name,
              f"auto (at most {c.max_size})" if c.auto else c.size, len(records), to_train,
@@ -420,7 +456,7 @@ def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, 
     (:func:`_check_first`); returns the members that failed."""
     if not todo:
         return []
-    n_train, n_gold = len(inputs.train_sentences), inputs.test.n_words()
+    n_train, n_gold = len(inputs.train_sentences), inputs.n_units()
     by_index = {m.index: m for m in committee}
     failures: list[parallel.MemberFailure] = []
     pool = parallel.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
@@ -507,19 +543,39 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     marks = marks_mod.stack(committee, records)
     d, n_correct = difficulty_mod.difficulties(marks)
     test = inputs.test
-    oov = np.fromiter((w not in inputs.vocabulary for s in test.words for w in s),
-                      dtype=bool, count=marks.shape[1])
-    corpus_mod.write_sighan(p.test, test.words)
     atomic_write_text(p.train_words, "".join(w + "\n" for w in sorted(inputs.vocabulary)))
-    difficulty_mod.write_weight(p.weight, test, d)
-    difficulty_mod.write_weight_c(p.weight_c, test, d)
-    difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
+    if inputs.task == tasks_mod.DEFAULT_TASK:
+        oov = np.fromiter((w not in inputs.vocabulary for s in test.words for w in s),
+                          dtype=bool, count=marks.shape[1])
+        corpus_mod.write_sighan(p.test, test.words)
+        difficulty_mod.write_weight(p.weight, test, d)
+        difficulty_mod.write_weight_c(p.weight_c, test, d)
+        difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
+    else:
+        oov = _write_entity_files(p, inputs, committee, records, d, n_correct)
     write_npz(p.marks, marks=marks)
     files = [name for name in OUTPUT_FILES if name != rundir.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
     rundir.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
                                          stability), files)
+
+
+def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct) -> np.ndarray:
+    """``test.txt`` (bio), ``test.weight``, ``test.weight_c`` and ``words.tsv``
+    of entities (docs/method.md §13); returns the entities' OOV flags."""
+    test, units = inputs.test, inputs.units
+    text = ["".join(s) for s in test.words]
+    oov = np.fromiter((t[u[0]:u[1]] not in inputs.vocabulary for t, us in zip(text, units)
+                       for u in us), dtype=bool, count=len(d))
+    inside = np.stack([records[m.index]["pred_ends"] for m in committee])
+    spurious = inside.sum(axis=0, dtype=np.int64)
+    corpus_mod.write_bio(p.test, test.words, test.tags)
+    difficulty_mod.write_unit_weight(p.weight, units, d)
+    difficulty_mod.write_char_values(p.weight_c, test, difficulty_mod.char_weights(
+        test, units, d, spurious, len(committee)))
+    difficulty_mod.write_entities_tsv(p.words, test, units, d, n_correct, oov)
+    return oov
 
 
 def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
@@ -548,7 +604,8 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
             {k: records[m.index][k] for k in ("index", "template", "ratio", "n_sentences",
                                               "p", "r", "f1")}
             for m in committee]} | ({} if stability is None else {"stability": stability}),
-        "difficulty": {"n_words": int(d.size), "mean": float(d.mean()),
+        "difficulty": {("n_words" if inputs.task == tasks_mod.DEFAULT_TASK else "n_entities"):
+                       int(d.size), "mean": float(d.mean()),
                        "histogram": analysis.bin_counts(d).tolist(),
                        "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},
         "versions": _versions(),

@@ -27,12 +27,19 @@ class Spans:
     sentence_offsets : ndarray of int64, shape (S + 1,)
         Global offset where each sentence starts; the last entry is the
         total number of characters.
+    labels : ndarray of int64, shape (N,), or None
+        For labelled spans (entities, :func:`labelled`): each span's label
+        as an index into ``label_names``; None for words.
+    label_names : tuple of str
+        The labels, sorted.
     """
 
     starts: np.ndarray
     ends: np.ndarray
     sentence: np.ndarray
     sentence_offsets: np.ndarray
+    labels: np.ndarray | None = None
+    label_names: tuple[str, ...] = ()
 
     @property
     def n_sentences(self) -> int:
@@ -70,6 +77,48 @@ def spans(words: list[list[str]]) -> Spans:
     return Spans(starts, ends, sentence, offsets)
 
 
+def labelled(lengths, units, label_names=None) -> Spans:
+    """Labelled spans (entities) of a corpus on the global character axis.
+
+    Parameters
+    ----------
+    lengths : sequence of int
+        Characters of each sentence.
+    units : sequence of sequences of (start, end, label)
+        Each sentence's spans, offsets within the sentence (end exclusive).
+    label_names : sequence of str, optional
+        The label set to index into (sorted); default: the labels present.
+        Give the same set to two sides that are matched.
+
+    Examples
+    --------
+    >>> s = labelled([4, 0, 3], [[(0, 2, "PER")], [], [(1, 3, "LOC"), (0, 1, "PER")]])
+    >>> s.starts.tolist(), s.ends.tolist(), s.sentence.tolist(), s.labels.tolist()
+    ([0, 5, 4], [2, 7, 5], [0, 2, 2], [1, 0, 1])
+    >>> s.label_names, s.sentence_offsets.tolist()
+    (('LOC', 'PER'), [0, 4, 4, 7])
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    names = tuple(sorted({u[2] for sent in units for u in sent} if label_names is None
+                         else set(label_names)))
+    code = {name: i for i, name in enumerate(names)}
+    flat = [(i, u) for i, sent in enumerate(units) for u in sent]
+    n = len(flat)
+    sentence = np.fromiter((i for i, _ in flat), dtype=np.int64, count=n)
+    base = offsets[:-1][sentence]
+    starts = base + np.fromiter((u[0] for _, u in flat), dtype=np.int64, count=n)
+    ends = base + np.fromiter((u[1] for _, u in flat), dtype=np.int64, count=n)
+    labels = np.fromiter((code[u[2]] for _, u in flat), dtype=np.int64, count=n)
+    return Spans(starts, ends, sentence, offsets, labels, names)
+
+
+def _keys(s: Spans, n_chars: int) -> np.ndarray:
+    """One integer per labelled span: equal iff start, end and label are."""
+    return (s.starts * (n_chars + 1) + s.ends) * max(1, len(s.label_names)) + s.labels
+
+
 def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     """Which gold words are predicted exactly, and which predicted words are gold.
 
@@ -90,7 +139,21 @@ def match(gold: Spans, pred: Spans) -> tuple[np.ndarray, np.ndarray]:
     >>> p = spans([["约翰", "喜", "欢", "玛丽"]])
     >>> [a.tolist() for a in match(g, p)]
     [[True, False, True], [True, False, False, True]]
+
+    Labelled spans (:func:`labelled`, over the same label set) match when
+    start, end and label are equal; they need not tile the text:
+
+    >>> g = labelled([5], [[(0, 2, "PER"), (3, 5, "LOC")]], ["LOC", "PER"])
+    >>> p = labelled([5], [[(0, 2, "PER"), (3, 5, "PER")]], ["LOC", "PER"])
+    >>> [a.tolist() for a in match(g, p)]
+    [[True, False], [True, False]]
     """
+    if gold.labels is not None or pred.labels is not None:
+        if gold.label_names != pred.label_names or gold.labels is None or pred.labels is None:
+            raise ValueError("labelled spans are matched over one label set")
+        n = max(gold.n_chars, pred.n_chars)
+        g, p = _keys(gold, n), _keys(pred, n)
+        return np.isin(g, p), np.isin(p, g)
     return _found_in(gold, pred), _found_in(pred, gold)
 
 

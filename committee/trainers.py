@@ -1,18 +1,20 @@
-"""Trainers: what learns a segmenter from words and segments the test set
-with it, for committee members (:func:`committee.members.run_member`) and
-the report's Table 2 models alike.
+"""Trainers: what learns a tagger from tagged characters and tags the test
+set with it, for committee members (:func:`committee.members.run_member`)
+and the report's Table 2 models alike.
 
 A trainer is an object with the :class:`Trainer` interface: it checks its
 parameters (every problem as one line), trains a model file from training
-sentences, tags test sentences into words with it, and names the fields
+sentences given as characters with one tag each (the task's encoding,
+:mod:`committee.tasks`), tags test sentences with it, and names the fields
 that identify its models in a run's recipe and manifest.  python-crfsuite
 sits behind it as :data:`committee.crf.CRFSUITE`.
 
 Another trainer plugs in at one place, :data:`TRAINERS` (its name is the
 value of the config key ``crf.trainer``; :data:`DEFAULT_TRAINER` when
-unset).  :func:`train_and_segment` is the one train → tag path: it gives a
-trainer a temporary model file in the work directory, keeps or removes it,
-and times the two steps.
+unset).  :func:`train_and_tag` is the one train → tag path: it encodes
+the task's training sentences, gives the trainer a temporary model file in
+the work directory, keeps or removes it, decodes the tags into the task's
+units and times the two steps.
 """
 
 from __future__ import annotations
@@ -60,18 +62,19 @@ class Trainer(Protocol):
         (``params.NAME: message`` or ``algorithm: message``); empty when
         all is well."""
 
-    def train(self, sentences: Sequence[Sequence[str]], template: str, algorithm: str,
-              params: dict, model_path: str | os.PathLike, *, rand_seed: int = 1
-              ) -> dict[str, float]:
-        """Train on ``sentences`` (non-empty lists of words) with feature
-        template ``template`` and write the model to ``model_path``; the same
-        arguments and ``rand_seed`` give the same model.  Returns timings in
-        seconds (``attributes_s``, ``append_s``, ``train_s``, ...), for logs."""
+    def train(self, examples: Sequence[tuple[str, Sequence[str]]], template: str,
+              algorithm: str, params: dict, model_path: str | os.PathLike, *,
+              rand_seed: int = 1) -> dict[str, float]:
+        """Train on ``examples`` (``(characters, one tag per character)``,
+        non-empty) with feature template ``template`` and write the model to
+        ``model_path``; the same arguments and ``rand_seed`` give the same
+        model.  Returns timings in seconds (``attributes_s``, ``append_s``,
+        ``train_s``, ...), for logs."""
 
     def tag(self, model_path: str | os.PathLike, test_chars: Sequence[str],
             template: str) -> list[list[str]]:
-        """The words of every test sentence (``test_chars``: its characters)
-        by the model at ``model_path``; an empty sentence has none."""
+        """One tag per character of every test sentence (``test_chars``) by
+        the model at ``model_path``; an empty sentence has none."""
 
     def fingerprint(self, algorithm: str, params: dict) -> dict:
         """The fields that identify its models (JSON values): they enter the
@@ -124,18 +127,22 @@ def check_params(algorithm: str, params: dict, trainer: str = DEFAULT_TRAINER) -
     return check_trainer(trainer) or TRAINERS[trainer].check_params(algorithm, params)
 
 
-def train_and_segment(trainer: Trainer, sentences: Sequence[Sequence[str]], template: str,
-                      test_chars: Sequence[str], algorithm: str, params: dict,
-                      workdir: str | os.PathLike, *, rand_seed: int = 1,
-                      prefix: str = ".model-", keep_as: str | os.PathLike | None = None
-                      ) -> tuple[list[list[str]], dict[str, float]]:
-    """Train ``trainer`` on ``sentences`` (lists of words) and segment ``test_chars``.
+def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
+                  test_chars: Sequence[str], algorithm: str, params: dict,
+                  workdir: str | os.PathLike, *, rand_seed: int = 1,
+                  prefix: str = ".model-", keep_as: str | os.PathLike | None = None
+                  ) -> tuple[list, dict[str, float]]:
+    """Train ``trainer`` on ``sentences`` of ``task`` and predict the units of ``test_chars``.
 
     Parameters
     ----------
     trainer : Trainer
-    sentences : sequence of list of str
-        Non-empty training sentences.
+    task : committee.tasks.Segmentation or committee.tasks.Entities
+        Encodes each training sentence (:meth:`example`) and decodes the
+        predicted tags (:meth:`decode`).
+    sentences : sequence
+        Non-empty training sentences in the task's form (lists of words;
+        ``(characters, tags)`` for entities).
     template : str
         Feature template of :mod:`committee.features`.
     test_chars : sequence of str
@@ -152,17 +159,18 @@ def train_and_segment(trainer: Trainer, sentences: Sequence[Sequence[str]], temp
 
     Returns
     -------
-    (words, timings)
-        The predicted words of every test sentence, and seconds spent in the
-        trainer's steps (:meth:`Trainer.train`) and in ``tag_s`` (tagging and
-        cutting into words, test attributes included).
+    (units, timings)
+        The predicted units of every test sentence (words; entities), and
+        seconds spent in the trainer's steps (:meth:`Trainer.train`) and in
+        ``tag_s`` (tagging and decoding, test attributes included).
 
     Examples
     --------
     >>> import tempfile
-    >>> words, t = train_and_segment(get(), [["我", "爱", "北京"], ["北京", "大"]], "F1",
-    ...                              ["我爱北京"], "lbfgs", {"max_iterations": 20},
-    ...                              tempfile.mkdtemp())
+    >>> from committee.tasks import SEGMENTATION
+    >>> words, t = train_and_tag(get(), SEGMENTATION, [["我", "爱", "北京"], ["北京", "大"]],
+    ...                          "F1", ["我爱北京"], "lbfgs", {"max_iterations": 20},
+    ...                          tempfile.mkdtemp())
     >>> "".join(words[0]), sorted(t)  # doctest: +NORMALIZE_WHITESPACE
     ('我爱北京', ['append_s', 'attributes_s', 'featgen_s', 'optimise_s', 'store_s',
                 'tag_s', 'train_s'])
@@ -172,10 +180,12 @@ def train_and_segment(trainer: Trainer, sentences: Sequence[Sequence[str]], temp
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=trainer.model_suffix, dir=workdir)
     os.close(fd)
     try:
-        timings = dict(trainer.train(sentences, template, algorithm, params, tmp,
+        examples = [task.example(s) for s in sentences]
+        timings = dict(trainer.train(examples, template, algorithm, params, tmp,
                                      rand_seed=rand_seed))
         t0 = time.perf_counter()
-        pred = trainer.tag(tmp, test_chars, template)
+        pred = [task.decode(c, tg) for c, tg in zip(test_chars, trainer.tag(tmp, test_chars,
+                                                                              template))]
         timings["tag_s"] = time.perf_counter() - t0
         if keep_as is not None:
             Path(keep_as).parent.mkdir(exist_ok=True)

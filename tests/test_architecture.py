@@ -28,7 +28,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "report", "irtrun"),
     ("members", "marks", "difficulty", "scoring", "parallel", "rundir", "runlock",
      "analysis", "plots", "segmenters", "config", "experiments", "checks"),
-    ("crf", "trainers", "metrics", "significance", "corpus", "features", "spans", "irt"),
+    ("crf", "trainers", "metrics", "significance", "corpus", "features", "spans", "irt",
+     "tasks"),
     ("fileio", "errors", "checkargs"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}

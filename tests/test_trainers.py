@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from committee import crf, members, pipeline, trainers
+from committee.corpus import from_bmes, to_bmes
 from committee.config import load_config
 from committee.errors import ConfigError
 import toyrun
@@ -47,9 +48,9 @@ class MaxMatch:
                 problems.append(f"params.max_len: must be an integer >= 1, got {value!r}")
         return problems
 
-    def train(self, sentences, template, algorithm, params, model_path, *, rand_seed=1):
+    def train(self, examples, template, algorithm, params, model_path, *, rand_seed=1):
         self.trained += 1
-        words = sorted({w for s in sentences for w in s})
+        words = sorted({w for chars, tags in examples for w in from_bmes(chars, tags)})
         Path(model_path).write_text(json.dumps({"max_len": params.get("max_len", 9),
                                                 "words": words}, ensure_ascii=False),
                                     encoding="utf-8")
@@ -67,7 +68,7 @@ class MaxMatch:
                     n -= 1
                 words.append(chars[i:i + n])
                 i += n
-            out.append(words)
+            out.append(list(to_bmes(words)))
         return out
 
     def fingerprint(self, algorithm, params):
@@ -176,8 +177,10 @@ def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_
                                                  (0.1, 0.2, 0.3), seed=7)):
         sample = [train[i] for i in members.member_sample(m, len(train))]
         model = tmp_path / f"m{k}.words"
-        maxmatch.train(sample, m.template, "forward", {}, model)
-        pred = maxmatch.tag(model, ["".join(s) for s in test], m.template)
+        maxmatch.train([("".join(s), to_bmes(s)) for s in sample], m.template, "forward", {},
+                       model)
+        chars = ["".join(s) for s in test]
+        pred = [from_bmes(c, t) for c, t in zip(chars, maxmatch.tag(model, chars, m.template))]
         gold_spans = [_spans(s) for s in test]
         expected = [span in set(_spans(p)) for g, p in zip(gold_spans, pred) for span in g]
         assert marks[k].tolist() == expected

@@ -25,6 +25,7 @@ from committee.corpus.splits import format_ranges, parse_ranges
 from committee.features import TEMPLATES
 from committee.members import DRAWS, identical_members
 from committee.parallel import BACKENDS
+from committee.tasks import DEFAULT_TASK, TASKS
 
 
 NORMALIZATIONS = ("nfkc", "fullwidth")
@@ -371,6 +372,10 @@ class Config(_Section):
 
     name: Annotated[str, Strict(), StringConstraints(pattern=_NAME_PATTERN)]
     """the run's name: letters, digits, '.', '_', '-'"""
+    task: Literal[tuple(TASKS)] = DEFAULT_TASK
+    """what the committee rates: segmentation (each gold word) or ner (each gold named entity
+    of a corpus with entity tags: format bio, or the built-in corpus's persons, places and
+    organisations; docs/method.md §13)"""
     corpus: CorpusConfig
     """the corpora"""
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
@@ -390,6 +395,24 @@ class Config(_Section):
     @classmethod
     def _preset(cls, value: Any) -> Any:
         return _resolve_crf(value)
+
+    @model_serializer(mode="wrap")
+    def _drop_default_task(self, handler):
+        data = handler(self)
+        if data.get("task") == DEFAULT_TASK:  # segmentation configs read as they always did
+            data.pop("task")
+        return data
+
+    @model_validator(mode="after")
+    def _tagged_corpora(self):
+        if self.task == DEFAULT_TASK:
+            return self
+        for key in ("train", "test"):
+            source = getattr(self.corpus, key)
+            if source.builtin is None and source.format != "bio":
+                raise _problem(f"task {self.task} needs entity tags: set format: bio (a token "
+                               f"and its tag a line), got {source.format}", ("corpus", key, "format"))
+        return self
 
     @field_validator("name")
     @classmethod
@@ -449,6 +472,7 @@ class Config(_Section):
         return {
             "fingerprint_version": FINGERPRINT_VERSION,
             "name": self.name,
+            **({} if self.task == DEFAULT_TASK else {"task": self.task}),
             "corpus": {
                 "train": source(self.corpus.train),
                 "test": source(self.corpus.test),

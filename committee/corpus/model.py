@@ -40,7 +40,14 @@ class Corpus:
         The format it was read as.
     content_sha256 : str
         Checksum of the words (:func:`content_sha256`): the same for the
-        same words in any encoding or format.
+        same words in any encoding or format; of the words and their tags
+        for a labelled corpus.
+    tags : list of list of str, or None
+        For labelled spans (``task: ner``, docs/method.md §13): one tag per
+        word (token), parallel to ``words``, as the file spells it (``O``,
+        ``B-PER``, ``I-LOC``, ...); the entities follow from them
+        (:func:`committee.corpus.entities.entities`).  None for a
+        segmentation.
     """
 
     path: str
@@ -52,6 +59,7 @@ class Corpus:
     normalization: str | None = None
     format: str = "sighan"
     content_sha256: str = ""
+    tags: list[list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.words)
@@ -108,17 +116,27 @@ def normalize_words(path: str, line: int, words: list[str], mode: str) -> list[s
     return out
 
 
-def content_sha256(words: Iterable[Sequence[str]]) -> str:
+def content_sha256(words: Iterable[Sequence[str]],
+                   tags: Iterable[Sequence[str]] | None = None) -> str:
     """Checksum of a segmentation's content: SHA-256 of its words written as
     SIGHAN UTF-8 (:func:`format_sighan`).
 
     The same words in another encoding, line-end convention or file format
     give the same checksum; other words (a file read with the wrong format
-    or normalisation) give another.
+    or normalisation) give another.  With ``tags`` (a labelled corpus): of
+    the words and their tags written as ``bio`` UTF-8, a token, a tab and
+    its tag a line, a blank line after each sentence.
 
     >>> content_sha256([["计算机", "总是"], []]) == sha256_bytes("计算机 总是\\n\\n".encode("utf-8"))
     True
+    >>> content_sha256([["江", "泽"]], [["B-PER", "I-PER"]]) == sha256_bytes(
+    ...     "江\\tB-PER\\n泽\\tI-PER\\n\\n".encode("utf-8"))
+    True
     """
+    if tags is not None:
+        return sha256_bytes("".join(
+            "".join(f"{w}\t{t}\n" for w, t in zip(ws, ts)) + "\n"
+            for ws, ts in zip(words, tags)).encode("utf-8"))
     # format_sighan's output for words that are words, without its checks
     return sha256_bytes("".join(" ".join(s) + "\n" for s in words).encode("utf-8"))
 

@@ -57,11 +57,15 @@ def parse(path: str, text: str, data: bytes, format: str, encoding: str,
     once the file is checked to look like it."""
     lines = split_lines(text)
     check_format(path, lines, format, fix)
-    words, starts, pos = BY_NAME[format].parse(path, lines, normalization)
+    record = BY_NAME[format]
+    words, starts, pos = record.parse(path, lines, normalization)
+    tags = None
+    if record.labelled:  # the third column holds the spans' tags, not POS
+        pos, tags = None, pos
     return Corpus(
         path=path, words=words, lines=starts, pos=pos, sha256=sha256_bytes(data),
         encoding=encoding, normalization=normalization, format=format,
-        content_sha256=content_sha256(words),
+        content_sha256=content_sha256(words, tags), tags=tags,
     )
 
 

@@ -198,13 +198,15 @@ def _sentence_starts(data: bytes, lines: Sequence[int]) -> list[int]:
 def _part(corpus: Corpus, keep: list[int], data: bytes, starts: list[int]) -> Corpus:
     blob = b"".join(data[starts[i]:starts[i + 1]] for i in keep)
     words = [corpus.words[i] for i in keep]
+    tags = None if corpus.tags is None else [corpus.tags[i] for i in keep]
     return replace(
         corpus,
         words=words,
         lines=[corpus.lines[i] for i in keep],
         pos=None if corpus.pos is None else [corpus.pos[i] for i in keep],
+        tags=tags,
         sha256=sha256_bytes(blob),
-        content_sha256=content_sha256(words),
+        content_sha256=content_sha256(words, tags),
     )
 
 

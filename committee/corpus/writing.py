@@ -1,4 +1,5 @@
-"""Writing a segmentation: SIGHAN text, one sentence a line."""
+"""Writing a segmentation (SIGHAN text, one sentence a line) and tokens with
+their entity tags (``bio``)."""
 
 from __future__ import annotations
 
@@ -46,4 +47,39 @@ def write_sighan(path: str | os.PathLike, words: Iterable[Sequence[str]], encodi
     text = format_sighan(words)
     check_encoding(encoding)
     with atomic_open(path, "w", encoding=encoding, newline="\n") as f:
+        f.write(text)
+
+
+def format_bio(words: Iterable[Sequence[str]], tags: Iterable[Sequence[str]]) -> str:
+    """``bio`` text: a token, a tab and its tag a line, a blank line after
+    every sentence.
+
+    Raises :class:`ValueError` for a sentence without tokens (``bio`` has
+    no way to write one: blank lines only separate sentences), a token
+    that is empty or holds whitespace, or tokens and tags of different
+    lengths.
+
+    >>> format_bio([["江", "泽民", "好"]], [["B-PER", "I-PER", "O"]])
+    '江\\tB-PER\\n泽民\\tI-PER\\n好\\tO\\n\\n'
+    """
+    out = []
+    for i, (ws, ts) in enumerate(zip(words, tags)):
+        if not ws:
+            raise ValueError(f"sentence {i + 1} has no tokens: bio cannot write it")
+        if len(ws) != len(ts):
+            raise ValueError(f"sentence {i + 1}: {len(ws)} tokens but {len(ts)} tags")
+        for w, t in zip(ws, ts):
+            if not w or w.split() != [w]:
+                raise ValueError(f"sentence {i + 1}: token {w!r} is empty or contains whitespace")
+            out.append(f"{w}\t{t}\n")
+        out.append("\n")
+    return "".join(out)
+
+
+def write_bio(path: str | os.PathLike, words: Iterable[Sequence[str]],
+              tags: Iterable[Sequence[str]]) -> None:
+    """Write tokens and their entity tags as ``bio`` UTF-8, atomically
+    (:func:`format_bio`)."""
+    text = format_bio(words, tags)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)

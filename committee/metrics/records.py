@@ -157,6 +157,7 @@ def when(condition: Callable[[dict], bool], message: str):
 
 _D = ("gold_d", "correct_d", "pred_d")
 _OOV = ("n_oov", "oov_correct")
+_BOUNDARY = ("boundary_gold", "boundary_pred", "boundary_correct")
 
 
 def _easy(t):
@@ -228,18 +229,19 @@ REGISTRY: tuple[Metric, ...] = (
            "1 − (N' − c) / (Σ TW − N) (Shao et al. 2017)",
            when(lambda t: t["total_words"] - t["n_gold"] == 0,
                  "tnr undefined: there is no non-gold candidate word (Σ TW - N = 0; every "
-                 "sentence has at most one character)"), page="tnr"),
+                 "sentence has at most one character)"), needs=("total_words",), page="tnr"),
     Metric("boundary_p", lambda t, m: ratio(t["boundary_correct"], t["boundary_pred"]), "b_p",
            "boundary", "p", "predicted inner boundaries that are gold (over the n−1 inner gaps of every sentence)",
            when(lambda t: t["boundary_pred"] == 0,
-                 "boundary_p undefined (and so boundary_f1): the output has no inner boundary")),
+                 "boundary_p undefined (and so boundary_f1): the output has no inner boundary"),
+           needs=_BOUNDARY),
     Metric("boundary_r", lambda t, m: ratio(t["boundary_correct"], t["boundary_gold"]), "b_r",
            "boundary", "r", "gold inner boundaries that are predicted",
            when(lambda t: t["boundary_gold"] == 0,
                  "boundary_r undefined (and so boundary_f1): the gold standard has no inner "
-                 "boundary")),
+                 "boundary"), needs=_BOUNDARY),
     Metric("boundary_f1", lambda t, m: harmonic(m("boundary_p"), m("boundary_r")), "b_f1",
-           "boundary", "f1", "H(boundary_p, boundary_r)", page="boundary_f1"),
+           "boundary", "f1", "H(boundary_p, boundary_r)", needs=_BOUNDARY, page="boundary_f1"),
     Metric("theta", None, "theta", "irt", "theta", "IRT ability θ (EAP from the right/wrong outcome "
            "on every gold word, the run's items fixed; `--irt`, docs/irt.md)", scale="raw", source="irt", pair="theta_se", page="θ"),
     Metric("theta_se", None, "theta_se", "irt", "theta_se", "posterior standard deviation of θ "

@@ -34,7 +34,10 @@ class Signature:
         SHA-256 of the gold's words written as SIGHAN UTF-8
         (:func:`committee.corpus.content_sha256`).
     match : str
-        ``exact-span``: a unit is correct iff its span is a gold span.
+        ``exact-span``: a unit is correct iff its span is a gold span;
+        ``exact-entity``: iff its span and type are a gold entity's, the
+        entities read by the conlleval rules (``exact-entity:strict-IOB2``:
+        by the strict rules of a scheme).
     normalization : str or None
         Character normalisation applied identically to every file.
     difficulty : str or None
@@ -91,10 +94,11 @@ class Signature:
 
 def make_signature(gold_words, *, difficulty=None, vocabulary_sha256: str | None = None,
                    normalization: str | None = None, bootstrap: int = 0,
-                   seed: int | None = None) -> Signature:
-    """The one builder of a :class:`Signature`: from the gold's words, the
-    difficulty vector (one value per gold word) and the checksum of the
-    vocabulary's words.
+                   seed: int | None = None, tags=None, match: str = "exact-span") -> Signature:
+    """The one builder of a :class:`Signature`: from the gold's words (and
+    entity ``tags``), the difficulty vector (one value per gold word; for
+    entities, their values then the per-character weights) and the
+    checksum of the vocabulary's words.
 
     >>> a = make_signature([["我", "爱"]], difficulty=[0.5, 0.25])
     >>> a == make_signature([["我", "爱"]], difficulty=np.array([0.5, 0.25]))
@@ -102,7 +106,7 @@ def make_signature(gold_words, *, difficulty=None, vocabulary_sha256: str | None
     >>> a == make_signature([["我爱"]], difficulty=[0.5])
     False
     """
-    return Signature(gold=content_sha256(gold_words),
+    return Signature(gold=content_sha256(gold_words, tags),
                      difficulty=None if difficulty is None else array_sha256(difficulty),
-                     vocabulary=vocabulary_sha256, normalization=normalization,
+                     vocabulary=vocabulary_sha256, normalization=normalization, match=match,
                      bootstrap=bootstrap, seed=seed if bootstrap else None)

@@ -36,9 +36,11 @@ class SufficientStats:
     n_gold, n_pred, n_correct : int64
         Gold words N, predicted words N', correctly predicted words c.
     total_words : int64
-        TW = n(n+1)/2, the candidate words of a sentence of n characters.
+        TW = n(n+1)/2, the candidate words of a sentence of n characters
+        (None for entities, :mod:`committee.metrics.labelled`).
     boundary_gold, boundary_pred, boundary_correct : int64
-        Word boundaries in the n-1 inner gaps: gold, predicted, both.
+        Word boundaries in the n-1 inner gaps: gold, predicted, both (None
+        for entities).
     gold_d : float64
         Σ d_i over gold words.
     correct_d : float64
@@ -60,10 +62,10 @@ class SufficientStats:
     n_gold: np.ndarray
     n_pred: np.ndarray
     n_correct: np.ndarray
-    total_words: np.ndarray
-    boundary_gold: np.ndarray
-    boundary_pred: np.ndarray
-    boundary_correct: np.ndarray
+    total_words: np.ndarray | None = None
+    boundary_gold: np.ndarray | None = None
+    boundary_pred: np.ndarray | None = None
+    boundary_correct: np.ndarray | None = None
     gold_d: np.ndarray | None = None
     correct_d: np.ndarray | None = None
     pred_d: np.ndarray | None = None

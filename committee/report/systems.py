@@ -95,12 +95,16 @@ class _Table2Result:
     timings: dict
 
 
-def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed):
-    """Runs in a worker: train Table 2 model ``index`` and segment the test set."""
+def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed,
+               task="segmentation"):
+    """Runs in a worker: train Table 2 model ``index`` and tag the test set
+    (its words; its entities for ``task: ner``)."""
+    from committee import tasks
+
     t0 = time.perf_counter()
-    pred, t = trainers.train_and_segment(trainers.get(), sentences, template, test_chars,
-                                         algorithm, params, workdir, rand_seed=rand_seed,
-                                         prefix=f".table2-{owner_tag()}-")
+    pred, t = trainers.train_and_tag(trainers.get(), tasks.get(task), sentences, template,
+                                     test_chars, algorithm, params, workdir, rand_seed=rand_seed,
+                                     prefix=f".table2-{owner_tag()}-")
     return _Table2Result(index, pred, {
         "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
         "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})

@@ -8,7 +8,10 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+import numpy as np
+
 from committee import checks, metrics, significance
+from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
@@ -77,7 +80,18 @@ class Scorer:
         given (a :class:`~committee.errors.Note` names the others), or the
         attributes named (one without its input is a :class:`ValueError`):
         ``oov`` needs ``train_words``, ``frequency`` and ``consistency`` a
-        training corpus, ``difficulty`` the difficulties.
+        training corpus, ``difficulty`` the difficulties.  Entities have
+        :data:`committee.metrics.labelled.ENTITY_ATTRIBUTES` (``type``:
+        per-type results).
+    task : {"segmentation", "ner"}
+        ``ner`` scores named entities (docs/method.md §13): gold and outputs
+        carry entity tags (format ``bio``), a unit is an entity (span and
+        type), and ``difficulty`` is a run directory or its ``.weight_c``.
+    mode, scheme : str, optional
+        For ``task="ner"``: how entities are read from tags, ``default``
+        (the conlleval rules, as seqeval's default) or ``strict`` (only
+        entities well formed under ``scheme``, IOB1, IOB2, IOBES or BMES;
+        detected from the gold when None), as seqeval's ``mode="strict"``.
 
     Raises
     ------
@@ -100,12 +114,16 @@ class Scorer:
                  train_format: str | None = None, gold_format: str | None = None,
                  gold_encoding: str | None = None, train_encoding: str | None = None,
                  allow_overlap: bool = False, spelling=None, irt=None, buckets=None,
+                 task: str = "segmentation", mode: str = "default", scheme: str | None = None,
                  _api: str = "Scorer"):
         _check_scorer_args(_api, gold, difficulty, train_words, {
             "format": format, "encoding": encoding, "normalization": normalization,
             "train_format": train_format, "gold_format": gold_format,
             "gold_encoding": gold_encoding, "train_encoding": train_encoding,
             "allow_overlap": allow_overlap, "spelling": spelling, "irt": irt})
+        self.task, self.mode, self.scheme = _check_task(_api, task, mode, scheme, irt)
+        if task == "ner" and format == "sighan":  # the default format of entities
+            format = "bio"
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.spelling = spelling or python_spelling
         self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
@@ -115,6 +133,10 @@ class Scorer:
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = None
+        if self.task == "ner":
+            self._init_entities(difficulty, train_words, train_format,
+                                train_encoding or encoding, buckets, _api)
+            return
         if difficulty is not None:
             try:
                 self.difficulty = difficulty_mod.load_difficulty(
@@ -147,9 +169,60 @@ class Scorer:
                                          bucketer=bucketer)
         self.irt_items = None if irt is None else read_irt_items(irt, self.gold)
 
+    def _init_entities(self, difficulty, train_words, train_format, train_encoding, buckets,
+                       api: str) -> None:
+        """The gold side of ``task="ner"`` (:class:`committee.metrics.labelled.EntityCollector`)."""
+        from committee.metrics.labelled import ENTITY_ATTRIBUTES, EntityCollector
+        from committee.tasks import NER
+
+        gold = self.gold
+        if gold.tags is None:
+            raise InputError(gold.path, None, "has no entity tags: task ner reads bio files "
+                                              "(a token and its tag a line)")
+        units = NER.gold(gold, self.mode, self.scheme)
+        char_d = None
+        if difficulty is not None:
+            try:
+                self.difficulty, char_d = difficulty_mod.load_entity_difficulty(
+                    difficulty, gold, units)
+            except InputError as exc:
+                raise _not_this_gold(exc, difficulty, gold) from None
+            self.known_golds |= check_provenance(difficulty_mod.difficulty_file(difficulty), gold)
+        self.char_difficulty = char_d
+        words, self.train_words_sha256, train = _vocabulary(
+            train_words, encoding=train_encoding, normalization=self.normalization,
+            train_format=train_format, fix=self.spelling("train"), api=api)
+        if train is not None and train.tags is not None:  # a tagged corpus: its entities
+            words = {"".join(ws)[u[0]:u[1]] for ws, us in zip(train.words, NER.gold(train))
+                     for u in us}
+            self.train_words_sha256 = corpus_mod.word_list_sha256(words)
+        self.train_words = words
+        oov = None if words is None else np.fromiter(
+            ("".join(ws)[u[0]:u[1]] not in words for ws, us in zip(gold.words, units)
+             for u in us), dtype=bool, count=sum(map(len, units)))
+        attrs = ()
+        if buckets is True:
+            attrs = tuple(k for k in ENTITY_ATTRIBUTES if k != "difficulty" or char_d is not None)
+        elif buckets:
+            names = buckets.split(",") if isinstance(buckets, str) else buckets
+            attrs = tuple(require_choice(api, "buckets", str(k).strip(), ENTITY_ATTRIBUTES)
+                          or str(k).strip() for k in names)
+        self._scorer = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
+                                       scheme=self.scheme, buckets=attrs)
+        self.irt_items = None
+
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
         _check_resampling("Scorer.signature", bootstrap, seed)
+        if self.task == "ner":
+            d = None if self.difficulty is None else np.concatenate(
+                [self.difficulty, self.char_difficulty])
+            match = "exact-entity" + ("" if self.mode == "default" else
+                                      f":strict-{self._scorer.scheme_used}")
+            return metrics.make_signature(self.gold.words, tags=self.gold.tags, difficulty=d,
+                                          vocabulary_sha256=self.train_words_sha256,
+                                          normalization=self.normalization, match=match,
+                                          bootstrap=bootstrap, seed=seed)
         return metrics.make_signature(self.gold.words, difficulty=self.difficulty,
                                       vocabulary_sha256=self.train_words_sha256,
                                       normalization=self.normalization, bootstrap=bootstrap,
@@ -203,6 +276,8 @@ class Scorer:
     def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
         """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
+        if self.task == "ner":
+            return self._score_entities(pred, output, bootstrap, seed, name, progress)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
@@ -219,6 +294,28 @@ class Scorer:
         scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
                                    theta=theta, name=name, path=path, bucket_ci=bucket_ci,
                                    error_types=self._scorer.error_types(pred_spans))
+        if not bootstrap:
+            return scores
+        ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
+                                    warn=False, where=pred.path)
+        return replace(scores, ci=ci)
+
+    def _score_entities(self, pred: Corpus, output, bootstrap: int, seed: int, name,
+                        progress: bool) -> Scores:
+        """:meth:`_score` of ``task="ner"``."""
+        if pred.tags is None:
+            raise InputError(pred.path, None, "has no entity tags: task ner reads bio files "
+                                              "(a token and its tag a line)")
+        stats = self._scorer.collect(pred)
+        path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
+        if name is None and path is not None:
+            name = system_name(path, set())
+        bucket_ci = None
+        if bootstrap and stats.buckets:
+            bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
+        scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
+                                   name=name, path=path, bucket_ci=bucket_ci,
+                                   error_types=self._scorer.error_types(pred))
         if not bootstrap:
             return scores
         ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
@@ -268,6 +365,21 @@ class Scorer:
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
         return {"signature": self.signature(bootstrap, seed).format(), "systems": systems}
+
+
+def _check_task(api: str, task, mode, scheme, irt) -> tuple[str, str, str | None]:
+    """``task``, ``mode`` and ``scheme`` of a scorer, checked."""
+    from committee.corpus.entities import MODES, SCHEMES
+    from committee.tasks import TASKS
+
+    require_choice(api, "task", task, tuple(TASKS))
+    require_choice(api, "mode", mode, MODES)
+    require_choice(api, "scheme", scheme, SCHEMES, none=True)
+    if task != "ner" and (mode != "default" or scheme is not None):
+        raise ValueError(f"{api}: mode and scheme are for task='ner' (entity tags)")
+    if task == "ner" and irt is not None:
+        raise ValueError(f"{api}: irt: the IRT ability is for word segmentation runs")
+    return task, mode, scheme
 
 
 def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -> None:

@@ -1,0 +1,222 @@
+"""Sufficient statistics of labelled spans (named entities; docs/method.md §13).
+
+:class:`EntityCollector` is the :class:`~committee.metrics.stats.Collector`
+of ``task: ner``: the units are the gold entities ``(start, end, type)``
+read from the tags (the conlleval rules, or a scheme's strict rules), a
+unit is correct iff the output has an entity with the same span and type,
+and the same :class:`~committee.metrics.stats.SufficientStats` come out, so
+every formula of :mod:`committee.metrics.records`, the bootstrap and the
+paired tests apply unchanged.  Word-only statistics (candidate words,
+inner boundaries) are not collected: TNR and the boundary metrics are
+absent.
+
+On the precision side a predicted entity ``j`` weighs ``d'_j``, the
+per-character weight (``test.weight_c``) of its last character: the
+difficulty of the gold entity that holds that character, or, outside every
+gold entity, the share of the committee's members that put an entity over
+it.  Results by attribute (:class:`EntityBucketer`): by type, length and
+difficulty, with the :class:`~committee.metrics.buckets.BucketStats` of
+words, so per-type p, r and F1 are seqeval's ``classification_report``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from committee.corpus import Corpus
+from committee.corpus.entities import detect_scheme
+from committee.metrics.align import check_aligned
+from committee.metrics.buckets import BucketStats, difficulty_bucket, length_bucket
+from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins
+from committee.spans import Spans
+from committee.tasks import NER, match
+
+#: How an output treats each gold entity, in code order; ``spurious`` counts
+#: the predicted entities that overlap no gold entity.
+ENTITY_OUTCOMES = ("correct", "wrong_type", "wrong_boundary", "missed")
+
+#: The attributes of entities' results, in order.
+ENTITY_ATTRIBUTES = ("type", "length", "difficulty")
+
+_LENGTHS = ("1", "2", "3", "4+")
+_DIFFICULTY = ("[0,.2)", "[.2,.4)", "[.4,.6)", "[.6,.8)", "[.8,1]")
+
+
+class EntityCollector:
+    """The gold side of entity scoring, prepared once.
+
+    Parameters
+    ----------
+    gold : Corpus
+        With entity tags (:attr:`Corpus.tags`).
+    difficulty : array of float, shape (N_gold,), optional
+        d of every gold entity, in corpus order.
+    char_difficulty : array of float, shape (C,), optional
+        The per-character weights (``test.weight_c``); needed with
+        ``difficulty``.
+    oov : array of bool, shape (N_gold,), optional
+        Gold entities whose text is not a training entity.
+    mode, scheme : str
+        How entities are read from tags (:func:`committee.corpus.entities.entities`).
+    buckets : sequence of str, optional
+        Keys of :data:`ENTITY_ATTRIBUTES` to collect results by.
+
+    Examples
+    --------
+    >>> g = Corpus("g", [list("江泽民在北京")], [1],
+    ...            tags=[["B-PER", "I-PER", "I-PER", "O", "B-LOC", "I-LOC"]])
+    >>> p = Corpus("p", [list("江泽民在北京")], [1],
+    ...            tags=[["B-PER", "I-PER", "O", "O", "B-ORG", "I-ORG"]])
+    >>> c = EntityCollector(g, difficulty=[0.5, 0.25], char_difficulty=[.5] * 3 + [.1] + [.25] * 2)
+    >>> s = c.collect(p)
+    >>> s.n_gold.tolist(), s.n_pred.tolist(), s.n_correct.tolist(), s.pred_d.tolist()
+    ([2], [2], [0], [0.75])
+    >>> c.error_types(p)
+    {'correct': 0, 'wrong_type': 1, 'wrong_boundary': 1, 'missed': 0, 'spurious': 0}
+    """
+
+    def __init__(self, gold: Corpus, difficulty=None, char_difficulty=None, *, oov=None,
+                 mode: str = "default", scheme: str | None = None, buckets=()):
+        if mode == "strict" and scheme is None:  # outputs are read by the gold's scheme
+            scheme = detect_scheme(gold.tags)
+        self.gold, self.mode, self.scheme = gold, mode, scheme
+        #: the scheme of strict mode (given, or detected from the gold); None by default
+        self.scheme_used = scheme if mode == "strict" else None
+        self.units = NER.gold(gold, mode, scheme)
+        self.lengths = [sum(map(len, s)) for s in gold.words]
+        self.n_sentences = S = len(gold.words)
+        self.spans = NER.spans(self.lengths, self.units)
+        g = self.spans
+        self._n_gold = np.bincount(g.sentence, minlength=S)
+        self.difficulty = self.char_difficulty = None
+        if difficulty is not None:
+            d = self.difficulty = np.asarray(difficulty, dtype=np.float64)
+            if d.shape != (len(g.starts),):
+                raise ValueError(f"difficulty has shape {d.shape}, gold has {len(g.starts)} "
+                                 "entities")
+            self.char_difficulty = np.asarray(char_difficulty, dtype=np.float64)
+            if self.char_difficulty.shape != (g.n_chars,):
+                raise ValueError(f"per-character weights have shape "
+                                 f"{self.char_difficulty.shape}, gold has {g.n_chars} characters")
+            self._gold_d = np.bincount(g.sentence, weights=d, minlength=S)
+            self._bin_key = g.sentence * N_BINS + difficulty_bins(d)
+            self._bin_gold = np.bincount(self._bin_key, minlength=S * N_BINS).reshape(S, N_BINS)
+        self.oov = None if oov is None else np.asarray(oov, dtype=bool)
+        if self.oov is not None:
+            self._n_oov = np.bincount(g.sentence[self.oov], minlength=S)
+        self.buckets = tuple(buckets)
+
+    def units_of(self, pred: Corpus) -> list:
+        """The entities of an output, read as the gold's are."""
+        return NER.gold(pred, self.mode, self.scheme)
+
+    def match(self, pred: Corpus) -> tuple[Spans, Spans, np.ndarray, np.ndarray]:
+        """Gold and predicted entities and which are matched (one label set)."""
+        return match(NER, self.lengths, self.units, self.units_of(pred))
+
+    def collect(self, pred: Corpus, check: bool = True) -> SufficientStats:
+        """Sufficient statistics of ``pred``, checked to align with gold
+        (same sentences, same characters) unless ``check=False``."""
+        if check:
+            check_aligned(self.gold, pred)
+        S = self.n_sentences
+        g, p, gold_ok, _ = self.match(pred)
+
+        def per_sentence(ids, weights=None):
+            return np.bincount(ids, weights=weights, minlength=S)
+
+        extra = {}
+        if self.difficulty is not None:
+            d = self.difficulty
+            extra["gold_d"] = self._gold_d
+            extra["correct_d"] = per_sentence(g.sentence, np.where(gold_ok, d, 0.0))
+            extra["pred_d"] = per_sentence(p.sentence, self.char_difficulty[p.ends - 1])
+            extra["bin_gold"] = self._bin_gold
+            extra["bin_correct"] = np.bincount(self._bin_key[gold_ok],
+                                               minlength=S * N_BINS).reshape(S, N_BINS)
+        if self.oov is not None:
+            extra["n_oov"] = self._n_oov
+            extra["oov_correct"] = per_sentence(g.sentence[self.oov & gold_ok])
+        if self.buckets:
+            extra["buckets"] = self._bucket_stats(g, p, gold_ok)
+        return SufficientStats(n_gold=self._n_gold, n_pred=per_sentence(p.sentence),
+                               n_correct=per_sentence(g.sentence[gold_ok]), **extra)
+
+    def _bucket_stats(self, g: Spans, p: Spans, gold_ok: np.ndarray) -> dict:
+        """``{attr: BucketStats}``: gold entities by their attribute, predicted
+        ones by theirs (a correct one falls in its gold entity's bucket)."""
+        S, out = self.n_sentences, {}
+
+        def table(sentence, bucket, n, weights=None):
+            return np.bincount(sentence * n + bucket, weights=weights,
+                               minlength=S * n).reshape(S, n)
+
+        for key in self.buckets:
+            if key == "type":
+                labels, gb, pb = g.label_names, g.labels, p.labels
+            elif key == "length":
+                labels, gb, pb = _LENGTHS, length_bucket(g.ends - g.starts), length_bucket(
+                    p.ends - p.starts)
+            elif key == "difficulty" and self.difficulty is not None:
+                labels, gb, pb = _DIFFICULTY, difficulty_bucket(self.difficulty), None
+            else:
+                continue
+            B = len(labels)
+            arrays = {"n_gold": table(g.sentence, gb, B),
+                      "n_correct": table(g.sentence[gold_ok], gb[gold_ok], B)}
+            if pb is not None:
+                arrays["n_pred"] = table(p.sentence, pb, B)
+            if self.difficulty is not None:
+                d = self.difficulty
+                arrays["gold_d"] = table(g.sentence, gb, B, d)
+                arrays["correct_d"] = table(g.sentence[gold_ok], gb[gold_ok], B, d[gold_ok])
+                if pb is not None:
+                    arrays["pred_d"] = table(p.sentence, pb, B,
+                                             self.char_difficulty[p.ends - 1])
+            out[key] = BucketStats(key, tuple(labels), **arrays)
+        return out
+
+    def error_types(self, pred: Corpus) -> dict[str, int]:
+        """:func:`entity_outcomes` counts of an aligned output."""
+        g, p, _, _ = self.match(pred)
+        return entity_outcomes(g, p)
+
+
+def entity_outcomes(gold: Spans, pred: Spans) -> dict[str, int]:
+    """How an output treats each gold entity, and its spurious entities.
+
+    A gold entity is ``correct`` (an entity of the output has its span and
+    type), of ``wrong_type`` (one has its span, none its type), of
+    ``wrong_boundary`` (an entity of the output overlaps it, none has its
+    span) or ``missed`` (none overlaps it).  ``spurious`` counts the
+    output's entities that overlap no gold entity.  The four gold outcomes
+    add up to the gold entities; ``correct`` is ``n_correct``.
+
+    >>> from committee.spans import labelled
+    >>> names = ("LOC", "PER")
+    >>> g = labelled([10], [[(0, 2, "PER"), (3, 5, "LOC"), (6, 8, "PER"), (8, 9, "LOC")]], names)
+    >>> p = labelled([10], [[(0, 2, "PER"), (3, 5, "PER"), (6, 7, "PER"), (9, 10, "LOC")]], names)
+    >>> entity_outcomes(g, p)
+    {'correct': 1, 'wrong_type': 1, 'wrong_boundary': 1, 'missed': 1, 'spurious': 1}
+    """
+    n = max(gold.n_chars, pred.n_chars) + 1
+    key = lambda s: s.starts * n + s.ends  # noqa: E731 - a span without its type
+    exact = np.isin(key(gold) * len(gold.label_names) + gold.labels,
+                    key(pred) * len(pred.label_names) + pred.labels)
+    same_span = np.isin(key(gold), key(pred))
+    overlaps = _overlapping(gold, pred)
+    codes = np.where(exact, 0, np.where(same_span, 1, np.where(overlaps, 2, 3)))
+    counts = np.bincount(codes, minlength=len(ENTITY_OUTCOMES))
+    out = {name: int(c) for name, c in zip(ENTITY_OUTCOMES, counts)}
+    out["spurious"] = int((~_overlapping(pred, gold)).sum())
+    return out
+
+
+def _overlapping(a: Spans, b: Spans) -> np.ndarray:
+    """For each span of ``a``: does some span of ``b`` share a character with it?"""
+    n = max(a.n_chars, b.n_chars)
+    cover = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(cover, b.starts, 1)
+    np.add.at(cover, b.ends, -1)
+    covered = np.concatenate(([0], np.cumsum(np.cumsum(cover)[:-1] > 0)))
+    return covered[a.ends] - covered[a.starts] > 0
