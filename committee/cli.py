@@ -49,6 +49,8 @@ import warnings
 from committee import __version__
 from committee.checkargs import cli_int, cli_real
 from committee.corpus import FORMATS
+from committee.corpus.entities import MODES, SCHEMES
+from committee.tasks import TASKS
 from committee.errors import CommitteeError, Note
 
 def _columns(names: str | None, irt: bool = False) -> tuple:
@@ -154,14 +156,16 @@ def cmd_score(args) -> int:
              args.train, *(o for o in args.outputs if o != "-")]
     scoring.require_files(files)
     rundir.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
+    fmt = args.format or ("bio" if args.task == "ner" else "sighan")
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
-        format=args.format, encoding=args.encoding,
-        gold_format=args.gold_format, gold_encoding=args.gold_encoding,
+        format=fmt, encoding=args.encoding,
+        gold_format=args.gold_format or fmt, gold_encoding=args.gold_encoding,
         train_encoding=args.train_encoding, allow_overlap=args.allow_overlap,
         normalization=None if args.normalize == "none" else args.normalize,
-        train_format=args.train_format if args.train else None, spelling=_cli_spelling,
-        irt=args.irt, buckets=args.buckets)
+        train_format=(args.train_format or fmt) if args.train else None,
+        spelling=_cli_spelling, irt=args.irt, buckets=args.buckets, task=args.task,
+        mode=args.mode, scheme=args.scheme)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
     if args.json:
@@ -180,7 +184,9 @@ def cmd_run(args) -> int:
     out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config)
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
-    print(f"wrote {out}/: K={manifest['committee']['size']}, {d['n_words']:,} test words, "
+    units = (f"{d['n_words']:,} test words" if "n_words" in d
+             else f"{d['n_entities']:,} test entities")
+    print(f"wrote {out}/: K={manifest['committee']['size']}, {units}, "
           f"mean difficulty {d['mean']:.3f}, test OOV rate "
           f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
     print(manifest["signature"])
@@ -232,7 +238,7 @@ def cmd_segment(args) -> int:
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
     seg = segmenters.load(args.segmenter)
-    test = corpus.read_corpus(args.test, format=args.format, encoding=args.encoding)
+    test = corpus.read_corpus(args.test, format=args.format or "sighan", encoding=args.encoding)
     texts = ["".join(s) for s in test.words]
     words = segmenters.segment(seg, texts, test.path, test.lines, progress=not args.quiet)
     if args.output == "-":
@@ -261,7 +267,7 @@ def cmd_irt(args) -> int:
     for s in summary["systems"]:
         print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")
     if "subset" in summary:
-        print(format_subset(summary["subset"]))
+        print(irtrun.format_subset(summary["subset"]))
     return 0
 
 
@@ -275,26 +281,6 @@ def _report_description() -> str:
             "report/ (figures and their data) into RUN_DIR. Runs every analysis unless told "
             f"otherwise: {', '.join(ANALYSES)}. Table 2 models are trained once and reused; "
             "nothing of the committee is retrained.")
-
-
-def format_subset(sub: dict) -> str:
-    """``committee irt --subset``'s table: each held-out system's θ, r and fb
-    from every word, from the chosen words and from as many random words."""
-    from committee.metrics.records import pct
-
-    head = f"{'system':<24} {'theta':>7} {'subset':>7} {'random':>7}  {'fb':>6} {'subset':>6} " \
-           f"{'random':>6}"
-    lines = [f"irt-subset.tsv: {sub['n']} words chosen over theta "
-             f"[{sub['theta_range'][0]:.2f}, {sub['theta_range'][1]:.2f}]", head]
-    for r in sub["systems"]:
-        lines.append(f"{r['system'][-24:]:<24} {r['theta']:>7.3f} {r['theta_subset']:>7.3f} "
-                     f"{r['theta_random']:>7.3f}  {pct(r['fb']):>6} {pct(r['fb_subset']):>6} "
-                     f"{pct(r['fb_random']):>6}")
-    rms = sub["rms"]
-    lines.append(f"RMS error: theta {rms['theta_subset']:.3f} (random words "
-                 f"{rms['theta_random']:.3f}), fb {pct(rms['fb_subset'])} points (random "
-                 f"{pct(rms['fb_random'])})")
-    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -348,6 +334,14 @@ def _add_score(sub) -> None:
                         "fixed; run `committee irt RUN_DIR` first)")
     s.add_argument("--metrics", metavar="NAMES",
                    help=_metrics_help())
+    s.add_argument("--task", default="segmentation", choices=TASKS,
+                   help="ner: named entities of bio files, scored as seqeval does, pb/rb/fb "
+                        "with a run's entity difficulties (docs/method.md §13)")
+    s.add_argument("--mode", default="default", choices=MODES,
+                   help="--task ner: entities by the conlleval rules (default) or, strict, "
+                        "the well-formed ones of --scheme (seqeval's mode='strict')")
+    s.add_argument("--scheme", choices=SCHEMES, help="--task ner --mode strict: the tag "
+                                                     "scheme (default: detected from GOLD)")
     s.set_defaults(func=cmd_score, check=_check_score)
 
 
@@ -437,8 +431,9 @@ def _file_options(parser, source: str, what: str) -> None:
     """``--SOURCE-format`` and ``--SOURCE-encoding`` (``--format``,
     ``--encoding`` for an empty ``source``): how ``what`` is read."""
     prefix = f"--{source}-" if source else "--"
-    parser.add_argument(f"{prefix}format", default="sighan", choices=FORMATS, metavar="F",
-                        help=f"format of {what}: {', '.join(FORMATS)} (default: sighan)")
+    parser.add_argument(f"{prefix}format", default=None, choices=FORMATS, metavar="F",
+                        help=f"format of {what}: {', '.join(FORMATS)} (default: sighan; bio "
+                             "with --task ner)")
     parser.add_argument(f"{prefix}encoding", default="utf-8", metavar="E",
                         help=f"encoding of {what}: utf-8, gb18030, big5, cp950, big5hkscs, ... "
                              "(default: utf-8)")
@@ -505,6 +500,8 @@ def _buckets(value: str | None, args) -> object:
 
     if value is None or value == "":
         return None if value is None else True
+    if args.task == "ner":  # the entities' attributes
+        return _entity_buckets(value, args.difficulty is not None)
     given = {"difficulty": args.difficulty is not None,
              "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
@@ -518,8 +515,29 @@ def _buckets(value: str | None, args) -> object:
     return names or True
 
 
+def _entity_buckets(value: str, difficulty: bool) -> list[str] | bool:
+    """``--buckets`` of ``--task ner``: ``type``, ``length``, ``difficulty``."""
+    from committee.metrics.labelled import ENTITY_ATTRIBUTES
+
+    names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    for name in names:
+        if name not in ENTITY_ATTRIBUTES or (name == "difficulty" and not difficulty):
+            raise _UsageError(f"--buckets: {name!r} is not an attribute of entities here; "
+                              f"choose from {', '.join(ENTITY_ATTRIBUTES)} (difficulty needs "
+                              "--difficulty)")
+    return names or True
+
+
 def _check_score(args) -> None:
     args.columns = _columns(args.metrics, irt=args.irt is not None)
+    if args.task != "ner" and (args.mode != "default" or args.scheme is not None):
+        raise _UsageError("--mode and --scheme are for --task ner (entity tags)")
+    if args.task == "ner":
+        if args.irt is not None:
+            raise _UsageError("--irt is for word segmentation runs, not --task ner")
+        if args.metrics is None:  # the words' own metrics (TNR, boundaries) have no value
+            args.columns = tuple(m for m in args.columns
+                                 if not {"total_words", "boundary_gold"} & set(m.needs))
     args.buckets = _buckets(args.buckets, args)
     if args.outputs.count("-") > 1:
         raise _UsageError("standard input ('-') can be given as one OUTPUT only")

@@ -637,6 +637,13 @@ def load_entity_difficulty(source, gold: Corpus, units: list) -> tuple[np.ndarra
         raise InputError(path, None, "entity scores need the per-character weights: give the "
                                      "run directory or its .weight_c file (docs/method.md §13)")
     per_char = read_weight_c(path, gold)
+    return entity_values(path, per_char, gold, units), per_char
+
+
+def entity_values(path, per_char: np.ndarray, gold: Corpus, units: list) -> np.ndarray:
+    """Each gold entity's value from per-character values (``.weight_c``),
+    which must be equal within every entity (:class:`InputError` naming
+    ``path`` and the line otherwise)."""
     d, base = [], 0
     for i, (words, sent) in enumerate(zip(gold.words, units)):
         for start, end, _ in sent:
@@ -647,4 +654,4 @@ def load_entity_difficulty(source, gold: Corpus, units: list) -> tuple[np.ndarra
                                               "of this gold?")
             d.append(values[0])
         base += sum(map(len, words))
-    return np.array(d, dtype=np.float64), per_char
+    return np.array(d, dtype=np.float64)

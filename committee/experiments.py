@@ -138,7 +138,9 @@ class Experiment:
     ``function`` is ``"module:function"`` or a callable taking the report's
     :class:`committee.report.analyses.Context` and returning its section of
     ``report.md`` (or None); ``outputs`` are globs relative to the run
-    directory, removed when the analysis fails.
+    directory, removed when the analysis fails.  ``tasks``: the tasks
+    (:data:`committee.tasks.TASKS`) whose runs it reads; on a run of
+    another task the report leaves it out with a note saying why.
     """
 
     name: str
@@ -148,6 +150,7 @@ class Experiment:
     settings: tuple[Setting, ...] = ()
     outputs: tuple[str, ...] = ()
     charts: tuple[Chart, ...] = field(default=())
+    tasks: tuple[str, ...] = ("segmentation", "ner")
 
 
 def function_of(experiment: Experiment) -> Callable:
@@ -231,7 +234,17 @@ REGISTRY: tuple[Experiment, ...] = (
         (Chart("report/fig2-linguistic.csv", "Fig. 2: which words are hard?", "bar", "bin",
                lambda columns: [c for c in columns if c.endswith(" share")],
                text="Share of each word group in each difficulty bin.",
-               x_title="difficulty bin", y_title="share of the group's words"),)),
+               x_title="difficulty bin", y_title="share of the group's words"),),
+        tasks=("segmentation",)),
+    Experiment(
+        "entities", f"{_HERE}:entities", "Entities by type",
+        "entities of a task: ner run: difficulty by type, the hardest entities",
+        (), ("report/entities-*",),
+        (Chart("report/entities-by-type.csv", "Entities by type", "bar", "bin",
+               lambda columns: [c for c in columns if c.endswith(" share")],
+               text="Share of each type's gold entities in each difficulty bin.",
+               x_title="difficulty bin", y_title="share of the type's gold entities"),),
+        tasks=("ner",)),
     Experiment(
         "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
         "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
@@ -272,7 +285,8 @@ REGISTRY: tuple[Experiment, ...] = (
                "line", "split", ("pearson_fb", "pearson_f1"),
                text="Pearson r across halves, for each random split.",
                x_title="random split", y_title="Pearson r between the halves",
-               names={"pearson_fb": "r of fb", "pearson_f1": "r of f1"}))),
+               names={"pearson_fb": "r of fb", "pearson_f1": "r of f1"})),
+        tasks=("segmentation",)),
     Experiment(
         "word_weights", f"{_HERE}:word_weights", "Fig. 7: word weights",
         "Fig. 7: sentences with each word's difficulty",
@@ -282,7 +296,8 @@ REGISTRY: tuple[Experiment, ...] = (
         (Chart("report/fig7-word-weights.csv", "Fig. 7: word weights", "bar", "word_index",
                ("d",), "word", "The words of the chosen sentences with their difficulties.",
                x_title="the words of each sentence, numbered from 0", y_title="difficulty d",
-               names={"word_index": "word"}, group="sentence"),)),
+               names={"word_index": "word"}, group="sentence"),),
+        tasks=("segmentation",)),
     Experiment(
         "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",
         "2PL item response theory on the marks (as committee irt), θ of every system",
@@ -305,7 +320,8 @@ REGISTRY: tuple[Experiment, ...] = (
                group="kind"),
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
-                    "random words."))),
+                    "random words.")),
+        tasks=("segmentation",)),
     Experiment(
         "buckets", f"{_HERE}:buckets", "Results by word attribute",
         "recall and rb of each system by word length, OOV, sentence length and difficulty, "
@@ -319,7 +335,8 @@ REGISTRY: tuple[Experiment, ...] = (
                     needs="the training vocabulary" if key == "oov" else None,
                     x_title=title, y_title="recall of the bucket's gold words",
                     names=_drop_recall)
-              for key, title in BUCKET_ATTRIBUTES.items())),
+              for key, title in BUCKET_ATTRIBUTES.items()),
+        tasks=("segmentation",)),
 )
 
 #: Settings of the section that belong to no one analysis.

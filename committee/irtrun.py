@@ -504,3 +504,23 @@ def rms_errors(rows) -> dict:
             out[f"{key}_{how}"] = (float(np.sqrt(np.mean([(u - v) ** 2 for u, v in pairs])))
                                    if pairs else None)
     return out
+
+
+def format_subset(sub: dict) -> str:
+    """``committee irt --subset``'s table: each held-out system's θ, r and fb
+    from every word, from the chosen words and from as many random words."""
+    from committee.metrics.records import pct
+
+    head = f"{'system':<24} {'theta':>7} {'subset':>7} {'random':>7}  {'fb':>6} {'subset':>6} " \
+           f"{'random':>6}"
+    lines = [f"irt-subset.tsv: {sub['n']} words chosen over theta "
+             f"[{sub['theta_range'][0]:.2f}, {sub['theta_range'][1]:.2f}]", head]
+    for r in sub["systems"]:
+        lines.append(f"{r['system'][-24:]:<24} {r['theta']:>7.3f} {r['theta_subset']:>7.3f} "
+                     f"{r['theta_random']:>7.3f}  {pct(r['fb']):>6} {pct(r['fb_subset']):>6} "
+                     f"{pct(r['fb_random']):>6}")
+    rms = sub["rms"]
+    lines.append(f"RMS error: theta {rms['theta_subset']:.3f} (random words "
+                 f"{rms['theta_random']:.3f}), fb {pct(rms['fb_subset'])} points (random "
+                 f"{pct(rms['fb_random'])})")
+    return "\n".join(lines)

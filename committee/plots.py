@@ -236,8 +236,12 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     return _save(fig, path)
 
 
-def linguistic(path, labels: Sequence[str], shares: dict[str, dict]) -> Path:
-    """Fig. 2: share of each word group in each difficulty bin (grouped bars)."""
+def linguistic(path, labels: Sequence[str], shares: dict[str, dict],
+               title: str = "Where idioms, 2-character words and OOV words fall on the "
+                            "difficulty scale",
+               ylabel: str = "share of the group's words") -> Path:
+    """Fig. 2: share of each word group in each difficulty bin (grouped bars);
+    the entities of each type alike (``title``, ``ylabel``)."""
     plt = require_matplotlib()
     _style(plt)
     fig, ax = plt.subplots(figsize=(9, 4))
@@ -251,8 +255,8 @@ def linguistic(path, labels: Sequence[str], shares: dict[str, dict]) -> Path:
                color=COLORS[i % len(COLORS)], label=f"{name} (n = {total:,})")
     _bin_ticks(ax, labels)
     ax.set_xlabel("difficulty bin")
-    ax.set_ylabel("share of the group's words")
-    ax.set_title("Where idioms, 2-character words and OOV words fall on the difficulty scale")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
     return _save(fig, path)

@@ -482,7 +482,7 @@ REWRITE = "rerun the same committee run to rewrite it (saved members are not tra
 #: The files each reader of a run reads, checked by :func:`verify`.
 READ_BY = {
     runlock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
-                     TRAIN_WORDS_FILE),
+                     WEIGHT_C_FILE, TRAIN_WORDS_FILE),
     "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE),  # committee.irtrun.COMMAND
 }
 

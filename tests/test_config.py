@@ -232,8 +232,8 @@ CASES = [
     (with_change("experiment", {"table2": True}),
      "experiment: unknown key (did you mean 'experiments'?)"),
     (with_change("results", {"a": 1}),
-     "results: unknown key; expected one of: name, corpus, committee, crf, parallel, output, "
-     "experiments"),
+     "results: unknown key; expected one of: name, task, corpus, committee, crf, parallel, "
+     "output, experiments"),
     (with_change("experiments", {"tabel2": True}),
      "experiments.tabel2: unknown key (did you mean 'experiments.table2'?)"),
     (with_change("experiments", {"table2": "yes"}),
@@ -274,7 +274,7 @@ CASES = [
      "committee.draw: unknown value 'grdi' (did you mean 'grid'?); expected one of: random, grid"),
     (with_change("corpus.train.format", "sighn"),
      "corpus.train.format: unknown value 'sighn' (did you mean 'sighan'?); "
-     "expected one of: sighan, pku, char-slash, char-tsv, conllu"),
+     "expected one of: sighan, pku, char-slash, char-tsv, conllu, bio"),
     (with_change("corpus.train.encoding", "utf-9"), "corpus.train.encoding: unknown encoding 'utf-9'"),
     (with_change("corpus.test", {"path": TEST, "builtin": "peoples-daily-1998", "split": "test"}),
      "corpus.test: give either 'path' or 'builtin', not both"),

@@ -44,6 +44,8 @@ def sample(fmt: str) -> str:
             rows += [f"{i}\t{w}\t{w}\t{p.upper()}\t_\t_\t0\tdep\t_\t_" for i, (w, p) in enumerate(zip(s, ps), 1)]
             blocks.append("\n".join(rows) + "\n")
         return "\n".join(blocks)
+    if fmt == "bio":  # well-formed IOB2: words of three characters or more are entities
+        return "\n".join("".join(f"{w}\t{'B-ORG' if len(w) > 2 else 'O'}\n" for w in s) for s in SENTENCES)
     assert fmt == "word-list"
     return "".join(w + "\n" for w in WORDS)
 
@@ -307,8 +309,8 @@ def test_a_format_is_one_record(tmp_path):
     assert got["mismatch"] == ("D/toy.txt:1: looks like toy (words separated by |), "
                                "read as sighan: set --format toy")
     assert got["unknown"] == ("unknown corpus format 'nope'; valid: "
-                              "sighan, pku, char-slash, char-tsv, conllu, toy")
-    assert "conllu, toy (default: sighan)" in got["help"]
+                              "sighan, pku, char-slash, char-tsv, conllu, bio, toy")
+    assert "conllu, bio, toy (default: sighan" in got["help"]
     assert got["score_f1"] == 1.0
     assert got["config_format"] == "toy"
     assert got["table"].endswith("| `toy` | words separated by `|` | no |\n")

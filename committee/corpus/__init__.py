@@ -30,6 +30,11 @@ The package, along the way a file takes:
     content and of word lists.
 ``tagging``
     BMES tags (:func:`to_bmes`, :func:`from_bmes`).
+``entities``
+    Entity tags (``B-PER``, ``O``) of a labelled corpus and their schemes
+    (:data:`~committee.corpus.entities.SCHEMES`): the entities by the
+    conlleval rules or strict to a scheme, scheme detection, ill-formed
+    sequences, spans to IOBES tags.
 ``writing``
     SIGHAN text (:func:`format_sighan`, :func:`write_sighan`).
 ``splits``
@@ -48,6 +53,7 @@ from __future__ import annotations
 
 from committee.corpus.embedded import EMBEDDED_NAME, embedded_path, read_embedded
 from committee.corpus.encodings import ENCODINGS
+from committee.corpus.entities import SCHEMES
 from committee.corpus.formats import FORMATS, LOOKS, Format
 from committee.corpus.model import (NORMALIZATIONS, Corpus, content_sha256, normalize,
                                     training_words, word_list_sha256)
@@ -55,7 +61,7 @@ from committee.corpus.reading import read_corpus, read_word_list
 from committee.corpus.sniffing import sniff_format
 from committee.corpus.splits import split_by, split_tail
 from committee.corpus.tagging import from_bmes, to_bmes
-from committee.corpus.writing import format_sighan, write_sighan
+from committee.corpus.writing import format_bio, format_sighan, write_bio, write_sighan
 
 __all__ = [
     "Corpus",
@@ -71,6 +77,8 @@ __all__ = [
     "training_words",
     "format_sighan",
     "write_sighan",
+    "format_bio",
+    "write_bio",
     "normalize",
     "to_bmes",
     "from_bmes",
@@ -80,4 +88,5 @@ __all__ = [
     "split_by",
     "Format",
     "LOOKS",
+    "SCHEMES",
 ]

@@ -26,6 +26,14 @@ follow from the records; a new format is one more record.
     (column 4) as POS; comments, multiword-token ranges (``3-4``) and empty
     nodes (``5.1``) are skipped; blank lines end sentences.  A sentence's
     line is the first line of its block (its first comment, if any).
+``bio``
+    Labelled spans (named entities): a token and its tag a line, separated
+    by a tab or spaces (``江泽民<TAB>S-PER``, ``北 B-LOC``), blank lines
+    between sentences, ``-DOCSTART-`` lines skipped.  A tag is ``O`` or
+    ``X-TYPE`` with X one of B, I, E, S, M, in the schemes IOB1, IOB2,
+    IOBES or BMES (:mod:`committee.corpus.entities`); the tags go to
+    :attr:`~committee.corpus.Corpus.tags`.  A sentence's line is its first
+    token's.
 
 The word list (``*_training_words``, read by
 :func:`committee.corpus.read_word_list`) has a record too, without a
@@ -38,8 +46,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from committee.corpus.parsers import (parse_char_slash, parse_char_tsv, parse_conllu, parse_pku,
-                                      parse_sighan)
+from committee.corpus.entities import is_tag
+from committee.corpus.parsers import (parse_bio, parse_char_slash, parse_char_tsv, parse_conllu,
+                                      parse_pku, parse_sighan)
 from committee.corpus.tagging import CHAR_TAGS
 
 #: Lines looked at to tell the format, from the start of the file.
@@ -104,6 +113,9 @@ class Format:
     comment_lines : bool
         Lines starting with ``#`` belong to the format, so the line that
         shows it is its first comment when there is one.
+    labelled : bool
+        The parser's third value is one span tag per token (``B-PER``,
+        ``O``; :attr:`committee.corpus.Corpus.tags`), not POS.
     """
 
     name: str
@@ -116,6 +128,7 @@ class Format:
     claim: Callable[[int, int, Sequence[str]], bool] = at_least_half
     within: str | None = None
     comment_lines: bool = False
+    labelled: bool = False
 
 
 def _conllu_line(s: str) -> bool:
@@ -165,13 +178,20 @@ def _sighan_line(s: str) -> bool | None:
     return len(s.split()) > 1
 
 
+def _bio_line(s: str) -> bool:
+    """A token and an entity tag (``O``, ``B-PER``; not char-tsv's bare
+    ``B``), or a CoNLL ``-DOCSTART-`` line."""
+    cols = s.split()
+    return s.startswith("-DOCSTART-") or (len(cols) == 2 and is_tag(cols[1]))
+
+
 def _word_list_line(s: str) -> bool:
     return len(s.split()) == 1
 
 
 #: Every format, in the order that messages and ``--help`` list them.
 RECORDS: tuple[Format, ...] = (
-    Format("sighan", parse_sighan, _sighan_line, 4,
+    Format("sighan", parse_sighan, _sighan_line, 5,
            looks="sighan (several words a line, separated by spaces)",
            what="one sentence per line, words separated by any Unicode whitespace "
                 "(space, tab, U+3000, U+00A0); also NLPCC 2016 `.dat`",
@@ -193,7 +213,13 @@ RECORDS: tuple[Format, ...] = (
            what="Universal Dependencies: FORM of word lines; comments, ranges `3-4`, "
                 "empty nodes `5.1` skipped",
            pos="UPOS", comment_lines=True),
-    Format("word-list", None, _word_list_line, 5,
+    Format("bio", parse_bio, _bio_line, 4,
+           looks="bio (a token and its entity tag a line, such as 江 B-PER)",
+           what="labelled spans: `token<TAB>tag` or `token tag` a line (`O`, `B-PER`, … in "
+                "IOB1, IOB2, IOBES or BMES), blank line between sentences; `-DOCSTART-` "
+                "lines skipped",
+           pos="no (entity tags kept)", labelled=True),
+    Format("word-list", None, _word_list_line, 6,
            looks="a word list (one short word a line)",
            what="one entry a line (`*_training_words`): the training vocabulary",
            claim=word_list_claim),

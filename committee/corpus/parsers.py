@@ -1,14 +1,18 @@
 """The parsers of the corpus formats: ``(path, lines, normalization) ->
-(words, line numbers, pos)``, one per format (:mod:`committee.corpus.formats`
-names each in its record).  ``lines`` are the file's lines (split on
-``\\n``, one trailing ``\\r`` dropped); a malformed line raises
-:class:`committee.errors.InputError` naming the file and the line."""
+(words, line numbers, pos)`` (tags for a labelled format), one per format
+(:mod:`committee.corpus.formats` names each in its record).  ``lines``
+are the file's lines (split on ``\\n``, one trailing ``\\r`` dropped); a
+malformed line raises :class:`committee.errors.InputError` naming the file
+and the line."""
 
 from __future__ import annotations
 
+import warnings
+
+from committee.corpus.entities import TAG_SHAPE, breaks, detect_scheme, is_tag
 from committee.corpus.model import normalize_words
 from committee.corpus.tagging import bmes_error, char_tag, from_bmes
-from committee.errors import InputError
+from committee.errors import InputError, PlausibilityWarning
 
 
 def parse_sighan(path, lines, norm):
@@ -158,3 +162,51 @@ def parse_conllu(path, lines, norm):
         pos.append(ps)
         starts.append(first)
     return words, starts, pos
+
+
+def _warn_ill_formed(path, tags, lines):
+    """One :class:`PlausibilityWarning` counting the tokens where the tag
+    sequences break the file's scheme (:func:`committee.corpus.entities.breaks`),
+    naming the first; ``lines`` holds each token's line number."""
+    scheme = detect_scheme(tags)
+    count, first = 0, None
+    for ts, ks in zip(tags, lines):
+        found = breaks(ts, scheme)
+        if found and first is None:
+            first = (ks[found[0][0]], found[0][1])
+        count += len(found)
+    if count:
+        warnings.warn(
+            f"{path}: {count} ill-formed tag sequence{'s' if count != 1 else ''} under {scheme} "
+            f"(first at line {first[0]}: {first[1]}), read by the conlleval rules",
+            PlausibilityWarning, stacklevel=3,
+        )
+
+
+def parse_bio(path, lines, norm):
+    """A token and its entity tag a line, separated by a tab or spaces, a
+    blank line between sentences; ``-DOCSTART-`` lines are skipped.  The
+    third value is the tags.  A sentence's line is its first token's."""
+    words, starts, tags, where = [], [], [], []
+    for _, block in _blocks(lines):
+        ws, ts, ks = [], [], []
+        for k, s in block:
+            if s.startswith("-DOCSTART-"):
+                continue
+            cols = s.split()
+            if len(cols) != 2:
+                raise InputError(path, k, "expected a token and its tag (2 columns separated by a tab "
+                                          f"or spaces), found {len(cols)}")
+            tok, tag = cols
+            if not is_tag(tag):
+                raise InputError(path, k, f"tag {tag!r} is not {TAG_SHAPE}")
+            ws.append(tok if norm is None else normalize_words(path, k, [tok], norm)[0])
+            ts.append(tag)
+            ks.append(k)
+        if ws:
+            words.append(ws)
+            tags.append(ts)
+            starts.append(ks[0])
+            where.append(ks)
+    _warn_ill_formed(path, tags, where)
+    return words, starts, tags

@@ -66,14 +66,25 @@ ATTRIBUTES = (
 KEYS = tuple(a.key for a in ATTRIBUTES)
 _BY_KEY = {a.key: a for a in ATTRIBUTES}
 
+#: The attributes of entities (``task: ner``, :mod:`committee.metrics.labelled`);
+#: the types are those of the gold and the outputs.
+ENTITY_ATTRIBUTES = (
+    Attribute("type", (), None, True, "the entity's type (per-type p, r and f1 are seqeval's "
+                                      "classification report)"),
+    Attribute("length", ("1", "2", "3", "4+"), None, True, "entity length in characters"),
+    Attribute("difficulty", ("[0,.2)", "[.2,.4)", "[.4,.6)", "[.6,.8)", "[.8,1]"),
+              "difficulty", False, "the gold entity's difficulty d"),
+)
+_ENTITY_BY_KEY = {a.key: a for a in ENTITY_ATTRIBUTES}
+
 _FREQ_EDGES = np.array([1, 2, 5, 20])          # 0 | 1 | 2-4 | 5-19 | 20+
 _SENT_EDGES = np.array([16, 31, 51, 81])       # 1-15 | 16-30 | 31-50 | 51-80 | 81+
 _CONS_EDGES = np.array([0.5, 0.9])             # [0,.5) | [.5,.9) | [.9,1]
 
 
-def attribute(key: str) -> Attribute:
-    """The attribute named ``key`` (``KeyError`` otherwise)."""
-    return _BY_KEY[key]
+def attribute(key: str, entities: bool = False) -> Attribute:
+    """The attribute named ``key`` (of words, or of ``entities``; ``KeyError`` otherwise)."""
+    return (_ENTITY_BY_KEY if entities else _BY_KEY)[key]
 
 
 def length_bucket(lengths) -> np.ndarray:

@@ -26,7 +26,8 @@ import numpy as np
 from committee.corpus import Corpus
 from committee.corpus.entities import detect_scheme
 from committee.metrics.align import check_aligned
-from committee.metrics.buckets import BucketStats, difficulty_bucket, length_bucket
+from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, BucketStats,
+                                      difficulty_bucket, length_bucket)
 from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins
 from committee.spans import Spans
 from committee.tasks import NER, match
@@ -35,11 +36,12 @@ from committee.tasks import NER, match
 #: the predicted entities that overlap no gold entity.
 ENTITY_OUTCOMES = ("correct", "wrong_type", "wrong_boundary", "missed")
 
-#: The attributes of entities' results, in order.
-ENTITY_ATTRIBUTES = ("type", "length", "difficulty")
+#: The attributes of entities' results, in order (records in
+#: :data:`committee.metrics.buckets.ENTITY_ATTRIBUTES`).
+ENTITY_ATTRIBUTES = tuple(a.key for a in _RECORDS)
 
-_LENGTHS = ("1", "2", "3", "4+")
-_DIFFICULTY = ("[0,.2)", "[.2,.4)", "[.4,.6)", "[.6,.8)", "[.8,1]")
+_LENGTHS = _RECORDS[1].labels
+_DIFFICULTY = _RECORDS[2].labels
 
 
 class EntityCollector:

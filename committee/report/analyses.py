@@ -205,7 +205,7 @@ def stability(ctx: Context) -> str | None:
         raise ConfigError("experiments", [problem])
     summary = analysis.stability(data.marks, sizes)
     idx = analysis.sample_words(data.d, 12, e.seed)
-    flat_words = [w for s in test.words for w in s]
+    flat_words = data.unit_texts()
     prefix = analysis.prefix_difficulties(data.marks, sizes)
     stop = data.manifest.get("committee", {}).get("stability")
     plots.committee_size(out_dir / "fig1-committee-size.png", sizes, prefix[:, idx],
@@ -230,7 +230,7 @@ def stability(ctx: Context) -> str | None:
         + ("" if stop is None else
            f"; `size: auto` stopped at K = {stop['size']} (target {stop['target']}, "
            f"{'reached' if stop['reached'] else 'not reached'})")
-        + ". The left panel follows 12 words sampled across the difficulty range.\n\n"
+        + f". The left panel follows 12 {data.unit}s sampled across the difficulty range.\n\n"
         "![Fig. 1](report/fig1-committee-size.png)\n")
 
 
@@ -334,6 +334,53 @@ def ranking(ctx: Context) -> str | None:
                                                 for v in corr.values()]], "r" * len(corr))
                  + "\n")
     return (text + "\n![Fig. 3](report/fig3-ranking.png)\n")
+
+
+def entities(ctx: Context) -> str | None:
+    """Entities by type: how their difficulties spread, and the hardest ones."""
+    data, out_dir = ctx.data, ctx.out_dir
+    kinds = np.array([u[2] for sent in data.units for u in sent])
+    texts = np.array(data.unit_texts())
+    bins_of = np.minimum(np.floor(data.d * 10 + 1e-9), 9).astype(int)
+    shares, rows = {}, []
+    for kind in sorted(set(kinds.tolist())):
+        mask = kinds == kind
+        counts = np.bincount(bins_of[mask], minlength=10)
+        shares[kind] = {"n": counts, "share": counts / counts.sum()}
+        d = data.d[mask]
+        rows.append({"type": kind, "entities": int(mask.sum()), "mean_d": float(d.mean()),
+                     "d_0": float((d == 0).mean()), "d_half_or_more": float((d >= 0.5).mean()),
+                     "d_1": float((d == 1).mean()),
+                     "oov": float(data.oov[mask].mean()) if data.oov is not None else None})
+    plots.linguistic(out_dir / "entities-by-type.png", analysis.BIN_LABELS, shares,
+                     title="Where persons, places and organisations fall on the difficulty scale",
+                     ylabel="share of the type's gold entities")
+    ctx.figures.append("entities-by-type.png")
+    table = {"bin": list(analysis.BIN_LABELS)}
+    table.update({f"{k} share": v["share"] for k, v in shares.items()})
+    write_csv(out_dir / "entities-by-type.csv", pd.DataFrame(table))
+    write_csv(out_dir / "entities-types.csv", pd.DataFrame(rows))
+    frame = pd.DataFrame({"entity": texts, "type": kinds, "d": data.d})
+    hardest = (frame.groupby(["entity", "type"], sort=False)["d"].agg(["count", "mean"])
+               .reset_index().rename(columns={"count": "occurrences", "mean": "mean_d"}))
+    hardest = hardest.sort_values(["mean_d", "occurrences", "entity"],
+                                  ascending=[False, False, True], kind="mergesort")
+    write_csv(out_dir / "entities-hardest.csv", hardest)
+    top = hardest[hardest["occurrences"] >= 2].head(15)
+    return (
+        f"## {TITLES['entities']}\n\n"
+        "Gold entities of each type: how many, their mean difficulty, the shares with d = 0, "
+        "d ≥ 0.5 and d = 1, and the share unseen as training entities (OOV).\n\n"
+        + markdown_table(["type", "entities", "mean d", "d = 0", "d ≥ 0.5", "d = 1", "OOV"],
+                         [[r["type"], f"{r['entities']:,}", f"{r['mean_d']:.3f}",
+                           pct(r["d_0"], 1), pct(r["d_half_or_more"], 1), pct(r["d_1"], 1),
+                           pct(r["oov"], 1)] for r in rows])
+        + "\n\nThe hardest entities that occur twice or more in the test set (mean d over "
+        "their occurrences; all of them in `report/entities-hardest.csv`):\n\n"
+        + markdown_table(["entity", "type", "occurrences", "mean d"],
+                         [[r.entity, r.type, str(r.occurrences), f"{r.mean_d:.3f}"]
+                          for r in top.itertuples()])
+        + "\n\n![Entities by type](report/entities-by-type.png)\n")
 
 
 def bins(ctx: Context) -> str | None:

@@ -80,12 +80,16 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
            progress) -> Path:
     """:func:`build_report` once ``run_dir`` is held."""
     data = load_run(run_dir)
+    analyses, left_out = _for_task(analyses, data.task)
     check_run(cfg, data, analyses)
     handler = rundir.open_log(run_dir)  # committee report: log to the run's log too
     try:
         started = time.monotonic()
         ctx = Context(cfg, data, run_dir / rundir.REPORT_DIR)
         ctx.out_dir.mkdir(exist_ok=True)
+        if left_out:
+            ctx.notes.append(f"Not made for a run of {data.task} ({data.unit} difficulties): "
+                             f"{', '.join(left_out)}; these analyses read words.")
         if plots.cjk_font() is None:
             ctx.notes.append(plots.NO_CJK_FONT)
             log.warning("no CJK font found: Chinese words in the figures show as boxes")
@@ -99,6 +103,10 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
                     sections.append(section)
                     made.append(name)
         html_problem = _without_plotly(ctx)
+        if html_problem is None and data.task != "segmentation":
+            html_problem = "the page's item explorer shows words"
+            ctx.notes.append(f"report.html not written for a run of {data.task}: "
+                             f"{html_problem}; report.md holds the whole report.")
         page = _write_page(ctx, analyses, sections, started)
         if html_problem is None:
             _write_html(ctx, [n for n in made if n not in dict(ctx.failed)])
@@ -107,21 +115,41 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         rundir.close_log(handler)
 
 
+def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
+    """The analyses of ``analyses`` that read runs of ``task``, and those left out."""
+    kept = tuple(a for a in analyses if task in experiments.by_name(a).tasks)
+    return kept, [a for a in analyses if a not in kept]
+
+
+def _collector(data):
+    """The scorer of the run's gold units: words, or entities (docs/method.md §13)."""
+    if data.task == "segmentation":
+        return metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
+    from committee.metrics.labelled import EntityCollector
+
+    return EntityCollector(data.test, data.d, data.char_d, oov=data.oov)
+
+
 def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,
                     progress) -> None:
     """The Table 2 models, other systems and members of ``ctx``, scored."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
-    scorer = metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
+    scorer = _collector(data)
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
                                           inputs=inputs, progress=progress,
                                           load_inputs=load_inputs)
     ctx.notes += t2_notes
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
+    if segs and data.task != "segmentation":
+        ctx.notes.append(f"Segmenters not run ({', '.join(segs)}): they segment words, and "
+                         "this run rates entities; give taggers' outputs as bio files "
+                         "(experiments.systems).")
+        segs = []
     ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
     signature = _score_signature(ctx.run_dir, data)
     score(ctx.ranked, scorer, data.test, signature)
-    if data.pred_ends is not None:
+    if data.pred_ends is not None and data.task == "segmentation":
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
@@ -157,26 +185,30 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     data, test, run_dir = ctx.data, ctx.data.test, ctx.run_dir
     m = data.manifest
     hist = analysis.bin_counts(data.d)
+    unit, units = data.unit, data.unit + ("s" if data.unit == "word" else "")
+    if data.task != "segmentation":
+        units = "entities"
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
         "",
-        f"Committee of K = {data.K} CRF segmenters; test set: {len(test.words):,} sentences, "
-        f"{test.n_words():,} words, {test.n_chars():,} characters. Mean difficulty "
-        f"{data.d.mean():.3f}; {100 * (data.d == 0).mean():.1f}% of the words have d = 0 and "
+        f"Committee of K = {data.K} CRF {'segmenters' if unit == 'word' else 'taggers'}; "
+        f"test set: {len(test.words):,} sentences, {len(data.d):,} {units}"
+        f"{_by_type(data)}, {test.n_chars():,} characters. Mean difficulty "
+        f"{data.d.mean():.3f}; {100 * (data.d == 0).mean():.1f}% of the {units} have d = 0 and "
         f"{100 * (data.d == 1).mean():.1f}% have d = 1"
         + (f"; OOV rate {100 * data.oov.mean():.2f}%." if data.oov is not None else "."),
         "",
-        "How to read: a word's difficulty d is the share of the committee's members that "
-        "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
-        "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
-        "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike.",
+        _HOW_TO_READ[data.task],
         "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
         "Scores: `" + _score_signature(run_dir, data).format() + "` (the same as `committee score "
-        "--gold test.txt --difficulty test.weight --train-words train-words.txt` prints)",
+        + ("" if data.task == "segmentation" else f"--task {data.task} ")
+        + "--gold test.txt --difficulty " + ("test.weight" if data.task == "segmentation"
+                                             else "test.weight_c")
+        + " --train-words train-words.txt` prints)",
         "",
-        "Words per difficulty bin: "
+        f"{units.capitalize()} per difficulty bin: "
         + ", ".join(f"{lab} {n:,}" for lab, n in zip(analysis.BIN_LABELS, hist)) + ".",
         "",
         f"Analyses: {', '.join(analyses) or 'none'}"
@@ -194,6 +226,33 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     atomic_write_text(path, text)
     log.info("report: %s (%d figures)", path, len(ctx.figures))
     return path
+
+
+#: The report's "how to read" paragraph, per task.
+_HOW_TO_READ = {
+    "segmentation": (
+        "How to read: a word's difficulty d is the share of the committee's members that "
+        "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
+        "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
+        "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike."),
+    "ner": (
+        "How to read: an entity's difficulty d is the share of the committee's members that do "
+        "not tag exactly its span with its type. The balanced metrics pb, rb, fb reward getting "
+        "hard entities right (weight d) and punish getting easy ones wrong (weight 1 − d); a "
+        "predicted entity that is no gold entity weighs, on the precision side, the share of "
+        "members that also put an entity over its last character (docs/method.md §13). p, r, "
+        "f1 count every entity alike, as seqeval does."),
+}
+
+
+def _by_type(data) -> str:
+    """`` (LOC 3,244, ORG 376, PER 1,896)``: the gold entities by type; empty for words."""
+    if data.units is None:
+        return ""
+    from collections import Counter
+
+    counts = Counter(u[2] for s in data.units for u in s)
+    return " (" + ", ".join(f"{t} {n:,}" for t, n in sorted(counts.items())) + ")"
 
 
 def _run_analysis(ctx: Context, name: str) -> str | None:
@@ -340,6 +399,15 @@ def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Si
     p = rundir.paths(run_dir)
     vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
                   if p.train_words.is_file() else None)
+    if data.task != "segmentation":
+        import numpy as np
+
+        return metrics.make_signature(data.test.words, tags=data.test.tags,
+                                      difficulty=np.concatenate([data.d, data.char_d]),
+                                      vocabulary_sha256=vocabulary, match="exact-entity",
+                                      normalization=data.test.normalization,
+                                      bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
+                                      seed=scoring.SEED if bootstrap else None)
     return metrics.make_signature(data.test.words, difficulty=data.d,
                                   vocabulary_sha256=vocabulary,
                                   normalization=data.test.normalization,

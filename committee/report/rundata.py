@@ -37,8 +37,16 @@ class RunData:
     oov : ndarray of bool or None
     marks : ndarray of bool, shape (K, N)
     pred_ends : ndarray of bool, shape (K, C), or None
-        Each member's segmentation (``predictions.npz``), when recorded.
+        Each member's segmentation (``predictions.npz``), when recorded
+        (for entities: the characters each member put inside an entity).
     manifest : dict
+    task : str
+        ``segmentation``, or ``ner``: the units are the gold entities
+        (``test.txt`` is then ``bio``, ``words.tsv`` a row per entity).
+    units : list or None
+        For entities: each sentence's gold entities ``(start, end, type)``.
+    char_d : ndarray or None
+        For entities: the per-character weights (``test.weight_c``).
     """
 
     run_dir: Path
@@ -49,10 +57,29 @@ class RunData:
     marks: np.ndarray
     pred_ends: np.ndarray | None
     manifest: dict
+    task: str = "segmentation"
+    units: list | None = None
+    char_d: np.ndarray | None = None
 
     @property
     def K(self) -> int:
         return int(self.marks.shape[0])
+
+    @property
+    def unit(self) -> str:
+        """What a unit is called: ``word`` or ``entity``."""
+        return "word" if self.task == "segmentation" else "entity"
+
+    def unit_texts(self) -> list[str]:
+        """Every gold unit's characters, in corpus order (words; entities)."""
+        if self.units is None:
+            return [w for s in self.test.words for w in s]
+        return ["".join(ws)[u[0]:u[1]] for ws, us in zip(self.test.words, self.units)
+                for u in us]
+
+    def units_per_sentence(self) -> list[int]:
+        """Gold units of each sentence."""
+        return [len(s) for s in (self.test.words if self.units is None else self.units)]
 
 
 def load_run(run_dir) -> RunData:
@@ -62,6 +89,8 @@ def load_run(run_dir) -> RunData:
     p = rundir.paths(run_dir)
     manifest = rundir.read_manifest(p.root, runlock.REPORT)
     rundir.verify(p.root, rundir.READ_BY[runlock.REPORT])  # nothing edited since the run
+    if manifest.get("config", {}).get("task", "segmentation") != "segmentation":
+        return _load_entity_run(p, manifest)
     test = corpus_mod.read_corpus(need(p.test))
     words = difficulty_mod.read_words_tsv(need(p.words))
     if len(words) != test.n_words():
@@ -77,6 +106,26 @@ def load_run(run_dir) -> RunData:
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     return RunData(p.root, test, words["difficulty"].to_numpy(dtype=np.float64),
                    words["n_correct"].to_numpy(dtype=np.int64), oov, marks, pred_ends, manifest)
+
+
+def _load_entity_run(p, manifest: dict) -> RunData:
+    """:func:`load_run` of a ``task: ner`` run (docs/method.md §13)."""
+    from committee.tasks import NER
+
+    test = corpus_mod.read_corpus(need(p.test), format="bio")
+    units = NER.gold(test)
+    n = sum(map(len, units))
+    rows = difficulty_mod.read_words_tsv(need(p.words))
+    marks = read_npz(need(p.marks), ["marks"], rundir.REWRITE)["marks"].astype(bool)
+    for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
+        if count != n:
+            raise InputError(str(path), None, f"covers {count} entities, test.txt has {n}")
+    char_d = difficulty_mod.read_weight_c(need(p.weight_c), test)
+    d = difficulty_mod.entity_values(p.weight_c, char_d, test, units)
+    pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
+    oov = rows["oov"].astype(str).isin(["1", "True", "true"]).to_numpy()
+    return RunData(p.root, test, d, rows["n_correct"].to_numpy(dtype=np.int64), oov, marks,
+                   pred_ends, manifest, "ner", units, char_d)
 
 
 def _with_pos(test: corpus_mod.Corpus, pos_col: list[str]) -> corpus_mod.Corpus:

@@ -39,6 +39,7 @@ class System:
     stats: metrics.SufficientStats | None = None
     scores: scoring.Scores | None = None
     info: dict = field(default_factory=dict)
+    tags: list[list[str]] | None = None  # entity tags of the tokens (task: ner)
 
 
 def read_human(path, names: Sequence[str]) -> dict[str, float]:
@@ -144,9 +145,9 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
         key = None if n_train is None else _table2_key(data, cfg, fraction, n_train, train_sha)
         out_path = tdir / f"{_table2_file(e.table2_template, fraction)}.txt"
         if rec is not None and key is not None and rec.get("key") == key and out_path.is_file():
-            pred = corpus_mod.read_corpus(out_path)
+            pred = corpus_mod.read_corpus(out_path, format=_format(data))
             systems.append(System(_table2_name(e.table2_template, fraction), "table2",
-                                  pred.words, info=rec))
+                                  pred.words, info=rec, tags=pred.tags))
         else:
             todo.append(fraction)
     if todo and not train:
@@ -192,7 +193,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
              "n_jobs %d", len(tasks), e.table2_template, algorithm,
              json.dumps(params, sort_keys=True), ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
     args = [(i, e.table2_template, sents, test_chars, algorithm, params, workdir,
-             e.seed + 1) for i, (_, sents) in enumerate(tasks)]
+             e.seed + 1, data.task) for i, (_, sents) in enumerate(tasks)]
     started = time.monotonic()
     if progress:
         tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
@@ -224,10 +225,15 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
-    corpus_mod.write_sighan(tdir / f"{name}.txt", result.pred)
+    words, tags = _as_written(data, result.pred)
+    if tags is None:
+        corpus_mod.write_sighan(tdir / f"{name}.txt", words)
+    else:
+        corpus_mod.write_bio(tdir / f"{name}.txt", words, tags)
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
-           "n_sentences": len(sents), "n_chars": sum(len(w) for s in sents for w in s),
+           "n_sentences": len(sents),
+           "n_chars": sum(len(s[0]) if data.task == "ner" else sum(map(len, s)) for s in sents),
            "algorithm": algorithm, "params": params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
@@ -235,7 +241,24 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     log.info("table2: %s (%d sentences) trained in %.0f s, tagged in %.1f s",
              _table2_name(e.table2_template, fraction), len(sents),
              result.timings["train_s"], result.timings["tag_s"])
-    return System(_table2_name(e.table2_template, fraction), "table2", result.pred, info=rec)
+    return System(_table2_name(e.table2_template, fraction), "table2", words, info=rec,
+                  tags=tags)
+
+
+def _format(data: RunData) -> str:
+    """The format of the systems' files of a run: sighan, or bio for entities."""
+    return "sighan" if data.task == "segmentation" else "bio"
+
+
+def _as_written(data: RunData, pred: list) -> tuple[list, list | None]:
+    """A model's prediction as tokens and tags: its words (no tags); for
+    entities, the test characters with IOBES tags."""
+    if data.task == "segmentation":
+        return pred, None
+    from committee.corpus.entities import bioes
+
+    texts = ["".join(s) for s in data.test.words]
+    return [list(t) for t in texts], [bioes(len(t), u) for t, u in zip(texts, pred)]
 
 
 def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
@@ -266,10 +289,11 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
                      info["seconds"])
         systems.append(System(name, "system", cached, info=info))
     for p in files:
-        pred = corpus_mod.read_corpus(p)
+        pred = corpus_mod.read_corpus(p, format=_format(data))
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(os.fspath(p), taken)
-        systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)}))
+        systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)},
+                              tags=pred.tags))
     return systems
 
 
@@ -279,7 +303,7 @@ def score(systems: Sequence[System], scorer: metrics.Collector, test,
     in ``scores``, its statistics in ``stats``); undefined metrics are None
     without a warning (the report shows them as ``–``)."""
     for s in systems:
-        s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines))
+        s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines, tags=s.tags))
         s.scores = scoring.Scores.from_stats(s.stats, signature, undefined="ignore",
                                              name=s.name)
 

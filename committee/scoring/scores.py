@@ -199,9 +199,10 @@ def format_buckets(result: dict) -> str:
     from committee.metrics.buckets import attribute
 
     systems = [s for s in result["systems"] if "buckets" in s]
+    entities = "match:exact-entity" in result.get("signature", "")
     out = []
     for attr in (systems[0]["buckets"] if systems else ()):
-        a = attribute(attr)
+        a = attribute(attr, entities)
         head = ["system", "bucket", "gold", "r", "rb"] + (["p", "f1", "pb", "fb"] if a.predicted
                                                           else [])
         ci = any("ci" in row for s in systems for row in s["buckets"][attr])
