@@ -64,6 +64,7 @@ class RunResponses:
     marks: np.ndarray
     words: object  # pandas DataFrame of words.tsv
     test: corpus_mod.Corpus
+    task: str = "segmentation"  # ner: the items are gold entities (docs/method.md §13)
 
 
 def load(run_dir) -> RunResponses:
@@ -76,6 +77,12 @@ def load(run_dir) -> RunResponses:
     if not p.marks.is_file():
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
+    task = rundir.read_manifest(p.root, COMMAND).get("config", {}).get("task", "segmentation")
+    if task != "segmentation":  # entities: as many as words.tsv has rows
+        read_input(p.words)
+        words = difficulty_mod.read_words_tsv(p.words)
+        return RunResponses(_read_marks(p.marks, len(words)), words,
+                            corpus_mod.read_corpus(p.test, format="bio"), task)
     test = corpus_mod.read_corpus(p.test)
     read_input(p.words)
     words = difficulty_mod.read_words_tsv(p.words)
@@ -156,12 +163,13 @@ def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags,
     picked.sort(key=lambda i: (order[item_flags[i][0]], -len(right_by[i]),
                                fit.discrimination[i], i))
     sent, idx = words["sentence"].to_numpy(), words["word_index"].to_numpy()
+    starts, ends, units = words["start"].to_numpy(), words["end"].to_numpy(), words["word"]
     rows = ["\t".join(CHECK_COLUMNS)]
     for i in picked:
-        s, j = int(sent[i]), int(idx[i])
-        toks = test.words[s]
-        context = "".join(toks[:j]) + "【" + toks[j] + "】" + "".join(toks[j + 1:])
-        rows.append(f"{s}\t{j}\t{toks[j]}\t{float(words['difficulty'].iat[i])!r}"
+        s, j, a, b = int(sent[i]), int(idx[i]), int(starts[i]), int(ends[i])
+        text = "".join(test.words[s])
+        context = text[:a] + "【" + text[a:b] + "】" + text[b:]
+        rows.append(f"{s}\t{j}\t{units.iat[i]}\t{float(words['difficulty'].iat[i])!r}"
                     f"\t{int(fit.n_correct[i])}\t{_fmt(fit.discrimination[i])}"
                     f"\t{_fmt(fit.discrimination_se[i])}\t{_fmt(fit.difficulty[i])}"
                     f"\t{item_flags[i][0]}\t{','.join(right_by[i])}\t{context}")
@@ -305,6 +313,9 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     """
     p = paths(run_dir)
     data = load(run_dir)
+    if data.task != "segmentation" and (systems or extra or subset is not None):
+        raise InputError(str(p.root), None, "held-out systems and --subset score "
+                         "segmentations; on a run of entities fit the items alone")
     _k_check(p.marks, data.marks.shape[0])
     if subset is not None and not 0 < subset <= data.marks.shape[1]:
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "

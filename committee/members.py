@@ -615,7 +615,8 @@ def _samples(samples: Sequence[tuple[int, float]], n_train: int) -> str:
 
 def check_first_members(f1s: Sequence[float | None], size: int, train: str = "the training corpus",
                         test: str = "the test corpus",
-                        samples: Sequence[tuple[int, float]] = (), n_train: int | None = None) -> bool:
+                        samples: Sequence[tuple[int, float]] = (), n_train: int | None = None,
+                        *, task=None) -> bool:
     """Stop a committee whose first members cannot segment the test set.
 
     Parameters
@@ -635,7 +636,8 @@ def check_first_members(f1s: Sequence[float | None], size: int, train: str = "th
     -------
     bool
         True once judged (``min(FIRST_MEMBERS, size)`` members finished and
-        their median f1 is at least :data:`MIN_MEDIAN_F1`); False while
+        their median f1 is at least :data:`MIN_MEDIAN_F1`, or the ``task``'s
+        own ``min_median_f1``); False while
         too few are finished.
 
     Raises
@@ -662,13 +664,16 @@ def check_first_members(f1s: Sequence[float | None], size: int, train: str = "th
     values = sorted(v if isinstance(v, (int, float)) and math.isfinite(v) else 0.0 for v in f1s)
     n = len(values)
     median = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
-    if median >= MIN_MEDIAN_F1:
+    least = MIN_MEDIAN_F1 if task is None else task.min_median_f1
+    if median >= least:
         return True
+    does, unit, what = (("segment the test set", "word", "segmentation") if task is None
+                        else (task.does, task.unit, task.learns))
     head = (f"the first {n} members of {size} score a median f1 of {median:.3f} (below "
-            f"{MIN_MEDIAN_F1}): they cannot segment the test set, so every word would look hard; ")
+            f"{least}): they cannot {does}, so every {unit} would look hard; ")
     if samples and n_train is not None and max(k for k, _ in samples) < SMALL_SAMPLE:
         raise RunError(
-            f"{head}they train on {_samples(samples, n_train)}, too few to learn segmentation "
+            f"{head}they train on {_samples(samples, n_train)}, too few to learn {what} "
             f"from (fewer than {SMALL_SAMPLE}): give {train} more sentences (hundreds or more) "
             "or raise committee.ratios, then rerun with --restart")
     raise RunError(

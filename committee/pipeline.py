@@ -502,7 +502,7 @@ def _check_first(cfg, records: dict, n_train: int) -> bool:
         f"corpus.train {source_description(cfg.corpus.train)}",
         f"corpus.test {source_description(cfg.corpus.test)}",
         samples=[(r.get("n_sentences", 0), r.get("ratio", 0.0)) for r in records.values()],
-        n_train=n_train)
+        n_train=n_train, task=tasks_mod.get(_task(cfg)))
 
 
 #: A member whose f1 is more than this below the committee's median draws a warning.

@@ -45,6 +45,12 @@ class Segmentation:
     name: str = "segmentation"
     unit: str = "word"
     units: str = "words"
+    #: the median f1 below which a committee's first members are stopped
+    #: (:func:`committee.members.check_first_members`): CRF segmenters on a
+    #: tenth of any real corpus score 0.8 and more (docs/results.md)
+    min_median_f1: float = 0.5
+    does: str = "segment the test set"
+    learns: str = "segmentation"
 
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
         """Each sentence's units: its words."""
@@ -97,6 +103,12 @@ class Entities:
     name: str = "ner"
     unit: str = "entity"
     units: str = "entities"
+    #: entity taggers learn from fewer examples (a tenth of the embedded
+    #: corpus holds about 5,000 entities) and score lower; below 0.1 the
+    #: corpora's tags were misread (docs/method.md §13)
+    min_median_f1: float = 0.1
+    does: str = "tag the test set's entities"
+    learns: str = "entities"
 
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
         """Each sentence's entities ``(start, end, type)`` over its characters,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, StrictBool, create_model
+from pydantic import AfterValidator, Field, StrictBool, create_model, model_serializer
 
 from committee import experiments as _registry
 from committee.config.base import _no_duplicates, _Section
@@ -30,6 +30,21 @@ class _Experiments(_Section):
     def enabled(self) -> tuple[str, ...]:
         """The experiments switched on, in report order (empty: none)."""
         return tuple(name for name in EXPERIMENTS if getattr(self, name))
+
+    @model_serializer(mode="wrap")
+    def _drop_other_tasks(self, handler):
+        """Switches of analyses that no segmentation run reads are written only
+        when on: a segmentation run's config and manifest read as they did
+        before such analyses existed."""
+        data = handler(self)
+        for name in _OTHER_TASKS:
+            if data.get(name) is False:
+                data.pop(name)
+        return data
+
+
+#: Analyses of runs of other tasks than segmentation only (``entities``).
+_OTHER_TASKS = tuple(e.name for e in _registry.REGISTRY if "segmentation" not in e.tasks)
 
 
 def _field(setting: _registry.Setting) -> tuple[Any, Any]:

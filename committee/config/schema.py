@@ -406,6 +406,10 @@ class Config(_Section):
     @model_validator(mode="after")
     def _tagged_corpora(self):
         if self.task == DEFAULT_TASK:
+            for key in ("train", "test"):
+                if getattr(self.corpus, key).format == "bio":
+                    raise _problem("bio holds entity tags, not words: set task: ner at the top "
+                                   "of the config", ("corpus", key, "format"))
             return self
         for key in ("train", "test"):
             source = getattr(self.corpus, key)

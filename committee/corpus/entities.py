@@ -520,4 +520,23 @@ def entities(corpus, mode: str = "default", scheme: str | None = None) -> list[l
         raise ValueError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
     if mode == "strict" and scheme is None:
         scheme = detect_scheme(corpus.tags)
+    if mode == "strict":
+        _check_prefixes(corpus, scheme)
     return [char_entities(ws, ts, mode, scheme) for ws, ts in zip(corpus.words, corpus.tags)]
+
+
+def _check_prefixes(corpus, scheme: str) -> None:
+    """Refuse, naming the file and the line (a token a line, as ``bio``), a
+    tag whose prefix ``scheme`` has not (an ``E-`` under IOB2): the strict
+    mode cannot read it (seqeval raises too)."""
+    from committee.errors import InputError
+
+    _check_scheme(scheme)
+    allowed = _ALLOWED[scheme]
+    for i, tags in enumerate(corpus.tags):
+        for j, tag in enumerate(tags):
+            if _read(tag)[0] not in allowed:
+                line = corpus.lines[i] + j if i < len(corpus.lines) else None
+                raise InputError(corpus.path, line, f"tag {tag!r} is not a tag of {scheme} "
+                                 f"(its prefixes are {', '.join(allowed)}): the strict mode "
+                                 "reads only the tags of its scheme; give --scheme")

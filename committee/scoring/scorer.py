@@ -137,6 +137,7 @@ class Scorer:
             self._init_entities(difficulty, train_words, train_format,
                                 train_encoding or encoding, buckets, _api)
             return
+        _no_entity_tags(self.gold)
         if difficulty is not None:
             try:
                 self.difficulty = difficulty_mod.load_difficulty(
@@ -234,6 +235,8 @@ class Scorer:
                                  encoding=self.encoding, normalization=self.normalization,
                                  fix=self.spelling("output"), argument=("Scorer.read", "output"))
         checks.check_gold_output(self.gold, pred, self.known_golds)
+        if self.task != "ner":
+            _no_entity_tags(pred)
         return pred
 
     def collect(self, output) -> metrics.SufficientStats:
@@ -365,6 +368,13 @@ class Scorer:
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
         return {"signature": self.signature(bootstrap, seed).format(), "systems": systems}
+
+
+def _no_entity_tags(corpus: Corpus) -> None:
+    """Refuse entity tags where words are scored: a ``bio`` file's tokens are no words."""
+    if corpus.tags is not None:
+        raise InputError(corpus.path, None, "holds entity tags (bio): score its entities with "
+                                            "--task ner (task='ner')")
 
 
 def _check_task(api: str, task, mode, scheme, irt) -> tuple[str, str, str | None]:

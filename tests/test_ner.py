@@ -1,0 +1,301 @@
+"""task: ner end to end (docs/method.md §13): a committee of entity taggers
+on bio files, the difficulty files of entities, committee score --task ner
+against seqeval (the independent oracle), the balanced metrics of entities
+worked by hand, one-line errors, and segmentation left as it was."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from committee import corpus as corpus_mod
+from committee import pipeline, rundir
+from committee.config import load_config, parse_config
+from committee.corpus.embedded import with_entities
+from committee.errors import ConfigError, InputError
+from committee.scoring import Scorer
+
+seqeval = pytest.importorskip("seqeval", reason="seqeval (the test extra) is the oracle")
+from seqeval.metrics import classification_report, f1_score, precision_score, recall_score  # noqa: E402
+from seqeval.scheme import IOB2  # noqa: E402
+
+TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG", "E-PER", "S-LOC"]
+
+
+def _char_level(words, tags):
+    """Token-level IOB2 tags of words as IOB2 tags of their characters."""
+    chars, out = [], []
+    for w, t in zip(words, tags):
+        for k, c in enumerate(w):
+            chars.append(c)
+            out.append(t if t == "O" or k == 0 else "I-" + t[2:])
+    return chars, out
+
+
+@pytest.fixture(scope="module")
+def ner_corpus(tmp_path_factory) -> Path:
+    """400 training and 40 test sentences of People's Daily with their
+    entities, as character-level bio files."""
+    d = tmp_path_factory.mktemp("ner-corpus")
+    full = with_entities(corpus_mod.read_embedded())
+    for name, rows in (("train.bio", range(400)), ("test.bio", range(1000, 1040))):
+        pairs = [_char_level(full.words[i], full.tags[i]) for i in rows]
+        corpus_mod.write_bio(d / name, [p[0] for p in pairs], [p[1] for p in pairs])
+    return d
+
+
+def _config(path: Path, corpus: Path, out: Path, n_jobs: int = 1) -> Path:
+    path.write_text(f"""
+name: ner-toy
+task: ner
+corpus:
+  root: {corpus}
+  train: {{path: train.bio, format: bio}}
+  test: {{path: test.bio, format: bio}}
+committee: {{size: 3, templates: [F1, F2, F3], ratios: [0.3, 0.5], seed: 7}}
+crf: {{preset: legacy, params: {{max_iterations: 30}}}}
+parallel: {{backend: loky, n_jobs: {n_jobs}}}
+output: {{dir: {out}}}
+""", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def ner_run(ner_corpus, tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("ner-run")
+    cfg = load_config(_config(d / "ner.yaml", ner_corpus, d / "out"))
+    with _quiet():  # a toy committee's members are weak: the warning says so
+        return pipeline.run(cfg, progress=False)
+
+
+class _quiet:
+    def __enter__(self):
+        import warnings
+
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc):
+        self._w.__exit__(*exc)
+
+
+def test_a_run_writes_one_difficulty_per_gold_entity(ner_run, ner_corpus):
+    gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
+    units = corpus_mod.entities.entities(gold)
+    n = sum(map(len, units))
+    assert n > 50
+    p = rundir.paths(ner_run)
+    lines = p.weight.read_text(encoding="utf-8").split("\n")[:-1]
+    assert [len(line.split()) for line in lines] == [len(u) for u in units]
+    marks = np.load(p.marks)["marks"]
+    assert marks.shape == (3, n)
+    d = np.array([float(x) for line in lines for x in line.split()])
+    assert d.tolist() == ((3 - marks.sum(axis=0)) / 3).tolist()
+    rows = p.words.read_text(encoding="utf-8").splitlines()
+    assert rows[0].split("\t")[-1] == "type" and len(rows) == n + 1
+    texts = ["".join(s) for s in gold.words]
+    first = rows[1].split("\t")
+    s, start, end = int(first[0]), int(first[2]), int(first[3])
+    assert first[4] == texts[s][start:end] and first[8] == units[s][0][2]
+    manifest = json.loads(p.manifest.read_text(encoding="utf-8"))
+    assert manifest["difficulty"]["n_entities"] == n
+    assert manifest["signature"].startswith("committee-difficulty|task:ner|")
+    # the test set as read, in bio
+    again = corpus_mod.read_corpus(p.test, format="bio")
+    assert again.words == gold.words and again.tags == gold.tags
+
+
+def test_weight_c_holds_entity_d_inside_and_the_members_spurious_share_outside(ner_run,
+                                                                                ner_corpus):
+    gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
+    units = corpus_mod.entities.entities(gold)
+    p = rundir.paths(ner_run)
+    per_char = np.array([float(x) for line in p.weight_c.read_text().splitlines()
+                         for x in line.split()])
+    d = np.array([float(x) for line in p.weight.read_text().splitlines() for x in line.split()])
+    inside = np.unpackbits(np.load(p.predictions)["pred_ends"], axis=1,
+                           count=len(per_char)).astype(bool)
+    spurious = inside.sum(axis=0) / 3
+    k, base, in_gold = 0, 0, np.zeros(len(per_char), dtype=bool)
+    for words, sent in zip(gold.words, units):
+        for a, b, _ in sent:
+            assert (per_char[base + a:base + b] == d[k]).all()
+            in_gold[base + a:base + b] = True
+            k += 1
+        base += sum(map(len, words))
+    assert per_char[~in_gold].tolist() == spurious[~in_gold].tolist()
+    assert spurious[~in_gold].max() > 0  # the members do put entities where gold has none
+
+
+def test_a_rerun_resumes_and_a_second_worker_changes_no_byte(ner_run, ner_corpus, tmp_path):
+    cfg = load_config(_config(tmp_path / "ner2.yaml", ner_corpus, tmp_path / "out", n_jobs=2))
+    with _quiet():
+        out = pipeline.run(cfg, progress=False)
+    for name in rundir.OUTPUT_FILES:
+        if name != rundir.MANIFEST_FILE:
+            assert (out / name).read_bytes() == (ner_run / name).read_bytes(), name
+
+
+def _perturb(tags, rate, seed):
+    rng = random.Random(seed)
+    return [[t if rng.random() > rate else rng.choice(TAGS) for t in s] for s in tags]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_score_task_ner_equals_seqeval_on_perturbed_outputs(ner_corpus, tmp_path, seed):
+    gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
+    pred_tags = _perturb(gold.tags, 0.08, seed)
+    out = tmp_path / "out.bio"
+    corpus_mod.write_bio(out, gold.words, pred_tags)
+    res = subprocess.run([sys.executable, "-m", "committee", "score", "--task", "ner", "--json",
+                          "--buckets=type", "--gold", str(ner_corpus / "test.bio"), str(out)],
+                         capture_output=True, text=True, check=True)
+    system = json.loads(res.stdout)["systems"][0]
+    assert abs(system["p"] - precision_score(gold.tags, pred_tags)) < 1e-9
+    assert abs(system["r"] - recall_score(gold.tags, pred_tags)) < 1e-9
+    assert abs(system["f1"] - f1_score(gold.tags, pred_tags)) < 1e-9
+    report = classification_report(gold.tags, pred_tags, output_dict=True)
+    for row in system["buckets"]["type"]:
+        if row["gold_words"]:
+            assert abs(row["recall"] - report[row["bucket"]]["recall"]) < 1e-9
+        if row["pred_words"]:
+            assert abs(row["precision"] - report[row["bucket"]]["precision"]) < 1e-9
+
+
+def test_strict_mode_equals_seqeval_strict(ner_corpus, tmp_path):
+    gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
+    iob2 = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    rng = random.Random(9)
+    pred_tags = [[t if rng.random() > 0.1 else rng.choice(iob2) for t in s] for s in gold.tags]
+    scores = Scorer(corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio"), task="ner",
+                    mode="strict", scheme="IOB2").score(
+        corpus_mod.Corpus("out", gold.words, gold.lines, tags=pred_tags))
+    assert abs(scores.p - precision_score(gold.tags, pred_tags, mode="strict", scheme=IOB2)) < 1e-9
+    assert abs(scores.r - recall_score(gold.tags, pred_tags, mode="strict", scheme=IOB2)) < 1e-9
+    assert scores.signature.match == "exact-entity:strict-IOB2"
+    # the default mode reads the ill-formed I- after O as an entity, strict mode does not
+    default = Scorer(gold, task="ner").score(corpus_mod.Corpus("out", gold.words, gold.lines,
+                                                               tags=pred_tags))
+    assert default.counts["n_pred"] >= scores.counts["n_pred"]
+
+
+def _tiny(tags):
+    return corpus_mod.Corpus("g", [list("江泽民在北京见到李鹏")], [1], tags=[tags])
+
+
+def test_balanced_metrics_of_entities_worked_by_hand():
+    """Gold: PER 江泽民 (d .5), LOC 北京 (d 0), PER 李鹏 (d 1); character weights
+    outside the entities .25 ('在'), .75 ('见'), 0 ('到').  The output gets
+    江泽民, calls 北京 an ORG and adds a spurious PER 见到."""
+    gold = _tiny(["B-PER", "I-PER", "I-PER", "O", "B-LOC", "I-LOC", "O", "O", "B-PER", "I-PER"])
+    pred = _tiny(["B-PER", "I-PER", "I-PER", "O", "B-ORG", "I-ORG", "B-PER", "I-PER", "O", "O"])
+    d = [0.5, 0.0, 1.0]
+    per_char = [.5, .5, .5, .25, 0, 0, .75, 0, 1, 1]
+    from committee.metrics.labelled import EntityCollector
+    from committee.metrics.totals import compute
+
+    c = EntityCollector(gold, d, per_char)
+    m = compute(c.collect(pred), undefined="ignore")
+    # recall: Σ d m = .5, Σ d = 1.5, Σ (1-d) m = .5, Σ (1-d) = 1.5
+    assert m["r_reward"] == pytest.approx(1 / 3) and m["r_punishment"] == pytest.approx(1 / 3)
+    # precision: d' = .5 (江泽民), 0 (京, in 北京), 0 (到): Σ d' = .5, Σ (1-d') = 2.5
+    assert m["p_reward"] == pytest.approx(1.0) and m["p_punishment"] == pytest.approx(0.2)
+    assert m["pb"] == pytest.approx(2 * 0.2 / 1.2)
+    assert (m["p"], m["r"]) == (pytest.approx(1 / 3), pytest.approx(1 / 3))
+    assert c.error_types(pred) == {"correct": 1, "wrong_type": 1, "wrong_boundary": 0,
+                                   "missed": 1, "spurious": 1}
+    perfect = compute(c.collect(gold), undefined="ignore")
+    assert all(perfect[k] == 1.0 for k in ("p", "r", "f1", "pb", "rb", "fb"))
+
+
+def _score_cli(*args):
+    return subprocess.run([sys.executable, "-m", "committee", "score", "--task", "ner", *args],
+                          capture_output=True, text=True)
+
+
+def test_a_short_or_misaligned_output_gets_one_line(ner_corpus, tmp_path):
+    gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
+    short = tmp_path / "short.bio"
+    corpus_mod.write_bio(short, gold.words[:-3], gold.tags[:-3])
+    res = _score_cli("--gold", str(ner_corpus / "test.bio"), str(short))
+    assert res.returncode == 3 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and "short.bio: has 37 lines, gold" in res.stderr
+    assert "truncated" in res.stderr
+    moved = tmp_path / "moved.bio"
+    words = [list(s) for s in gold.words]
+    words[4][2] = "错" if words[4][2] != "错" else "对"
+    corpus_mod.write_bio(moved, words, gold.tags)
+    res = _score_cli("--gold", str(ner_corpus / "test.bio"), str(moved))
+    assert res.returncode == 3 and res.stderr.count("\n") == 1
+    assert "moved.bio:" in res.stderr and "characters differ from" in res.stderr
+    bad = tmp_path / "bad.bio"
+    bad.write_text("江 B-PER\n泽 PER\n", encoding="utf-8")
+    res = _score_cli("--gold", str(bad), str(bad))
+    assert res.returncode == 3 and res.stderr.count("\n") == 1
+    assert "bad.bio:2:" in res.stderr and "'PER'" in res.stderr
+
+
+def test_score_difficulty_of_a_run_and_the_weight_file_alone(ner_run, tmp_path):
+    p = rundir.paths(ner_run)
+    res = _score_cli("--gold", str(p.test), "--difficulty", str(ner_run), "--json", str(p.test))
+    assert res.returncode == 0, res.stderr
+    system = json.loads(res.stdout)["systems"][0]
+    assert system["fb"] == 1.0 and system["f1"] == 1.0
+    alone = tmp_path / "t.weight"
+    alone.write_bytes(p.weight.read_bytes())
+    res = _score_cli("--gold", str(p.test), "--difficulty", str(alone), str(p.test))
+    assert res.returncode == 3 and res.stderr.count("\n") == 1
+    assert "per-character weights" in res.stderr
+
+
+def test_a_ner_config_needs_tagged_corpora(tmp_path):
+    data = {"name": "x", "task": "ner",
+            "corpus": {"train": {"path": "a.txt"}, "test": {"path": "b.txt", "format": "bio"}},
+            "output": {"dir": str(tmp_path / "out")}}
+    with pytest.raises(ConfigError, match="corpus.train.format: task ner needs entity tags"):
+        parse_config(data, "x.yaml", check_paths=False)
+
+
+def test_a_segmentation_config_reads_and_signs_as_before():
+    cfg = load_config(Path(__file__).parents[1] / "configs" / "default.yaml")
+    assert cfg.task == "segmentation"
+    assert "task" not in cfg.to_dict(resolved=False) and "task" not in cfg.recipe()
+    ner = load_config(Path(__file__).parents[1] / "configs" / "default-ner.yaml")
+    assert ner.recipe()["task"] == "ner" and ner.to_dict(resolved=False)["task"] == "ner"
+
+
+def test_the_report_of_an_entity_run(ner_run, tmp_path):
+    import shutil
+
+    from committee import report as report_mod
+
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    with _quiet():
+        page = report_mod(run, analyses=["stability", "entities", "ranking", "irt"],
+                          progress=False)
+    text = page.read_text(encoding="utf-8")
+    assert "CRF taggers" in text and "entities (LOC" in text
+    assert "## Entities by type" in text and "| PER |" in text
+    assert "Not made for a run of ner (entity difficulties): irt" in text
+    assert (run / "report" / "entities-hardest.csv").is_file()
+    assert not (run / rundir.REPORT_HTML_FILE).exists()
+
+
+def test_the_embedded_corpus_names_persons_places_and_organisations():
+    from committee.corpus.embedded import entity_tags
+
+    assert entity_tags(["nr", "nr", "n", "nr", "ns", "ns", "nt"]) == [
+        "B-PER", "I-PER", "O", "B-PER", "B-LOC", "B-LOC", "B-ORG"]
+    test = with_entities(corpus_mod.read_embedded("test"))
+    kinds = [u[2] for s in corpus_mod.entities.entities(test) for u in s]
+    assert (kinds.count("LOC"), kinds.count("PER"), kinds.count("ORG")) == (3244, 1896, 376)
+    with pytest.raises(InputError):
+        Scorer(corpus_mod.read_embedded("test"), task="ner")
