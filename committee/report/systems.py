@@ -266,28 +266,8 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     """Segmenters run by the report (their output kept in ``report/systems/``)
     and output files of other segmenters."""
     systems, taken = [], set()
-    texts = ["".join(s) for s in data.test.words]
     for asked in segmenters:
-        seg = seg_mod.load(asked)
-        name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
-        path = out_dir / "systems" / f"{name}.txt"
-        info_path = out_dir / "systems" / f"{name}.json"
-        cached = None
-        if path.is_file() and info_path.is_file():
-            info = json.loads(info_path.read_text(encoding="utf-8"))
-            if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
-                cached = corpus_mod.read_corpus(path).words
-        if cached is None:
-            t0 = time.perf_counter()
-            cached = seg_mod.segment(seg, texts, str(rundir.paths(data.run_dir).test),
-                                     data.test.lines, progress=progress)
-            corpus_mod.write_sighan(path, cached)
-            info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
-                    "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
-            atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
-            log.info("segmented the test set with %s %s in %.1f s", name, seg.version,
-                     info["seconds"])
-        systems.append(System(name, "system", cached, info=info))
+        systems.append(_run_tool(data, out_dir, asked, taken, progress))
     for p in files:
         pred = corpus_mod.read_corpus(p, format=_format(data))
         metrics.check_aligned(data.test, pred)
@@ -295,6 +275,38 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
         systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)},
                               tags=pred.tags))
     return systems
+
+
+def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bool) -> System:
+    """A segmenter (an entity tagger for ``task: ner``) run on the test set, its
+    output kept in ``report/systems/`` and read back while the test set and
+    the tool's version are the same."""
+    entities = data.task != "segmentation"
+    seg = seg_mod.load_tagger(asked) if entities else seg_mod.load(asked)
+    name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
+    path = out_dir / "systems" / f"{name}.{'bio' if entities else 'txt'}"
+    info_path = out_dir / "systems" / f"{name}.json"
+    if path.is_file() and info_path.is_file():
+        info = json.loads(info_path.read_text(encoding="utf-8"))
+        if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
+            pred = corpus_mod.read_corpus(path, format=_format(data))
+            return System(name, "system", pred.words, info=info, tags=pred.tags)
+    t0 = time.perf_counter()
+    texts = ["".join(s) for s in data.test.words]
+    where = str(rundir.paths(data.run_dir).test)
+    if entities:
+        words, tags = seg_mod.tag(seg, texts, where, data.test.lines)
+        corpus_mod.write_bio(path, words, tags)
+    else:
+        words, tags = seg_mod.segment(seg, texts, where, data.test.lines,
+                                      progress=progress), None
+        corpus_mod.write_sighan(path, words)
+    info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
+            "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
+    atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
+    log.info("%s the test set with %s %s in %.1f s", "tagged" if entities else "segmented",
+             name, seg.version, info["seconds"])
+    return System(name, "system", words, info=info, tags=tags)
 
 
 def score(systems: Sequence[System], scorer: metrics.Collector, test,
