@@ -230,7 +230,7 @@ def stability(ctx: Context) -> str | None:
         + ("" if stop is None else
            f"; `size: auto` stopped at K = {stop['size']} (target {stop['target']}, "
            f"{'reached' if stop['reached'] else 'not reached'})")
-        + f". The left panel follows 12 {data.unit}s sampled across the difficulty range.\n\n"
+        + f". The left panel follows 12 {data.units_name} sampled across the difficulty range.\n\n"
         "![Fig. 1](report/fig1-committee-size.png)\n")
 
 
@@ -403,9 +403,9 @@ def bins(ctx: Context) -> str | None:
     body = [[s.name, *(pct(v, 1) for v in r)] for s, r in zip(ranked, rec)]
     return (
         f"## {TITLES['bins']}\n\n"
-        "Recall of the gold words in each difficulty bin (%), bin sizes in grey.\n\n"
+        f"Recall of the gold {data.units_name} in each difficulty bin (%), bin sizes in grey.\n\n"
         + markdown_table(["system", *analysis.BIN_LABELS],
-                         [["gold words", *(f"{c:,}" for c in counts)]] + body)
+                         [[f"gold {data.units_name}", *(f"{c:,}" for c in counts)]] + body)
         + "\n\n![Fig. 4](report/fig4-recall-by-bin.png)\n")
 
 

@@ -180,9 +180,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     data, test, run_dir = ctx.data, ctx.data.test, ctx.run_dir
     m = data.manifest
     hist = analysis.bin_counts(data.d)
-    unit, units = data.unit, data.unit + ("s" if data.unit == "word" else "")
-    if data.task != "segmentation":
-        units = "entities"
+    unit, units = data.unit, data.units_name
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
         "",

@@ -70,6 +70,11 @@ class RunData:
         """What a unit is called: ``word`` or ``entity``."""
         return "word" if self.task == "segmentation" else "entity"
 
+    @property
+    def units_name(self) -> str:
+        """Units, plural: ``words`` or ``entities``."""
+        return "words" if self.task == "segmentation" else "entities"
+
     def unit_texts(self) -> list[str]:
         """Every gold unit's characters, in corpus order (words; entities)."""
         if self.units is None:
