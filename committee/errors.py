@@ -202,6 +202,9 @@ class FormatMismatchError(InputError):
         spell = setting or _setting
         if detected == "word-list":
             fix = "give it as the word list, not as a corpus"
+        elif detected == "bio" and given != "bio":  # entity tags: another task, not a format
+            fix = ("its tags are entities; score them with --task ner (in a config: task: ner "
+                   "and format: bio)")
         elif given == "word-list":
             fix = "give it as a corpus, not as the word list"
         else:

@@ -163,7 +163,8 @@ def test_bio_and_other_formats_refuse_each_other(tmp_path, other, text):
         read_corpus(g, format=other)
     assert (e.value.detected, e.value.given) == ("bio", other)
     assert str(e.value) == (f"{g}:1: looks like bio (a token and its entity tag a line, such as 江 B-PER), "
-                            f"read as {other}: set --format bio")
+                            f"read as {other}: its tags are entities; score them with --task ner "
+                            "(in a config: task: ner and format: bio)")
 
 
 def test_all_o_file_read_as_sighan_is_refused(tmp_path):

@@ -86,7 +86,10 @@ def test_format_matrix(tmp_path, reader, actual):
     assert (err.detected, err.given) == (actual, reader)
     assert f"looks like {LOOKS[actual]}, read as {reader}: " in str(err)
     assert "\n" not in str(err) and str(err).startswith(f"{f}:")
-    if "word-list" not in (reader, actual):
+    if actual == "bio":  # entity tags: another task, not only another format
+        assert str(err).endswith(": its tags are entities; score them with --task ner (in a "
+                                 "config: task: ner and format: bio)")
+    elif "word-list" not in (reader, actual):
         assert str(err).endswith(f": set --format {actual}")
 
 

@@ -15,7 +15,7 @@ from committee.corpus.decoding import BAD_CHAR, check_encoding, read_text, spell
 from committee.corpus.formats import BY_NAME, FORMATS, LOOKS
 from committee.corpus.model import NORMALIZATIONS, Corpus, content_sha256, normalize, normalize_words
 from committee.corpus.sniffing import shapes, sniff_format
-from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
+from committee.errors import FormatMismatchError, PlausibilityWarning
 from committee.fileio import input_label, sha256_bytes
 
 
@@ -38,10 +38,6 @@ def check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
     counts = shapes(lines)[0]
     if counts.get(given, 0) >= counts.get(detected, 0):
         return
-    if BY_NAME[detected].labelled and not BY_NAME[given].labelled:
-        raise InputError(path, line, f"looks like {LOOKS[detected]}, read as {given}: its tags "
-                                     "are entities; score them with --task ner (in a config: "
-                                     "task: ner and format: bio)")
     raise FormatMismatchError(path, line, given, detected, LOOKS[detected], spell(fix))
 
 
