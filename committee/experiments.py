@@ -237,15 +237,6 @@ REGISTRY: tuple[Experiment, ...] = (
                x_title="difficulty bin", y_title="share of the group's words"),),
         tasks=("segmentation",)),
     Experiment(
-        "entities", f"{_HERE}:entities", "Entities by type",
-        "entities of a task: ner run: difficulty by type, the hardest entities",
-        (), ("report/entities-*",),
-        (Chart("report/entities-by-type.csv", "Entities by type", "bar", "bin",
-               lambda columns: [c for c in columns if c.endswith(" share")],
-               text="Share of each type's gold entities in each difficulty bin.",
-               x_title="difficulty bin", y_title="share of the type's gold entities"),),
-        tasks=("ner",)),
-    Experiment(
         "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
         "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
         (Setting("systems", tuple[_Path, ...], (),
@@ -337,6 +328,15 @@ REGISTRY: tuple[Experiment, ...] = (
                     names=_drop_recall)
               for key, title in BUCKET_ATTRIBUTES.items()),
         tasks=("segmentation",)),
+    Experiment(
+        "entities", f"{_HERE}:entities", "Entities by type",
+        "entities of a task: ner run: difficulty by type, the hardest entities",
+        (), ("report/entities-*",),
+        (Chart("report/entities-by-type.csv", "Entities by type", "bar", "bin",
+               lambda columns: [c for c in columns if c.endswith(" share")],
+               text="Share of each type's gold entities in each difficulty bin.",
+               x_title="difficulty bin", y_title="share of the type's gold entities"),),
+        tasks=("ner",)),
 )
 
 #: Settings of the section that belong to no one analysis.

@@ -77,7 +77,7 @@ def load(run_dir) -> RunResponses:
     if not p.marks.is_file():
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
-    task = rundir.read_manifest(p.root, COMMAND).get("config", {}).get("task", "segmentation")
+    task = _task_of(p.root)
     if task != "segmentation":  # entities: as many as words.tsv has rows
         read_input(p.words)
         words = difficulty_mod.read_words_tsv(p.words)
@@ -91,6 +91,15 @@ def load(run_dir) -> RunResponses:
         raise InputError(str(p.words), None,
                          f"has {len(words)} words, {p.test.name} has {test.n_words()}")
     return RunResponses(marks, words, test)
+
+
+def _task_of(root: Path) -> str:
+    """The task of the run in ``root`` (its manifest's config; segmentation
+    when it names none, or when there is no manifest to read)."""
+    manifest = root / rundir.MANIFEST_FILE
+    if not manifest.is_file():
+        return "segmentation"
+    return rundir.read_manifest(root, COMMAND).get("config", {}).get("task", "segmentation")
 
 
 def _read_marks(path, n_words: int) -> np.ndarray:

@@ -24,7 +24,7 @@ def test_everything_follows_the_registry_in_report_order():
     assert list(EXPERIMENTS) == names == list(analyses.REGISTRY) == list(analyses.TITLES)
     # report order is the order of the paper's figures, then the analyses beyond it
     assert names == ["table2", "stability", "linguistic", "ranking", "bins", "split_half",
-                     "word_weights", "irt", "buckets"]
+                     "word_weights", "irt", "buckets", "entities"]
     fields = list(ExperimentsConfig.model_fields)
     for e in experiments.REGISTRY:  # each switch, then its own settings
         i = fields.index(e.name)
@@ -113,6 +113,6 @@ def test_a_toy_analysis_declared_in_one_place_is_everywhere(tmp_path):
     assert only_md.index("## Fig. 1") < only_md.index("## Toy heading")
     assert "SKIP 2" in out
     assert "--skip: unknown analysis toyy (did you mean toy?); choose from table2, " in err
-    assert "buckets, toy" in err
+    assert "buckets, entities, toy" in err
     assert "SET 4" in out  # a config error
     assert "--set experiments.toy_level=many: expected an integer, got 'many' (a string)" in err

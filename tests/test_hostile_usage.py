@@ -202,7 +202,8 @@ API_CASES = [
      "score: allow_overlap must be True or False, got str 'no'"),
     ("score-unknown-keyword", lambda: committee.score(G, G, bogus=1), TypeError,
      "score: unexpected keyword argument 'bogus'; besides its named parameters it takes "
-     "gold_format, gold_encoding, train_encoding, allow_overlap, spelling, buckets"),
+     "gold_format, gold_encoding, train_encoding, allow_overlap, spelling, buckets, task, mode, "
+     "scheme"),
     ("difficulty-container", lambda: committee.score(G, G, difficulty=7), TypeError,
      "score: difficulty must be a .weight file, a run directory, one list of values per gold "
      "sentence or one value per gold word, got int 7"),

@@ -120,7 +120,7 @@ def read_corpus(path, format: str = "sighan", encoding: str = "utf-8",
 
 #: The keyword arguments of :class:`Scorer` that :func:`score` passes on.
 SCORER_OPTIONS = ("gold_format", "gold_encoding", "train_encoding", "allow_overlap", "spelling",
-                  "buckets")
+                  "buckets", "task", "mode", "scheme")
 
 
 def _check_file_options(api: str, options: dict) -> None:
