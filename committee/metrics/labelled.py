@@ -28,7 +28,7 @@ from committee.corpus.entities import detect_scheme
 from committee.metrics.align import check_aligned
 from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, BucketStats,
                                       difficulty_bucket, length_bucket)
-from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins
+from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins, unit_sums
 from committee.spans import Spans
 from committee.tasks import NER, match
 
@@ -127,18 +127,9 @@ class EntityCollector:
         def per_sentence(ids, weights=None):
             return np.bincount(ids, weights=weights, minlength=S)
 
-        extra = {}
-        if self.difficulty is not None:
-            d = self.difficulty
-            extra["gold_d"] = self._gold_d
-            extra["correct_d"] = per_sentence(g.sentence, np.where(gold_ok, d, 0.0))
-            extra["pred_d"] = per_sentence(p.sentence, self.char_difficulty[p.ends - 1])
-            extra["bin_gold"] = self._bin_gold
-            extra["bin_correct"] = np.bincount(self._bin_key[gold_ok],
-                                               minlength=S * N_BINS).reshape(S, N_BINS)
-        if self.oov is not None:
-            extra["n_oov"] = self._n_oov
-            extra["oov_correct"] = per_sentence(g.sentence[self.oov & gold_ok])
+        # d'_j: the per-character weight of the last character of entity j
+        extra = unit_sums(self, g, p, gold_ok, None if self.difficulty is None
+                          else self.char_difficulty[p.ends - 1])
         if self.buckets:
             extra["buckets"] = self._bucket_stats(g, p, gold_ok)
         return SufficientStats(n_gold=self._n_gold, n_pred=per_sentence(p.sentence),

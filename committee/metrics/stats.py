@@ -218,19 +218,9 @@ class Collector:
 
         p_inner = p.ends != p.sentence_offsets[1:][p.sentence]
         p_sentence_inner = p.sentence[p_inner]
-        extra = {}
-        if self.difficulty is not None:
-            d = self.difficulty
-            extra["gold_d"] = self._gold_d
-            extra["correct_d"] = per_sentence(g.sentence, np.where(gold_ok, d, 0.0))
-            # d'_j: difficulty of the gold word containing the last character of word j
-            extra["pred_d"] = per_sentence(p.sentence, self._char_d[p.ends - 1])
-            extra["bin_gold"] = self._bin_gold
-            extra["bin_correct"] = np.bincount(self._bin_key[gold_ok],
-                                               minlength=S * N_BINS).reshape(S, N_BINS)
-        if self.oov is not None:
-            extra["n_oov"] = self._n_oov
-            extra["oov_correct"] = per_sentence(g.sentence[self.oov & gold_ok])
+        # d'_j: difficulty of the gold word containing the last character of word j
+        extra = unit_sums(self, g, p, gold_ok,
+                          None if self.difficulty is None else self._char_d[p.ends - 1])
         if self.bucketer is not None:
             extra["buckets"] = self.bucketer.collect(pred.words, p.ends, gold_ok)
         return SufficientStats(
@@ -248,6 +238,29 @@ class Collector:
         """:func:`error_types` of an aligned output given by its spans, with
         the gold's spans prepared once."""
         return _outcome_counts(self.spans, pred_spans)
+
+
+def unit_sums(collector, g: Spans, p: Spans, gold_ok: np.ndarray, pred_weights) -> dict:
+    """The statistics of matched units (words, or entities) that need
+    difficulties or a vocabulary: ``gold_d``, ``correct_d``, ``pred_d``
+    (Σ of ``pred_weights``, each predicted unit's d'), the bins and the OOV
+    counts, per sentence; those whose input the ``collector`` lacks are
+    left out.  ``collector`` holds the gold side: ``difficulty``, ``oov``
+    and their per-sentence sums (:class:`Collector`,
+    :class:`committee.metrics.labelled.EntityCollector`)."""
+    S, extra = collector.n_sentences, {}
+    if collector.difficulty is not None:
+        d = collector.difficulty
+        extra["gold_d"] = collector._gold_d
+        extra["correct_d"] = np.bincount(g.sentence, np.where(gold_ok, d, 0.0), minlength=S)
+        extra["pred_d"] = np.bincount(p.sentence, pred_weights, minlength=S)
+        extra["bin_gold"] = collector._bin_gold
+        extra["bin_correct"] = np.bincount(collector._bin_key[gold_ok],
+                                           minlength=S * N_BINS).reshape(S, N_BINS)
+    if collector.oov is not None:
+        extra["n_oov"] = collector._n_oov
+        extra["oov_correct"] = np.bincount(g.sentence[collector.oov & gold_ok], minlength=S)
+    return extra
 
 
 def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,

@@ -291,16 +291,22 @@ class Scorer:
             from committee import irt
 
             theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
+        return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
+                            path=path, error_types=self._scorer.error_types(pred_spans))
+
+    def _scores(self, stats, where: str, bootstrap: int, seed: int, progress: bool,
+                **fields) -> Scores:
+        """The :class:`Scores` of one output's statistics, with the intervals
+        of a bootstrap of ``bootstrap`` resamples (of its buckets too)."""
         bucket_ci = None
         if bootstrap and stats.buckets:
             bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
-        scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
-                                   theta=theta, name=name, path=path, bucket_ci=bucket_ci,
-                                   error_types=self._scorer.error_types(pred_spans))
+        scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=where,
+                                   bucket_ci=bucket_ci, **fields)
         if not bootstrap:
             return scores
         ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
-                                    warn=False, where=pred.path)
+                                    warn=False, where=where)
         return replace(scores, ci=ci)
 
     def _score_entities(self, pred: Corpus, output, bootstrap: int, seed: int, name,
@@ -313,17 +319,8 @@ class Scorer:
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
-        bucket_ci = None
-        if bootstrap and stats.buckets:
-            bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
-        scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=pred.path,
-                                   name=name, path=path, bucket_ci=bucket_ci,
-                                   error_types=self._scorer.error_types(pred))
-        if not bootstrap:
-            return scores
-        ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,
-                                    warn=False, where=pred.path)
-        return replace(scores, ci=ci)
+        return self._scores(stats, pred.path, bootstrap, seed, progress, name=name, path=path,
+                            error_types=self._scorer.error_types(pred))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> dict:
