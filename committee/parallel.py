@@ -431,6 +431,10 @@ def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: i
     return None
 
 
+#: How often a wait for members wakes up to act on signals (seconds).
+WAKE_S = 0.5
+
+
 def _loky_done(running: dict):
     """Wait for a task of ``running`` to finish; yield, in index order, the
     result of each that did, or its :class:`MemberFailure`.  Returns the
@@ -439,7 +443,12 @@ def _loky_done(running: dict):
     from concurrent.futures.process import BrokenProcessPool
 
     broken = None
-    done, _ = wait(running, return_when=FIRST_COMPLETED)
+    done = set()
+    while not done:
+        # a timeout, so that the main thread wakes up twice a second: a stop
+        # signal that the kernel gave another thread of the process (loky's
+        # own) only sets a flag, which the main thread acts on when it runs
+        done, _ = wait(running, timeout=WAKE_S, return_when=FIRST_COMPLETED)
     for fut in sorted(done, key=running.get):
         k = running.pop(fut)
         try:
