@@ -361,3 +361,53 @@ def test_lac_tags_persons_places_and_organisations():
     words, tags = segmenters.tag(lac, ["江泽民在北京会见了中国人民银行行长。"])
     found = {(w, t) for w, t in zip(words[0], tags[0]) if t != "O"}
     assert {("江泽民", "B-PER"), ("北京", "B-LOC"), ("中国人民银行", "B-ORG")} <= found
+
+
+def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
+    """report.html of an entity run: every gold entity listed, outcome filters
+    counting as the scorer's entity error types, a row showing each system's
+    entities of the sentence; no console error."""
+    import shutil
+
+    from test_html_report import _chromium
+
+    exe = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    from committee import report as report_mod
+
+    script = tmp_path / "toy_tagger.py"
+    script.write_text(TAGGER, encoding="utf-8")
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    with _quiet():
+        report_mod(run, analyses=["ranking"], segmenters=[f"cmd:{sys.executable} {script}"],
+                   progress=False)
+    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
+    counts = Scorer(gold, task="ner").score(out).error_types
+    n = sum(counts[k] for k in ("correct", "wrong_type", "wrong_boundary", "missed"))
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, headless=True,
+                                     args=["--no-sandbox", "--disable-background-networking"])
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors = []
+        pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto((run / rundir.REPORT_HTML_FILE).as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        count = lambda: int(pg.text_content("[data-testid=item-count]").replace(",", ""))  # noqa: E731
+        assert count() == n
+        assert "gold entities" in pg.text_content("#item-count-of")
+        names = [o.text_content() for o in pg.locator("[data-testid=filter-system] option").all()]
+        pg.select_option("[data-testid=filter-system]", str(names.index("toy_tagger") - 1))
+        for outcome in ("correct", "wrong_type", "wrong_boundary", "missed"):
+            pg.select_option("[data-testid=filter-outcome]", outcome)
+            assert count() == counts[outcome], outcome
+        pg.click("#f-reset")
+        pg.click("#items tbody tr:first-child")
+        detail = pg.text_content("[data-testid=detail]")
+        assert detail.startswith("“") and "gold" in detail and "toy_tagger" in detail
+        assert pg.locator("#detail span.e.hit").count() >= 1  # the entity, marked in gold
+        browser.close()
+    assert errors == []

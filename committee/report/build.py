@@ -103,10 +103,6 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
                     sections.append(section)
                     made.append(name)
         html_problem = _without_plotly(ctx)
-        if html_problem is None and data.task != "segmentation":
-            html_problem = "the page's item explorer shows words"
-            ctx.notes.append(f"report.html not written for a run of {data.task}: "
-                             f"{html_problem}; report.md holds the whole report.")
         page = _write_page(ctx, analyses, sections, started)
         if html_problem is None:
             _write_html(ctx, [n for n in made if n not in dict(ctx.failed)])
@@ -345,12 +341,12 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
         d=data.d, oov=data.oov, irt_a=irt.get("a"), irt_b=irt.get("b"),
         systems=[html.SystemData(s.name, s.words, s.scores.data() | {
             "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {})
-            | ({"ci": ci[k]} if ci else {}))
+            | ({"ci": ci[k]} if ci else {}), tags=s.tags)
             for k, (s, rf, rb) in enumerate(zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank))],
         analyses=html.run_analyses(ctx.run_dir, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
-                for name, reason in ctx.failed])
+                for name, reason in ctx.failed], units=data.units)
     path = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
     try:
         html.write_html(path, page)

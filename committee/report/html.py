@@ -81,6 +81,7 @@ class SystemData:
     name: str
     words: list[list[str]]
     scores: dict = field(default_factory=dict)
+    tags: list[list[str]] | None = None  # entity tags of its tokens (an entity run)
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,11 @@ class ReportData:
     failed : list of dict
         Analyses that failed: ``{"analysis": name, "title": heading,
         "reason": why}`` each, shown first among the analyses.
+    units : list or None
+        For a run of entities (``task: ner``): each sentence's gold
+        entities ``(start, end, type)``; then ``gold`` holds the sentences'
+        tokens, ``d`` is per entity, and each system has ``tags``
+        (docs/method.md §13).
     """
 
     name: str
@@ -169,6 +175,7 @@ class ReportData:
     lines: Sequence[int] | None = None
     notes: Sequence[str] = ()
     failed: Sequence[Mapping[str, str]] = ()
+    units: list | None = None
 
 
 # --------------------------------------------------------------------------
@@ -282,14 +289,12 @@ def encode(data: ReportData) -> dict:
     {'correct': 2, 'split': 1, 'merged': 0, 'crossed': 0}
     """
     gold = Corpus("gold", data.gold, list(data.lines or range(1, len(data.gold) + 1)))
+    if data.units is not None:
+        return _encode_entities(data, gold)
     g = spans(gold.words)
     n = len(g.starts)
     d = _check_vector("d", data.d, n, np.float64)
-    oov = _check_vector("oov", data.oov, n, bool)
-    irt_a = _check_vector("irt_a", data.irt_a, n, np.float64)
-    irt_b = _check_vector("irt_b", data.irt_b, n, np.float64)
     vocab, word_ids = _dictionary([w for s in gold.words for w in s])
-    d_values, d_codes = _dictionary(d.tolist())
     per_sentence = np.array([len(s) for s in gold.words], dtype=np.int64)
     systems = []
     for s in data.systems:
@@ -300,18 +305,75 @@ def encode(data: ReportData) -> dict:
         ends = np.zeros(g.n_chars, dtype=bool)
         ends[p.ends - 1] = True
         counts = np.bincount(codes, minlength=len(OUTCOMES))
-        scores = {k: (v if isinstance(v, (dict, list, str)) else _json_number(v))
-                  for k, v in s.scores.items()}
-        systems.append({
-            "name": s.name, "scores": json.loads(json.dumps(scores, default=_json_number)),
-            "error_types": {k: int(c) for k, c in zip(OUTCOMES, counts)},
-            "outcome": _array(codes),
-            "ends": _array(np.packbits(ends, bitorder="little")),
-        })
+        systems.append(_system(s, {k: int(c) for k, c in zip(OUTCOMES, counts)}, codes) | {
+            "ends": _array(np.packbits(ends, bitorder="little"))})
+    return _page(data, gold, n, g.n_chars, d, vocab, word_ids, per_sentence, OUTCOMES, systems)
+
+
+def _system(s: SystemData, error_types: dict, codes: np.ndarray) -> dict:
+    """A system's part of the page: scores, error types, outcome per gold unit."""
+    scores = {k: (v if isinstance(v, (dict, list, str)) else _json_number(v))
+              for k, v in s.scores.items()}
+    return {"name": s.name, "scores": json.loads(json.dumps(scores, default=_json_number)),
+            "error_types": error_types, "outcome": _array(codes)}
+
+
+def _encode_entities(data: ReportData, gold: Corpus) -> dict:
+    """:func:`encode` of a run of entities: each item is a gold entity, with
+    its sentence's text, offsets and type; each system's entities as spans."""
+    from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
+    from committee.tasks import NER, match
+
+    lengths = [sum(map(len, ws)) for ws in gold.words]
+    texts = ["".join(ws) for ws in gold.words]
+    units = data.units
+    n = sum(map(len, units))
+    d = _check_vector("d", data.d, n, np.float64)
+    vocab, word_ids = _dictionary([t[u[0]:u[1]] for t, us in zip(texts, units) for u in us])
+    types, type_codes = _dictionary([u[2] for us in units for u in us] or ["-"])
+    systems = []
+    for s in data.systems:
+        pred = Corpus(s.name, s.words, gold.lines, tags=s.tags)
+        metrics.check_aligned(gold, pred)
+        g, p, gold_ok, _ = match(NER, lengths, units, NER.gold(pred))
+        counts = entity_outcomes(g, p)
+        codes = _entity_codes(g, p, gold_ok)
+        systems.append(_system(s, counts, codes) | {
+            "pred_start": _array(p.starts.astype(np.uint32)),
+            "pred_end": _array(p.ends.astype(np.uint32)),
+            "pred_type": [p.label_names[k] for k in p.labels.tolist()]})
+    page = _page(data, gold, n, sum(lengths), d, vocab, word_ids,
+                 np.array([len(u) for u in units], dtype=np.int64), ENTITY_OUTCOMES, systems)
+    starts = np.array([u[0] for us in units for u in us], dtype=np.uint32)
+    ends = np.array([u[1] for us in units for u in us], dtype=np.uint32)
+    return page | {"task": "ner", "texts": texts, "item_start": _array(starts),
+                   "item_end": _array(ends), "types": types,
+                   "type_codes": _array(type_codes[:n])}
+
+
+def _entity_codes(g, p, gold_ok: np.ndarray) -> np.ndarray:
+    """Each gold entity's outcome, a code into ``ENTITY_OUTCOMES``."""
+    n = max(g.n_chars, p.n_chars) + 1
+    same_span = np.isin(g.starts * n + g.ends, p.starts * n + p.ends)
+    cover = np.zeros(n, dtype=np.int64)
+    np.add.at(cover, p.starts, 1)
+    np.add.at(cover, p.ends, -1)
+    covered = np.concatenate(([0], np.cumsum(np.cumsum(cover)[:-1] > 0)))
+    overlaps = covered[g.ends] - covered[g.starts] > 0
+    return np.where(gold_ok, 0, np.where(same_span, 1, np.where(overlaps, 2, 3))).astype(np.uint8)
+
+
+def _page(data: ReportData, gold: Corpus, n: int, n_chars: int, d, vocab, word_ids,
+          per_sentence, outcome_names, systems) -> dict:
+    """The page's data once its items (words, or entities) are encoded."""
+    oov = _check_vector("oov", data.oov, n, bool)
+    irt_a = _check_vector("irt_a", data.irt_a, n, np.float64)
+    irt_b = _check_vector("irt_b", data.irt_b, n, np.float64)
+    d_values, d_codes = _dictionary(d.tolist())
     return {
         "name": data.name, "signature": data.signature, "version": __version__,
-        "n_sentences": len(gold.words), "n_words": n, "n_chars": g.n_chars,
-        "outcomes": list(OUTCOMES),
+        "n_sentences": len(gold.words), "n_words": n, "n_chars": n_chars,
+        "task": "segmentation", "outcomes": list(outcome_names),
         "metrics": records.page_columns(),
         "palette": {"colors": list(COLORS), "patterns": list(HATCHES)},
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"

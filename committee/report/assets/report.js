@@ -11,7 +11,8 @@
   // each trace its own colour, marker and dash, so that lines lying on each other stay apart
   const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
   const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
-  const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b" };
+  const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b",
+                       wrong_type: "#d17b0f", wrong_boundary: "#7a4fb5", missed: "#c0392b" };
   const PLOT_CONFIG = { displaylogo: false, responsive: true,
                         modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
 
@@ -41,9 +42,23 @@
     sentStart[s + 1] = sentStart[s] + perSentence[s];
     for (let i = sentStart[s]; i < sentStart[s + 1]; i++) sentOf[i] = s;
   }
-  const charStart = new Uint32Array(N + 1);  // global character offset of each word
-  for (let i = 0; i < N; i++) charStart[i + 1] = charStart[i] + vocab[wordId[i]].length;
-  const systems = DATA.systems.map((s) => ({ ...s, out: decode(s.outcome), endBits: decode(s.ends) }));
+  // a run of entities (committee.report.html, task ner): the items are gold
+  // entities, which do not tile their sentences; their offsets come with them
+  const ENT = DATA.task === "ner";
+  const UNIT = ENT ? "entity" : "word", UNITS = ENT ? "entities" : "words";
+  const sentChar = new Uint32Array(S + 1);  // global character offset of each sentence
+  const itemA = new Uint32Array(N), itemB = new Uint32Array(N);  // each item's global span
+  if (ENT) {
+    for (let s = 0; s < S; s++) sentChar[s + 1] = sentChar[s] + DATA.texts[s].length;
+    const a = decode(DATA.item_start), b = decode(DATA.item_end);
+    for (let i = 0; i < N; i++) { itemA[i] = sentChar[sentOf[i]] + a[i]; itemB[i] = sentChar[sentOf[i]] + b[i]; }
+  } else {
+    let c = 0;
+    for (let i = 0; i < N; i++) { itemA[i] = c; c += vocab[wordId[i]].length; itemB[i] = c; }
+  }
+  const typeOf = ENT ? decode(DATA.type_codes) : null;
+  const systems = DATA.systems.map((s) => ({ ...s, out: decode(s.outcome), endBits: decode(s.ends),
+    predA: decode(s.pred_start), predB: decode(s.pred_end) }));
   const OUT = DATA.outcomes;
 
   // ---------------------------------------------------------------- helpers
@@ -82,6 +97,12 @@
   function context(i, width) {
     const s = sentOf[i];
     let left = "", right = "";
+    if (ENT) {
+      const text = DATA.texts[s], a = itemA[i] - sentChar[s], b = itemB[i] - sentChar[s];
+      left = (a > width ? "…" : "") + text.slice(Math.max(0, a - width), a);
+      right = text.slice(b, b + width) + (b + width < text.length ? "…" : "");
+      return el("span", { class: "ctx" }, left, el("b", { text: vocab[wordId[i]] }), right);
+    }
     for (let j = i - 1; j >= sentStart[s] && left.length < width; j--) left = vocab[wordId[j]] + left;
     for (let j = i + 1; j < sentStart[s + 1] && right.length < width; j++) right += vocab[wordId[j]];
     if (left.length > width) left = "…" + left.slice(left.length - width);
@@ -98,10 +119,15 @@
     for (let i = 0; i < N; i++) { meanD += d[i]; d0 += d[i] === 0; d1 += d[i] === 1; if (oov) nOov += oov[i]; }
     const p = el("p");
     p.append(`${int(S)} sentences, `, el("strong", { "data-testid": "n-words", text: int(N) }),
-             ` gold words, ${int(DATA.n_chars)} characters; ${systems.length} systems. ` +
-             `Mean difficulty ${(N ? meanD / N : 0).toFixed(3)}; ${pct(N ? d0 / N : null, 1)}% of the words have d = 0 and ` +
+             ` gold ${UNITS}, ${int(DATA.n_chars)} characters; ${systems.length} systems. ` +
+             `Mean difficulty ${(N ? meanD / N : 0).toFixed(3)}; ${pct(N ? d0 / N : null, 1)}% of the ${UNITS} have d = 0 and ` +
              `${pct(N ? d1 / N : null, 1)}% have d = 1` + (oov ? `; OOV rate ${pct(N ? nOov / N : null)}%.` : "."));
-    const how = el("p", { class: "help", text: "A word's difficulty d is the share of the committee's members " +
+    const how = el("p", { class: "help", text: ENT ?
+      "An entity's difficulty d is the share of the committee's members that do not tag exactly its span " +
+      "with its type. pb, rb, fb reward getting hard entities right and punish errors on easy ones; " +
+      "p, r, f1 count every entity alike (as seqeval does). A wrong gold entity has the wrong type (an output " +
+      "entity has its span), the wrong boundary (an output entity overlaps it) or is missed." :
+      "A word's difficulty d is the share of the committee's members " +
       "that segment it wrongly. pb, rb, fb reward getting hard words right and punish errors on easy ones; " +
       "p, r, f1 count every word alike. A wrong gold word is split (several output words inside it), " +
       "merged (inside one longer output word) or crossed (an output word straddles its boundary)." });
@@ -109,9 +135,9 @@
     const hist = new Array(10).fill(0);
     for (let i = 0; i < N; i++) hist[bins[i]]++;
     plot("chart-hist", [{ type: "bar", x: DATA.bin_labels, y: hist, marker: { color: "#5f6b7a" },
-                          hovertemplate: "%{x}: %{y} words<extra></extra>" }],
-         { title: { text: "Gold words per difficulty bin" }, xaxis: { title: { text: "difficulty d" } },
-           yaxis: { title: { text: "gold words" } } });
+                          hovertemplate: "%{x}: %{y} " + UNITS + "<extra></extra>" }],
+         { title: { text: `Gold ${UNITS} per difficulty bin` }, xaxis: { title: { text: "difficulty d" } },
+           yaxis: { title: { text: `gold ${UNITS}` } } });
     if (!systems.length) return;
     plot("chart-recall", systems.map((s, k) => ({
       type: "scatter", mode: "lines+markers", name: s.name, x: DATA.bin_labels, connectgaps: true,
@@ -124,8 +150,8 @@
     plot("chart-errors", OUT.slice(1).map((o) => ({
       type: "bar", name: o, x: systems.map((s) => s.name), y: systems.map((s) => s.error_types[o]),
       marker: { color: OUT_COLORS[o] }, hovertemplate: "%{x}: %{y} " + o + "<extra></extra>" })),
-      { title: { text: "Wrong gold words by error type" }, barmode: "stack",
-        xaxis: { title: { text: "system" } }, yaxis: { title: { text: "wrong gold words" } } });
+      { title: { text: `Wrong gold ${UNITS} by error type` }, barmode: "stack",
+        xaxis: { title: { text: "system" } }, yaxis: { title: { text: `wrong gold ${UNITS}` } } });
     plot("chart-ranking", ["f1", "fb", "pb", "rb"].map((m, k) => ({
       type: "bar", name: m, x: systems.map((s) => s.name),
       y: systems.map((s) => (s.scores[m] == null ? null : 100 * s.scores[m])),
@@ -351,7 +377,7 @@
       return (i) => vocabRank[wordId[i]];
     }
     if (key === "d") return (i) => d[i];
-    if (key === "len") return (i) => charStart[i + 1] - charStart[i];
+    if (key === "len") return (i) => itemB[i] - itemA[i];
     if (key === "oov") return (i) => oov[i];
     if (key === "a") return (i) => irtA[i];
     if (key === "b") return (i) => irtB[i];
@@ -389,11 +415,11 @@
     } else if (ex.dir < 0) rows.reverse();
     ex.rows = rows; ex.page = 0;
     $("item-count").textContent = int(n);
-    $("item-count-of").textContent = `of ${int(N)} gold words kept by the filters`;
+    $("item-count-of").textContent = `of ${int(N)} gold ${UNITS} kept by the filters`;
     drawRows();
   }
   function columns() {
-    const cols = [{ key: "order", label: "#" }, { key: "word", label: "word", l: true },
+    const cols = [{ key: "order", label: "#" }, { key: "word", label: UNIT, l: true },
                   { key: "context", label: "context", l: true, nosort: true }, { key: "d", label: "d" }];
     if (irtA) cols.push({ key: "a", label: "IRT a" });
     if (irtB) cols.push({ key: "b", label: "IRT b" });
@@ -429,7 +455,7 @@
       if (irtA) tr.append(el("td", { text: fmt(irtA[i], 2) }));
       if (irtB) tr.append(el("td", { text: fmt(irtB[i], 2) }));
       if (oov) tr.append(el("td", { text: oov[i] ? "OOV" : "" }));
-      tr.append(el("td", { "data-key": "len", text: String(charStart[i + 1] - charStart[i]) }));
+      tr.append(el("td", { "data-key": "len", text: String(itemB[i] - itemA[i]) }));
       for (const s of systems) {
         const o = OUT[s.out[i]];
         tr.append(el("td", { class: "l o-" + o, text: o === "correct" ? "✓ correct" : "✗ " + o }));
@@ -444,16 +470,38 @@
     $("page-prev").disabled = ex.page === 0;
     $("page-next").disabled = ex.page >= pages - 1;
   }
+  function entityLine(s, spans, i) {
+    // sentence s with the entities [a, b, type] (global offsets) of gold or of a system marked
+    const text = DATA.texts[s], c0 = sentChar[s], div = el("div", { class: "seg" });
+    let at = 0;
+    for (const [a, b, type] of spans.sort((x, y) => x[0] - y[0])) {
+      if (a - c0 > at) div.append(text.slice(at, a - c0));
+      div.append(el("span", { class: "w e" + (a < itemB[i] && b > itemA[i] ? " hit" : ""),
+                              title: type, text: text.slice(a - c0, b - c0) }, el("sub", { text: type })));
+      at = b - c0;
+    }
+    if (at < text.length) div.append(text.slice(at));
+    return div;
+  }
+  function entitiesOf(s, sys) {
+    const out = [], lo = sentChar[s], hi = sentChar[s + 1];
+    if (!sys) {
+      for (let j = sentStart[s]; j < sentStart[s + 1]; j++) out.push([itemA[j], itemB[j], DATA.types[typeOf[j]]]);
+      return out;
+    }
+    for (let k = 0; k < sys.predA.length; k++) if (sys.predA[k] >= lo && sys.predB[k] <= hi) out.push([sys.predA[k], sys.predB[k], sys.pred_type[k]]);
+    return out;
+  }
   function segmentation(s, bitsOf, i) {
     // words of sentence s as segmented by a system: split the text at its word ends
     const text = []; for (let j = sentStart[s]; j < sentStart[s + 1]; j++) text.push(vocab[wordId[j]]);
-    const chars = Array.from(text.join("")), c0 = charStart[sentStart[s]];
+    const chars = Array.from(text.join("")), c0 = itemA[sentStart[s]];
     const div = el("div", { class: "seg" }); let cur = "", from = 0;
     chars.forEach((ch, k) => {
       cur += ch;
       if (bitsOf(c0 + k) || k === chars.length - 1) {
         const a = c0 + from, b = c0 + k + 1;
-        div.append(el("span", { class: "w" + (a < charStart[i + 1] && b > charStart[i] ? " hit" : ""), text: cur }));
+        div.append(el("span", { class: "w" + (a < itemB[i] && b > itemA[i] ? " hit" : ""), text: cur }));
         cur = ""; from = k + 1;
       }
     });
@@ -461,9 +509,21 @@
   }
   function detail(i) {
     const s = sentOf[i], box = $("detail");
-    const ends = new Set(); for (let j = sentStart[s]; j < sentStart[s + 1]; j++) ends.add(charStart[j + 1] - 1);
-    box.replaceChildren(el("h3", { text: `“${vocab[wordId[i]]}”, word ${i + 1}, sentence ${s + 1} (line ${DATA.lines[s]}), d = ${fmt(d[i])}` }));
+    box.replaceChildren(el("h3", { text: `“${vocab[wordId[i]]}”` + (ENT ? ` (${DATA.types[typeOf[i]]})` : "") +
+                                         `, ${UNIT} ${i + 1}, sentence ${s + 1} (line ${DATA.lines[s]}), d = ${fmt(d[i])}` }));
     const t = el("table");
+    if (ENT) {
+      t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l" }, entityLine(s, entitiesOf(s, null), i))));
+      for (const sys of systems) {
+        const o = OUT[sys.out[i]];
+        t.append(el("tr", {}, el("th", { class: "l", text: sys.name }),
+                    el("td", { class: "l" }, entityLine(s, entitiesOf(s, sys), i)),
+                    el("td", { class: "l o-" + o, text: o })));
+      }
+      box.append(t);
+      return;
+    }
+    const ends = new Set(); for (let j = sentStart[s]; j < sentStart[s + 1]; j++) ends.add(itemB[j] - 1);
     t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l" }, segmentation(s, (c) => ends.has(c), i))));
     for (const sys of systems) {
       const bits = sys.endBits, o = OUT[sys.out[i]];
@@ -474,6 +534,11 @@
     box.append(t);
   }
   function explorer() {
+    if (ENT) {  // the filters' words, said of entities
+      $("f-search").placeholder = "entity or part of one";
+      $("f-exact").nextSibling.textContent = " whole entity";
+      $("f-oov").options[0].textContent = "all entities";
+    }
     const sysSel = $("f-system");
     sysSel.append(el("option", { value: "-1", text: "any system" }));
     systems.forEach((s, k) => sysSel.append(el("option", { value: String(k), text: s.name })));
@@ -531,8 +596,8 @@
       plot("chart-vs", [
         { type: "bar", name: `${a.name} right, ${b.name} wrong`, x: DATA.bin_labels, y: onlyA, marker: { color: COLORS[0] } },
         { type: "bar", name: `${b.name} right, ${a.name} wrong`, x: DATA.bin_labels, y: onlyB, marker: { color: COLORS[1] } }],
-        { title: { text: `Words one system gets right and the other wrong, by difficulty` }, barmode: "group",
-          yaxis: { title: { text: "gold words" } },
+        { title: { text: `${UNITS[0].toUpperCase() + UNITS.slice(1)} one system gets right and the other wrong, by difficulty` }, barmode: "group",
+          yaxis: { title: { text: `gold ${UNITS}` } },
           xaxis: { title: { text: "difficulty d" } }, hovermode: "x unified" });
       const t = $("vs-table"); t.replaceChildren();
       t.append(el("thead", {}, el("tr", {}, el("th", { class: "l", text: "" }), ...DATA.bin_labels.map((l) => el("th", { text: l })), el("th", { text: "all" }))));
