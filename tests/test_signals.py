@@ -458,7 +458,7 @@ def test_ctrl_c_in_the_api_is_exit_130_and_one_line(monkeypatch, capsys):
 
 
 @needs_two_cores
-def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypatch):
+def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypatch, handlers):
     """Ctrl-C in a notebook running ``committee.run``: SIGINT arrives while a
     member is saved and another one trains; KeyboardInterrupt reaches the
     caller only after the pool's workers were killed, although this process
@@ -466,6 +466,11 @@ def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypat
     import threading
 
     import stophooks
+
+    # Python's own handler, as in a notebook: a test run started in the
+    # background of a shell script inherits SIGINT ignored, and would wait
+    # on the paused members for ever
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     marks = tmp_path / "marks"
     marks.mkdir()
