@@ -100,6 +100,15 @@ def reference(toy_corpus, tmp_path_factory):
     return refs
 
 
+def _terminal_signals() -> None:
+    """In a child, before it runs: the stop signals as a terminal leaves them
+    (a test run started by ``nohup`` or in a script's background would
+    otherwise hand SIGHUP or SIGINT down ignored, and the child, as it
+    should, would keep them ignored)."""
+    for signum in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 class Run:
     """``committee ARGS`` in a new session, paused at ``phase`` (stophooks)."""
 
@@ -113,7 +122,8 @@ class Run:
         with open(self.err_path, "w") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", "import stophooks; stophooks.main()", *args],
-                env=environ, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+                env=environ, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                preexec_fn=_terminal_signals)
 
     def wait_until(self, ready, timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
@@ -514,7 +524,8 @@ def test_commands_reading_standard_input_stop_alike(toy_corpus, tmp_path, comman
             "segment": ["segment", "--with", "snownlp", "-", "-o", str(tmp_path / "o.txt")]}
     proc = subprocess.Popen([sys.executable, "-m", "committee", *args[command]],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_terminal_signals)
     try:
         deadline = time.monotonic() + 60
         while "pipe" not in Path(f"/proc/{proc.pid}/wchan").read_text():
