@@ -327,7 +327,8 @@ def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float]
 
 
 def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
-           paper: dict[str, Sequence[float]] | None = None) -> Path:
+           paper: dict[str, Sequence[float]] | None = None,
+           title: str = "Table 2: segmenters trained on more data") -> Path:
     """Table 2 as a figure: each metric against the share of training data."""
     plt = require_matplotlib()
     _style(plt)
@@ -345,7 +346,7 @@ def table2(path, fractions: Sequence[float], scores: dict[str, Sequence[float]],
                     markerfacecolor="none", alpha=0.7, label=f"{metric} (paper, PKU)")
     ax.set_xlabel("share of the training data (%)")
     ax.set_ylabel("score (%)")
-    ax.set_title("Table 2: segmenters trained on more data")
+    ax.set_title(title)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     return _save(fig, path)

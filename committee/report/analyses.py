@@ -134,6 +134,17 @@ def check_run(cfg, data: RunData, names) -> None:
         raise ConfigError("experiments", problems)
 
 
+def task_title(name: str, task: str) -> str:
+    """The heading of analysis ``name`` on a run of ``task``: the models of an
+    entity run are taggers, not segmenters.
+
+    >>> task_title("table2", "ner")
+    'Table 2: taggers trained on more data'
+    """
+    title = TITLES[name]
+    return title if task == "segmentation" else title.replace("segmenters", "taggers")
+
+
 def _paper_spread() -> str:
     """Table 2 of the paper from its smallest to its largest share, in one sentence."""
     paper = PAPER_PKU["table2"]
@@ -168,10 +179,12 @@ def table2(ctx: Context) -> str | None:
                                                  ("p", "r", "f1", "pb", "rb", "fb")),
           f"{r['train_s']:.0f} s"] for r in trows])
     atomic_write_text(out_dir / "table2.md", md + "\n")
+    words = ctx.data.task == "segmentation"  # the paper's PKU figures are of words
     paper = PAPER_PKU["table2"]
     plots.table2(out_dir / "table2.png", [r["fraction"] for r in trows],
                  {k: [r[k] for r in trows] for k in ("f1", "fb", "pb", "rb")},
-                 paper={k: (list(paper), [paper[f][k] for f in paper]) for k in ("f1", "fb")})
+                 paper={k: (list(paper), [paper[f][k] for f in paper]) for k in ("f1", "fb")}
+                 if words else None, title=task_title("table2", ctx.data.task))
     ctx.figures.append("table2.png")
     first, last = trows[0], trows[-1]
     spread = ""
@@ -181,10 +194,10 @@ def table2(ctx: Context) -> str | None:
                   f"(+{100 * (last['f1'] - first['f1']):.2f} points) but fb moves "
                   f"{pct(first['fb'])} → {pct(last['fb'])} "
                   f"(+{100 * (last['fb'] - first['fb']):.2f} points). "
-                  + _paper_spread())
+                  + (_paper_spread() if words else ""))
     params = t2[0].info["params"]
     return (
-        f"## {TITLES['table2']}\n\n"
+        f"## {task_title('table2', ctx.data.task)}\n\n"
         f"Template {t2[0].info['template']}, {t2[0].info['algorithm']} "
         f"({', '.join(f'{k}={v}' for k, v in sorted(params.items()))}), nested random "
         f"samples of the {t2[0].info['n_train']:,} training sentences (seed "

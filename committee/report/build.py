@@ -343,7 +343,7 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
             "rank_f1": rf, "rank_fb": rb} | ({"theta": theta[s.name]} if s.name in theta else {})
             | ({"ci": ci[k]} if ci else {}), tags=s.tags)
             for k, (s, rf, rb) in enumerate(zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank))],
-        analyses=html.run_analyses(ctx.run_dir, made), lines=data.test.lines,
+        analyses=_page_analyses(ctx, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
                 for name, reason in ctx.failed], units=data.units)
@@ -356,6 +356,18 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
             " and the report.html of an earlier build removed" if removed else "")
             + ": rerun `committee report` for report.html") from None
     log.info("report: %s", path)
+
+
+def _page_analyses(ctx: Context, made: Sequence[str]) -> list:
+    """The charts of the analyses ``made`` for report.html, titled for the run's task."""
+    from dataclasses import replace
+
+    from committee.report import html
+
+    charts = html.run_analyses(ctx.run_dir, made)
+    if ctx.data.task == "segmentation":
+        return charts
+    return [replace(a, title=a.title.replace("segmenters", "taggers")) for a in charts]
 
 
 def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
