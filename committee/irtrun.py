@@ -65,6 +65,7 @@ class RunResponses:
     words: object  # pandas DataFrame of words.tsv
     test: corpus_mod.Corpus
     task: str = "segmentation"  # ner: the items are gold entities (docs/method.md §13)
+    char_d: np.ndarray | None = None  # ner: the per-character weights (test.weight_c)
 
 
 def load(run_dir) -> RunResponses:
@@ -81,8 +82,9 @@ def load(run_dir) -> RunResponses:
     if task != "segmentation":  # entities: as many as words.tsv has rows
         read_input(p.words)
         words = difficulty_mod.read_words_tsv(p.words)
-        return RunResponses(_read_marks(p.marks, len(words)), words,
-                            corpus_mod.read_corpus(p.test, format="bio"), task)
+        test = corpus_mod.read_corpus(p.test, format="bio")
+        return RunResponses(_read_marks(p.marks, len(words)), words, test, task,
+                            difficulty_mod.read_weight_c(p.weight_c, test))
     test = corpus_mod.read_corpus(p.test)
     read_input(p.words)
     words = difficulty_mod.read_words_tsv(p.words)
@@ -230,6 +232,25 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
                                                                 undefined="ignore")}
 
 
+def entity_system(test: corpus_mod.Corpus, d: np.ndarray, char_d: np.ndarray,
+                  output_path) -> dict:
+    """An entity tagger's output (``bio``) as a system of a run of entities:
+    its ``marks`` (right/wrong on every gold entity) and ``stats``,
+    ``scores`` as ``committee score --task ner`` gives them."""
+    from committee import metrics, scoring
+    from committee.metrics.labelled import EntityCollector
+
+    name = os.fspath(output_path)
+    pred = corpus_mod.read_corpus(output_path, format="bio")
+    collector = EntityCollector(test, d, char_d)
+    stats = collector.collect(pred)
+    signature = metrics.make_signature(test.words, tags=test.tags, match="exact-entity",
+                                       difficulty=np.concatenate([d, char_d]))
+    return {"name": name, "kind": "system", "marks": collector.match(pred)[2], "stats": stats,
+            "scores": scoring.Scores.from_stats(stats, signature, name=name,
+                                                undefined="ignore")}
+
+
 #: ``--model``: ``auto`` fits :func:`committee.irt.choose_model`'s model and
 #: falls back on the 1PL when the 2PL does not converge (docs/irt.md).
 MODELS = ("auto", "2pl", "1pl")
@@ -322,15 +343,16 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     """
     p = paths(run_dir)
     data = load(run_dir)
-    if data.task != "segmentation" and (systems or extra or subset is not None):
-        raise InputError(str(p.root), None, "held-out systems and --subset score "
-                         "segmentations; on a run of entities fit the items alone")
+    if data.task != "segmentation" and (extra or subset is not None):
+        raise InputError(str(p.root), None, "--subset measures its words on perturbed gold "
+                         "segmentations; on a run of entities fit the items, with systems")
     _k_check(p.marks, data.marks.shape[0])
     if subset is not None and not 0 < subset <= data.marks.shape[1]:
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
                          f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
     d = data.words["difficulty"].to_numpy(dtype=np.float64)
-    named = [read_system(data.test, d, s) for s in systems] + list(extra)
+    named = [read_system(data.test, d, s) if data.task == "segmentation"
+             else entity_system(data.test, d, data.char_d, s) for s in systems] + list(extra)
     fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=tol)
     infit = irt.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)

@@ -411,3 +411,27 @@ def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
         assert pg.locator("#detail span.e.hit").count() >= 1  # the entity, marked in gold
         browser.close()
     assert errors == []
+
+
+def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    cfg = load_config(_config(tmp_path / "ner6.yaml", ner_corpus, run),
+                      overrides=["committee.size=6"])
+    with _quiet():  # three more members: the 1PL needs five
+        pipeline.run(cfg, progress=False)
+    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    n = sum(map(len, corpus_mod.entities.entities(gold)))
+    out = tmp_path / "tagger.bio"
+    corpus_mod.write_bio(out, gold.words, _perturb(gold.tags, 0.05, 4))
+    res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--system",
+                          str(out)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert f"K=6 × {n:,} words" in res.stdout and f"{out}: theta " in res.stdout
+    items = (run / "items.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(items) == n + 1
+    res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--subset", "5"],
+                         capture_output=True, text=True)
+    assert res.returncode == 3 and "--subset measures its words on perturbed gold" in res.stderr
