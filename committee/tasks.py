@@ -91,10 +91,6 @@ class Segmentation:
         out[pred.ends - 1] = True
         return out
 
-    def text(self, chars: str, unit) -> str:
-        """A unit's characters."""
-        return unit
-
 
 @dataclass(frozen=True)
 class Entities:
@@ -164,10 +160,6 @@ class Entities:
         np.add.at(cover, pred.starts, 1)
         np.add.at(cover, pred.ends, -1)
         return np.cumsum(cover[:-1]) > 0
-
-    def text(self, chars: str, unit) -> str:
-        """A unit's characters."""
-        return chars[unit[0]:unit[1]]
 
 
 SEGMENTATION = Segmentation()
