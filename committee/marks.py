@@ -1,12 +1,14 @@
 """Marks: what each member got right, from the moment a member makes them
 to the moment the report reads them back (docs/method.md §3, §4).
 
-A member's *marks* are one boolean per gold test word, true when the member
-segments that word correctly (``m_ki``); its *ends* are one boolean per test
-character, true at the last character of each word it predicts, which gives
-back its whole segmentation.  This module owns every form they take:
+A member's *marks* are one boolean per gold test unit (word, or entity),
+true when the member predicts that unit exactly (``m_ki``); its *ends* are
+one boolean per test character (:meth:`committee.tasks.Segmentation.mask`:
+true at the last character of each word it predicts, which gives back its
+whole segmentation; for entities, the characters it puts inside one).
+Both are made by the member's task (:func:`committee.tasks.match`); this
+module owns every form they take after that:
 
-* made: :func:`word_marks` and :func:`end_mask`, from predicted words;
 * saved: :func:`save_member` writes one member record (its recipe, own
   scores and the bits packed as base64, :func:`pack`) into the run
   directory's ``members/``; :func:`load_member` reads it back;
@@ -33,39 +35,17 @@ import numpy as np
 
 from committee import rundir
 from committee.fileio import atomic_write_text, read_npz, write_npz
-from committee.spans import marks as span_marks
-from committee.spans import spans
 
 log = logging.getLogger("committee.run")
 
 
 # --------------------------------------------------------------------------
-# made
-
-
-def word_marks(gold_words: list[list[str]], pred_words: list[list[str]]) -> np.ndarray:
-    """``m_ki`` of every gold word: was it predicted, exactly?
-
-    >>> word_marks([["我", "爱", "北京"]], [["我爱", "北京"]]).tolist()
-    [False, False, True]
-    """
-    return span_marks(gold_words, pred_words)
-
-
-def end_mask(pred_words: list[list[str]], n_chars: int) -> np.ndarray:
-    """Over the test characters laid end to end, true at the last character of
-    each predicted word.
-
-    >>> end_mask([["我", "爱", "北京"], ["好"]], 5).tolist()
-    [True, True, False, True, True]
-    """
-    ends = np.zeros(n_chars, dtype=bool)
-    ends[spans(pred_words).ends - 1] = True
-    return ends
+# segmentations back from their ends
 
 
 def words_from_ends(texts: Sequence[str], ends: np.ndarray) -> list[list[str]]:
-    """Words of each sentence from an :func:`end_mask` over ``texts``.
+    """Words of each sentence from their ends over ``texts``
+    (:meth:`committee.tasks.Segmentation.mask`).
 
     >>> words_from_ends(["我爱北京", "好"], np.array([1, 1, 0, 1, 1], dtype=bool))
     [['我', '爱', '北京'], ['好']]

@@ -112,7 +112,7 @@ def run_pruned(member, sample, test_chars, test_words, algorithm, params, keep, 
     from committee import crf
     from committee.corpus import from_bmes, to_bmes
     from committee.features import attributes
-    from committee.marks import word_marks
+    from committee.spans import marks as word_marks
     from committee.members import crfsuite_seed
 
     t0 = time.perf_counter()
