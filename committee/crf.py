@@ -1,9 +1,10 @@
-"""The CRF: train a python-crfsuite model, tag with it, decode the tags into words.
+"""The CRF: train a python-crfsuite model and tag with it (the task decodes
+the tags, :mod:`committee.tasks`).
 
 python-crfsuite behind the :class:`committee.trainers.Trainer` interface
 (:data:`CRFSUITE`, :class:`CrfsuiteTrainer`): committee members
 (:func:`committee.members.run_member`) and the report's Table 2 models both
-train and tag through :func:`committee.trainers.train_and_segment`.  This
+train and tag through :func:`committee.trainers.train_and_tag`.  This
 module is the one home of its defaults (python-crfsuite's own,
 :func:`trainer_defaults`; the config's, :data:`PARAM_DEFAULTS`; the member
 recipes, :data:`PRESETS`) and of the checks of its parameters
@@ -82,7 +83,6 @@ from typing import Sequence
 
 import pycrfsuite
 
-from committee.corpus import from_bmes
 from committee.errors import ConfigError
 from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
 
@@ -513,12 +513,6 @@ def tag(model_path: str | os.PathLike, test_chars: Sequence[str],
     """The tags of every test sentence, by the Viterbi path of a trained
     model over ``template``'s attributes (cached, :func:`test_attributes`)."""
     return tag_sentences(model_path, test_attributes(test_chars, template))
-
-
-def segment(model_path: str | os.PathLike, test_chars: Sequence[str],
-            template: str) -> list[list[str]]:
-    """The words of every test sentence by a model trained on BMES tags."""
-    return [from_bmes(c, tg) for c, tg in zip(test_chars, tag(model_path, test_chars, template))]
 
 
 class CrfsuiteTrainer:

@@ -26,7 +26,7 @@ member's sentences from the member alone.  The streams are those of NumPy's
 Training and decoding
 ---------------------
 A member is trained and decodes the test set through its trainer
-(:func:`committee.trainers.train_and_segment`; by default linear-chain CRFs
+(:func:`committee.trainers.train_and_tag`; by default linear-chain CRFs
 over BMES tags with python-crfsuite, see :mod:`committee.crf` for
 determinism, the test-attribute cache and the cost of a member).  What a
 worker needs for one member is one :class:`MemberTask`.  Shuffling

@@ -90,13 +90,8 @@ class RunInputs:
     test_units: list | None = None
 
     @property
-    def kind(self):
-        """The task object (:data:`committee.tasks.TASKS`)."""
-        return tasks_mod.get(self.task)
-
-    @property
     def units(self) -> list:
-        """The test set's gold units, per sentence."""
+        """The test set's gold units, per sentence (its words unless given)."""
         return self.test.words if self.test_units is None else self.test_units
 
     def n_units(self) -> int:
@@ -141,11 +136,12 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     :func:`committee.checks.check_train_test`)."""
     train, test = load_corpora(cfg, where)
     task = tasks_mod.get(_task(cfg))
-    train_sentences = task.train_sentences(train)
+    train_units = task.gold(train)
+    train_sentences = task.train_sentences(train, train_units)
     if not train_sentences:
         raise InputError(train.path, None, "the training corpus has no words")
-    units = None if task is tasks_mod.SEGMENTATION else task.gold(test)
-    if sum(map(len, test.words if units is None else units)) == 0:
+    units = task.gold(test)
+    if sum(map(len, units)) == 0:
         raise InputError(test.path, None, f"the test corpus has no {task.units}")
     allow = bool(getattr(cfg.corpus, "allow_overlap", False))
     try:
@@ -160,12 +156,8 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
         if norm:
             vocabulary = {corpus_mod.normalize(w, norm) for w in vocabulary}
         vsource = {"word_list": str(cfg.corpus.train_words)}
-    elif task is tasks_mod.SEGMENTATION:
-        vocabulary = corpus_mod.training_words(train)
-        vsource = {"training_corpus": True}
-    else:  # the training entities' strings
-        vocabulary = {"".join(ws)[u[0]:u[1]] for ws, us in zip(train.words, task.gold(train))
-                      for u in us}
+    else:  # the training words, or the training entities' strings
+        vocabulary = set(task.texts(train.words, train_units))
         vsource = {"training_corpus": True}
     # the words, not the file: the same vocabulary in any encoding or file
     vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
@@ -544,15 +536,16 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     d, n_correct = difficulty_mod.difficulties(marks)
     test = inputs.test
     atomic_write_text(p.train_words, "".join(w + "\n" for w in sorted(inputs.vocabulary)))
+    texts = tasks_mod.get(inputs.task).texts(test.words, inputs.units)
+    oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
+                      count=marks.shape[1])
     if inputs.task == tasks_mod.DEFAULT_TASK:
-        oov = np.fromiter((w not in inputs.vocabulary for s in test.words for w in s),
-                          dtype=bool, count=marks.shape[1])
         corpus_mod.write_sighan(p.test, test.words)
         difficulty_mod.write_weight(p.weight, test, d)
         difficulty_mod.write_weight_c(p.weight_c, test, d)
         difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
     else:
-        oov = _write_entity_files(p, inputs, committee, records, d, n_correct)
+        _write_entity_files(p, inputs, committee, records, d, n_correct, oov)
     write_npz(p.marks, marks=marks)
     files = [name for name in OUTPUT_FILES if name != rundir.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
@@ -561,13 +554,11 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
                                          stability), files)
 
 
-def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct) -> np.ndarray:
+def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct,
+                        oov) -> None:
     """``test.txt`` (bio), ``test.weight``, ``test.weight_c`` and ``words.tsv``
-    of entities (docs/method.md §13); returns the entities' OOV flags."""
+    of entities (docs/method.md §13)."""
     test, units = inputs.test, inputs.units
-    text = ["".join(s) for s in test.words]
-    oov = np.fromiter((t[u[0]:u[1]] not in inputs.vocabulary for t, us in zip(text, units)
-                       for u in us), dtype=bool, count=len(d))
     inside = np.stack([records[m.index]["pred_ends"] for m in committee])
     spurious = inside.sum(axis=0, dtype=np.int64)
     corpus_mod.write_bio(p.test, test.words, test.tags)
@@ -575,7 +566,6 @@ def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct) 
     difficulty_mod.write_char_values(p.weight_c, test, difficulty_mod.char_weights(
         test, units, d, spurious, len(committee)))
     difficulty_mod.write_entities_tsv(p.words, test, units, d, n_correct, oov)
-    return oov
 
 
 def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,

@@ -114,6 +114,19 @@ def labelled(lengths, units, label_names=None) -> Spans:
     return Spans(starts, ends, sentence, offsets, labels, names)
 
 
+def inside(s: Spans, n_chars: int) -> np.ndarray:
+    """Over ``n_chars`` characters of the global axis, true at each one that
+    some span of ``s`` covers (labelled spans may leave characters out).
+
+    >>> inside(labelled([6], [[(1, 3, "PER"), (4, 5, "LOC")]]), 6).tolist()
+    [False, True, True, False, True, False]
+    """
+    cover = np.zeros(n_chars + 1, dtype=np.int64)
+    np.add.at(cover, s.starts, 1)
+    np.add.at(cover, s.ends, -1)
+    return np.cumsum(cover[:-1]) > 0
+
+
 def _keys(s: Spans, n_chars: int) -> np.ndarray:
     """One integer per labelled span: equal iff start, end and label are."""
     return (s.starts * (n_chars + 1) + s.ends) * max(1, len(s.label_names)) + s.labels

@@ -56,9 +56,18 @@ class Segmentation:
         """Each sentence's units: its words."""
         return corpus.words
 
-    def train_sentences(self, corpus: Corpus) -> list:
-        """The sentences a member may train on: those with words."""
+    def train_sentences(self, corpus: Corpus, units: list) -> list:
+        """The sentences a member may train on: those with words (``units``,
+        the corpus's :meth:`gold`, are its words)."""
         return [s for s in corpus.words if s]
+
+    def texts(self, words: list, units: list) -> list[str]:
+        """Every unit's characters, in corpus order: the words.
+
+        >>> SEGMENTATION.texts([["我", "爱"]], [["我", "爱"]])
+        ['我', '爱']
+        """
+        return [w for s in units for w in s]
 
     def example(self, sentence) -> tuple[str, str]:
         """A training sentence as ``(characters, one BMES tag per character)``.
@@ -114,16 +123,26 @@ class Entities:
             raise ValueError(f"{corpus.path}: has no entity tags (a bio corpus is needed)")
         return ent.entities(corpus, mode, scheme)
 
-    def train_sentences(self, corpus: Corpus) -> list:
+    def train_sentences(self, corpus: Corpus, units: list) -> list:
         """The sentences a member may train on, each as ``(characters, one IOBES
-        tag per character)``: every sentence with characters, with entities
-        or without (a sentence without one teaches where there is none)."""
+        tag per character)`` from the corpus's entities ``units``
+        (:meth:`gold`): every sentence with characters, with entities or
+        without (a sentence without one teaches where there is none)."""
         out = []
-        for words, units in zip(corpus.words, self.gold(corpus)):
+        for words, units in zip(corpus.words, units):
             chars = "".join(words)
             if chars:
                 out.append((chars, tuple(ent.bioes(len(chars), units))))
         return out
+
+    def texts(self, words: list, units: list) -> list[str]:
+        """Every entity's characters, in corpus order, from the sentences'
+        tokens ``words``.
+
+        >>> NER.texts([["江", "泽民", "好"]], [[(0, 3, "PER")]])
+        ['江泽民']
+        """
+        return ["".join(ws)[u[0]:u[1]] for ws, us in zip(words, units) for u in us]
 
     def example(self, sentence) -> tuple[str, Sequence[str]]:
         """A training sentence: already ``(characters, tags)``.
@@ -154,12 +173,9 @@ class Entities:
     def mask(self, pred: Spans, n_chars: int) -> np.ndarray:
         """Over the test characters, true inside each predicted entity (the
         characters the prediction claims for an entity)."""
-        import numpy as np
+        from committee.spans import inside
 
-        cover = np.zeros(n_chars + 1, dtype=np.int64)
-        np.add.at(cover, pred.starts, 1)
-        np.add.at(cover, pred.ends, -1)
-        return np.cumsum(cover[:-1]) > 0
+        return inside(pred, n_chars)
 
 
 SEGMENTATION = Segmentation()

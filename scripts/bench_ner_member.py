@@ -31,7 +31,7 @@ t0 = time.perf_counter()
 entities = task != "segmentation"
 train = read_embedded("train", entities=entities)
 test = read_embedded("test", entities=entities)
-sentences = kind.train_sentences(train)
+sentences = kind.train_sentences(train, kind.gold(train))
 read_s = time.perf_counter() - t0
 m = members.draw_member(0, len(sentences), (template,), (ratio,), seed=2016)
 sample = [sentences[i] for i in members.member_sample(m, len(sentences))]

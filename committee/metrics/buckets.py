@@ -275,29 +275,41 @@ class Bucketer:
         """``{attr: BucketStats}`` of one output: its sentences of words, the
         end offset of every predicted word on the global character axis, and
         whether each gold word is correct."""
-        S = self.n_sentences
         pred_sentence = np.repeat(np.arange(len(pred_words)), [len(s) for s in pred_words])
-
-        def table(sentence, bucket, n_buckets, weights=None):
-            return np.bincount(sentence * n_buckets + bucket, weights=weights,
-                               minlength=S * n_buckets).reshape(S, n_buckets)
-
+        pred_d = None if self.difficulty is None else self._char_d[pred_ends - 1]
         out = {}
         for key in self.attrs:
-            a, g = attribute(key), self._gold_buckets[key]
-            B, gs = len(a.labels), self._gold_sentence
-            arrays = {"n_gold": table(gs, g, B), "n_correct": table(gs[gold_ok], g[gold_ok], B)}
+            a = attribute(key)
             p = self.word_buckets(key, pred_words) if a.predicted else None
-            if p is not None:
-                arrays["n_pred"] = table(pred_sentence, p, B)
-            if self.difficulty is not None:
-                d = self.difficulty
-                arrays["gold_d"] = table(gs, g, B, d)
-                arrays["correct_d"] = table(gs[gold_ok], g[gold_ok], B, d[gold_ok])
-                if p is not None:
-                    arrays["pred_d"] = table(pred_sentence, p, B, self._char_d[pred_ends - 1])
-            out[key] = BucketStats(key, a.labels, **arrays)
+            out[key] = bucket_stats(key, a.labels, self.n_sentences, self._gold_sentence,
+                                    self._gold_buckets[key], gold_ok, pred_sentence, p,
+                                    self.difficulty, pred_d)
         return out
+
+
+def bucket_stats(attr: str, labels, S: int, gold_sentence, gold_bucket, gold_ok,
+                 pred_sentence, pred_bucket, d=None, pred_d=None) -> BucketStats:
+    """The :class:`BucketStats` of one attribute from each gold unit's
+    sentence and bucket and whether it is correct, each predicted unit's
+    sentence and bucket (``pred_bucket`` None: no predicted side), and the
+    gold units' difficulties ``d`` and predicted units' weights ``pred_d``
+    (None: no difficulties)."""
+    B = len(labels)
+
+    def table(sentence, bucket, weights=None):
+        return np.bincount(sentence * B + bucket, weights=weights,
+                           minlength=S * B).reshape(S, B)
+
+    arrays = {"n_gold": table(gold_sentence, gold_bucket),
+              "n_correct": table(gold_sentence[gold_ok], gold_bucket[gold_ok])}
+    if pred_bucket is not None:
+        arrays["n_pred"] = table(pred_sentence, pred_bucket)
+    if d is not None:
+        arrays["gold_d"] = table(gold_sentence, gold_bucket, d)
+        arrays["correct_d"] = table(gold_sentence[gold_ok], gold_bucket[gold_ok], d[gold_ok])
+        if pred_bucket is not None:
+            arrays["pred_d"] = table(pred_sentence, pred_bucket, pred_d)
+    return BucketStats(attr, tuple(labels), **arrays)
 
 
 def bucket_rows(buckets: dict, intervals: dict | None = None) -> list[dict]:

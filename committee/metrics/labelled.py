@@ -26,10 +26,11 @@ import numpy as np
 from committee.corpus import Corpus
 from committee.corpus.entities import detect_scheme
 from committee.metrics.align import check_aligned
-from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, BucketStats,
+from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, bucket_stats,
                                       difficulty_bucket, length_bucket)
 from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins, unit_sums
-from committee.spans import Spans
+from committee.spans import Spans, inside
+from committee.spans import match as match_spans
 from committee.tasks import NER, match
 
 #: How an output treats each gold entity, in code order; ``spurious`` counts
@@ -138,12 +139,8 @@ class EntityCollector:
     def _bucket_stats(self, g: Spans, p: Spans, gold_ok: np.ndarray) -> dict:
         """``{attr: BucketStats}``: gold entities by their attribute, predicted
         ones by theirs (a correct one falls in its gold entity's bucket)."""
-        S, out = self.n_sentences, {}
-
-        def table(sentence, bucket, n, weights=None):
-            return np.bincount(sentence * n + bucket, weights=weights,
-                               minlength=S * n).reshape(S, n)
-
+        out = {}
+        pred_d = None if self.difficulty is None else self.char_difficulty[p.ends - 1]
         for key in self.buckets:
             if key == "type":
                 labels, gb, pb = g.label_names, g.labels, p.labels
@@ -154,19 +151,8 @@ class EntityCollector:
                 labels, gb, pb = _DIFFICULTY, difficulty_bucket(self.difficulty), None
             else:
                 continue
-            B = len(labels)
-            arrays = {"n_gold": table(g.sentence, gb, B),
-                      "n_correct": table(g.sentence[gold_ok], gb[gold_ok], B)}
-            if pb is not None:
-                arrays["n_pred"] = table(p.sentence, pb, B)
-            if self.difficulty is not None:
-                d = self.difficulty
-                arrays["gold_d"] = table(g.sentence, gb, B, d)
-                arrays["correct_d"] = table(g.sentence[gold_ok], gb[gold_ok], B, d[gold_ok])
-                if pb is not None:
-                    arrays["pred_d"] = table(p.sentence, pb, B,
-                                             self.char_difficulty[p.ends - 1])
-            out[key] = BucketStats(key, tuple(labels), **arrays)
+            out[key] = bucket_stats(key, labels, self.n_sentences, g.sentence, gb, gold_ok,
+                                    p.sentence, pb, self.difficulty, pred_d)
         return out
 
     def error_types(self, pred: Corpus) -> dict[str, int]:
@@ -192,24 +178,23 @@ def entity_outcomes(gold: Spans, pred: Spans) -> dict[str, int]:
     >>> entity_outcomes(g, p)
     {'correct': 1, 'wrong_type': 1, 'wrong_boundary': 1, 'missed': 1, 'spurious': 1}
     """
-    n = max(gold.n_chars, pred.n_chars) + 1
-    key = lambda s: s.starts * n + s.ends  # noqa: E731 - a span without its type
-    exact = np.isin(key(gold) * len(gold.label_names) + gold.labels,
-                    key(pred) * len(pred.label_names) + pred.labels)
-    same_span = np.isin(key(gold), key(pred))
-    overlaps = _overlapping(gold, pred)
-    codes = np.where(exact, 0, np.where(same_span, 1, np.where(overlaps, 2, 3)))
-    counts = np.bincount(codes, minlength=len(ENTITY_OUTCOMES))
+    counts = np.bincount(outcome_codes(gold, pred), minlength=len(ENTITY_OUTCOMES))
     out = {name: int(c) for name, c in zip(ENTITY_OUTCOMES, counts)}
     out["spurious"] = int((~_overlapping(pred, gold)).sum())
     return out
 
 
+def outcome_codes(gold: Spans, pred: Spans) -> np.ndarray:
+    """Each gold entity's outcome (:func:`entity_outcomes`), as a code into
+    :data:`ENTITY_OUTCOMES`; both sides over one label set."""
+    n = max(gold.n_chars, pred.n_chars) + 1
+    exact = match_spans(gold, pred)[0]
+    same_span = np.isin(gold.starts * n + gold.ends, pred.starts * n + pred.ends)
+    overlaps = _overlapping(gold, pred)
+    return np.where(exact, 0, np.where(same_span, 1, np.where(overlaps, 2, 3))).astype(np.uint8)
+
+
 def _overlapping(a: Spans, b: Spans) -> np.ndarray:
     """For each span of ``a``: does some span of ``b`` share a character with it?"""
-    n = max(a.n_chars, b.n_chars)
-    cover = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(cover, b.starts, 1)
-    np.add.at(cover, b.ends, -1)
-    covered = np.concatenate(([0], np.cumsum(np.cumsum(cover)[:-1] > 0)))
+    covered = np.concatenate(([0], np.cumsum(inside(b, max(a.n_chars, b.n_chars)))))
     return covered[a.ends] - covered[a.starts] > 0

@@ -321,7 +321,7 @@ def _system(s: SystemData, error_types: dict, codes: np.ndarray) -> dict:
 def _encode_entities(data: ReportData, gold: Corpus) -> dict:
     """:func:`encode` of a run of entities: each item is a gold entity, with
     its sentence's text, offsets and type; each system's entities as spans."""
-    from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
+    from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes, outcome_codes
     from committee.tasks import NER, match
 
     lengths = [sum(map(len, ws)) for ws in gold.words]
@@ -329,15 +329,15 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
     units = data.units
     n = sum(map(len, units))
     d = _check_vector("d", data.d, n, np.float64)
-    vocab, word_ids = _dictionary([t[u[0]:u[1]] for t, us in zip(texts, units) for u in us])
+    vocab, word_ids = _dictionary(NER.texts(gold.words, units))
     types, type_codes = _dictionary([u[2] for us in units for u in us] or ["-"])
     systems = []
     for s in data.systems:
         pred = Corpus(s.name, s.words, gold.lines, tags=s.tags)
         metrics.check_aligned(gold, pred)
-        g, p, gold_ok, _ = match(NER, lengths, units, NER.gold(pred))
+        g, p, _, _ = match(NER, lengths, units, NER.gold(pred))
         counts = entity_outcomes(g, p)
-        codes = _entity_codes(g, p, gold_ok)
+        codes = outcome_codes(g, p)
         systems.append(_system(s, counts, codes) | {
             "pred_start": _array(p.starts.astype(np.uint32)),
             "pred_end": _array(p.ends.astype(np.uint32)),
@@ -349,18 +349,6 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
     return page | {"task": "ner", "texts": texts, "item_start": _array(starts),
                    "item_end": _array(ends), "types": types,
                    "type_codes": _array(type_codes[:n])}
-
-
-def _entity_codes(g, p, gold_ok: np.ndarray) -> np.ndarray:
-    """Each gold entity's outcome, a code into ``ENTITY_OUTCOMES``."""
-    n = max(g.n_chars, p.n_chars) + 1
-    same_span = np.isin(g.starts * n + g.ends, p.starts * n + p.ends)
-    cover = np.zeros(n, dtype=np.int64)
-    np.add.at(cover, p.starts, 1)
-    np.add.at(cover, p.ends, -1)
-    covered = np.concatenate(([0], np.cumsum(np.cumsum(cover)[:-1] > 0)))
-    overlaps = covered[g.ends] - covered[g.starts] > 0
-    return np.where(gold_ok, 0, np.where(same_span, 1, np.where(overlaps, 2, 3))).astype(np.uint8)
 
 
 def _page(data: ReportData, gold: Corpus, n: int, n_chars: int, d, vocab, word_ids,

@@ -77,14 +77,10 @@ class RunData:
 
     def unit_texts(self) -> list[str]:
         """Every gold unit's characters, in corpus order (words; entities)."""
-        if self.units is None:
-            return [w for s in self.test.words for w in s]
-        return ["".join(ws)[u[0]:u[1]] for ws, us in zip(self.test.words, self.units)
-                for u in us]
+        from committee.tasks import get
 
-    def units_per_sentence(self) -> list[int]:
-        """Gold units of each sentence."""
-        return [len(s) for s in (self.test.words if self.units is None else self.units)]
+        return get(self.task).texts(self.test.words,
+                                    self.test.words if self.units is None else self.units)
 
 
 def load_run(run_dir) -> RunData:

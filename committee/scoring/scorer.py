@@ -194,20 +194,19 @@ class Scorer:
             train_words, encoding=train_encoding, normalization=self.normalization,
             train_format=train_format, fix=self.spelling("train"), api=api)
         if train is not None and train.tags is not None:  # a tagged corpus: its entities
-            words = {"".join(ws)[u[0]:u[1]] for ws, us in zip(train.words, NER.gold(train))
-                     for u in us}
+            words = set(NER.texts(train.words, NER.gold(train)))
             self.train_words_sha256 = corpus_mod.word_list_sha256(words)
         self.train_words = words
         oov = None if words is None else np.fromiter(
-            ("".join(ws)[u[0]:u[1]] not in words for ws, us in zip(gold.words, units)
-             for u in us), dtype=bool, count=sum(map(len, units)))
+            (t not in words for t in NER.texts(gold.words, units)), dtype=bool,
+            count=sum(map(len, units)))
         attrs = ()
         if buckets is True:
             attrs = tuple(k for k in ENTITY_ATTRIBUTES if k != "difficulty" or char_d is not None)
         elif buckets:
             names = buckets.split(",") if isinstance(buckets, str) else buckets
             attrs = tuple(require_choice(api, "buckets", str(k).strip(), ENTITY_ATTRIBUTES)
-                          or str(k).strip() for k in names)
+                          for k in names)
         self._scorer = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
                                        scheme=self.scheme, buckets=attrs)
         self.irt_items = None
