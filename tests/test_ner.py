@@ -314,10 +314,10 @@ for line in sys.stdin:
 """
 
 
-def test_the_report_runs_an_entity_tagger_command(ner_run, tmp_path):
+def _reported_with_toy_tagger(ner_run: Path, tmp_path: Path) -> Path:
+    """A copy of the run with its ranking reported and TAGGER run by the
+    report as ``cmd:`` (``report/systems/toy_tagger.bio``)."""
     import shutil
-
-    import pandas as pd
 
     from committee import report as report_mod
 
@@ -328,6 +328,13 @@ def test_the_report_runs_an_entity_tagger_command(ner_run, tmp_path):
     with _quiet():
         report_mod(run, analyses=["ranking"], segmenters=[f"cmd:{sys.executable} {script}"],
                    progress=False)
+    return run
+
+
+def test_the_report_runs_an_entity_tagger_command(ner_run, tmp_path):
+    import pandas as pd
+
+    run = _reported_with_toy_tagger(ner_run, tmp_path)
     row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["toy_tagger"]
     gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
     out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
@@ -367,22 +374,12 @@ def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
     """report.html of an entity run: every gold entity listed, outcome filters
     counting as the scorer's entity error types, a row showing each system's
     entities of the sentence; no console error."""
-    import shutil
-
     from test_html_report import _chromium
 
     exe = _chromium()
     from playwright.sync_api import sync_playwright
 
-    from committee import report as report_mod
-
-    script = tmp_path / "toy_tagger.py"
-    script.write_text(TAGGER, encoding="utf-8")
-    run = tmp_path / "run"
-    shutil.copytree(ner_run, run)
-    with _quiet():
-        report_mod(run, analyses=["ranking"], segmenters=[f"cmd:{sys.executable} {script}"],
-                   progress=False)
+    run = _reported_with_toy_tagger(ner_run, tmp_path)
     gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
     out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
     counts = Scorer(gold, task="ner").score(out).error_types
