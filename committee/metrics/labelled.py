@@ -117,13 +117,14 @@ class EntityCollector:
         """Gold and predicted entities and which are matched (one label set)."""
         return match(NER, self.lengths, self.units, self.units_of(pred))
 
-    def collect(self, pred: Corpus, check: bool = True) -> SufficientStats:
+    def collect(self, pred: Corpus, check: bool = True, matched=None) -> SufficientStats:
         """Sufficient statistics of ``pred``, checked to align with gold
-        (same sentences, same characters) unless ``check=False``."""
+        (same sentences, same characters) unless ``check=False``;
+        ``matched`` spares recomputing :meth:`match` when the caller has it."""
         if check:
             check_aligned(self.gold, pred)
         S = self.n_sentences
-        g, p, gold_ok, _ = self.match(pred)
+        g, p, gold_ok, _ = self.match(pred) if matched is None else matched
 
         def per_sentence(ids, weights=None):
             return np.bincount(ids, weights=weights, minlength=S)
@@ -155,9 +156,10 @@ class EntityCollector:
                                     p.sentence, pb, self.difficulty, pred_d)
         return out
 
-    def error_types(self, pred: Corpus) -> dict[str, int]:
-        """:func:`entity_outcomes` counts of an aligned output."""
-        g, p, _, _ = self.match(pred)
+    def error_types(self, pred: Corpus, matched=None) -> dict[str, int]:
+        """:func:`entity_outcomes` counts of an aligned output (``matched``:
+        its :meth:`match`, when the caller has it)."""
+        g, p, _, _ = self.match(pred) if matched is None else matched
         return entity_outcomes(g, p)
 
 

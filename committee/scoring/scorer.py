@@ -177,9 +177,7 @@ class Scorer:
         from committee.tasks import NER
 
         gold = self.gold
-        if gold.tags is None:
-            raise InputError(gold.path, None, "has no entity tags: task ner reads bio files "
-                                              "(a token and its tag a line)")
+        _need_entity_tags(gold)
         units = NER.gold(gold, self.mode, self.scheme)
         char_d = None
         if difficulty is not None:
@@ -310,16 +308,17 @@ class Scorer:
 
     def _score_entities(self, pred: Corpus, output, bootstrap: int, seed: int, name,
                         progress: bool) -> Scores:
-        """:meth:`_score` of ``task="ner"``."""
-        if pred.tags is None:
-            raise InputError(pred.path, None, "has no entity tags: task ner reads bio files "
-                                              "(a token and its tag a line)")
-        stats = self._scorer.collect(pred)
+        """:meth:`_score` of ``task="ner"``: the output's entities matched once,
+        for the statistics and the error types."""
+        _need_entity_tags(pred)
+        metrics.check_aligned(self.gold, pred)
+        matched = self._scorer.match(pred)
+        stats = self._scorer.collect(pred, check=False, matched=matched)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
         return self._scores(stats, pred.path, bootstrap, seed, progress, name=name, path=path,
-                            error_types=self._scorer.error_types(pred))
+                            error_types=self._scorer.error_types(pred, matched))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> dict:
@@ -364,6 +363,13 @@ class Scorer:
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
         return {"signature": self.signature(bootstrap, seed).format(), "systems": systems}
+
+
+def _need_entity_tags(corpus: Corpus) -> None:
+    """Refuse a gold or an output without entity tags where entities are scored."""
+    if corpus.tags is None:
+        raise InputError(corpus.path, None, "has no entity tags: task ner reads bio files "
+                                            "(a token and its tag a line)")
 
 
 def _no_entity_tags(corpus: Corpus) -> None:
