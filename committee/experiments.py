@@ -153,6 +153,16 @@ class Experiment:
     tasks: tuple[str, ...] = ("segmentation", "ner")
 
 
+def for_task(title: str, task: str) -> str:
+    """A heading or chart title said of a run of ``task``: the models of an
+    entity run are taggers, not segmenters.
+
+    >>> for_task("Table 2: segmenters trained on more data", "ner")
+    'Table 2: taggers trained on more data'
+    """
+    return title if task == "segmentation" else title.replace("segmenters", "taggers")
+
+
 def function_of(experiment: Experiment) -> Callable:
     """The function of ``experiment``, imported if given as ``"module:function"``."""
     if callable(experiment.function):

@@ -243,10 +243,12 @@ def entity_system(test: corpus_mod.Corpus, d: np.ndarray, char_d: np.ndarray,
     name = os.fspath(output_path)
     pred = corpus_mod.read_corpus(output_path, format="bio")
     collector = EntityCollector(test, d, char_d)
-    stats = collector.collect(pred)
+    metrics.check_aligned(test, pred)
+    matched = collector.match(pred)
+    stats = collector.collect(pred, check=False, matched=matched)
     signature = metrics.make_signature(test.words, tags=test.tags, match="exact-entity",
                                        difficulty=np.concatenate([d, char_d]))
-    return {"name": name, "kind": "system", "marks": collector.match(pred)[2], "stats": stats,
+    return {"name": name, "kind": "system", "marks": matched[2], "stats": stats,
             "scores": scoring.Scores.from_stats(stats, signature, name=name,
                                                 undefined="ignore")}
 

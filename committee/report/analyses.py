@@ -134,17 +134,6 @@ def check_run(cfg, data: RunData, names) -> None:
         raise ConfigError("experiments", problems)
 
 
-def task_title(name: str, task: str) -> str:
-    """The heading of analysis ``name`` on a run of ``task``: the models of an
-    entity run are taggers, not segmenters.
-
-    >>> task_title("table2", "ner")
-    'Table 2: taggers trained on more data'
-    """
-    title = TITLES[name]
-    return title if task == "segmentation" else title.replace("segmenters", "taggers")
-
-
 def _paper_spread() -> str:
     """Table 2 of the paper from its smallest to its largest share, in one sentence."""
     paper = PAPER_PKU["table2"]
@@ -180,11 +169,12 @@ def table2(ctx: Context) -> str | None:
           f"{r['train_s']:.0f} s"] for r in trows])
     atomic_write_text(out_dir / "table2.md", md + "\n")
     words = ctx.data.task == "segmentation"  # the paper's PKU figures are of words
+    title = _registry.for_task(TITLES["table2"], ctx.data.task)
     paper = PAPER_PKU["table2"]
     plots.table2(out_dir / "table2.png", [r["fraction"] for r in trows],
                  {k: [r[k] for r in trows] for k in ("f1", "fb", "pb", "rb")},
                  paper={k: (list(paper), [paper[f][k] for f in paper]) for k in ("f1", "fb")}
-                 if words else None, title=task_title("table2", ctx.data.task))
+                 if words else None, title=title)
     ctx.figures.append("table2.png")
     first, last = trows[0], trows[-1]
     spread = ""
@@ -197,7 +187,7 @@ def table2(ctx: Context) -> str | None:
                   + (_paper_spread() if words else ""))
     params = t2[0].info["params"]
     return (
-        f"## {task_title('table2', ctx.data.task)}\n\n"
+        f"## {title}\n\n"
         f"Template {t2[0].info['template']}, {t2[0].info['algorithm']} "
         f"({', '.join(f'{k}={v}' for k, v in sorted(params.items()))}), nested random "
         f"samples of the {t2[0].info['n_train']:,} training sentences (seed "

@@ -364,10 +364,8 @@ def _page_analyses(ctx: Context, made: Sequence[str]) -> list:
 
     from committee.report import html
 
-    charts = html.run_analyses(ctx.run_dir, made)
-    if ctx.data.task == "segmentation":
-        return charts
-    return [replace(a, title=a.title.replace("segmenters", "taggers")) for a in charts]
+    return [replace(a, title=experiments.for_task(a.title, ctx.data.task))
+            for a in html.run_analyses(ctx.run_dir, made)]
 
 
 def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
