@@ -432,3 +432,11 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--subset", "5"],
                          capture_output=True, text=True)
     assert res.returncode == 3 and "--subset measures its words on perturbed gold" in res.stderr
+
+
+def test_strict_mode_refuses_a_tag_outside_its_scheme_naming_the_line(tmp_path):
+    gold = tmp_path / "g.bio"
+    gold.write_text("江 B-PER\n泽 I-PER\n\n北 B-LOC\n京 E-LOC\n", encoding="utf-8")
+    res = _score_cli("--mode", "strict", "--scheme", "IOB2", "--gold", str(gold), str(gold))
+    assert res.returncode == 3 and res.stderr.count("\n") == 1
+    assert f"{gold}:5: tag 'E-LOC' is not a tag of IOB2 (its prefixes are I, O, B)" in res.stderr

@@ -215,6 +215,21 @@ def _match(patterns, prev: tuple[str, str], tok: tuple[str, str]) -> bool:
                for before, now, cond in patterns)
 
 
+def foreign_tag(tags: Sequence[str], scheme: str) -> int | None:
+    """The index of the first tag whose prefix ``scheme`` has not (``E-PER``
+    under IOB2; ``M-`` is ``I-``), or None.
+
+    >>> foreign_tag(["B-PER", "E-PER"], "IOB2"), foreign_tag(["B-PER", "M-PER"], "IOB2")
+    (1, None)
+    """
+    allowed = _ALLOWED[scheme]
+    return next((j for j, t in enumerate(tags) if _read(t)[0] not in allowed), None)
+
+
+def _foreign(tag: str, scheme: str) -> str:
+    return f"tag {tag!r} is not a tag of {scheme} (its prefixes are {', '.join(_ALLOWED[scheme])})"
+
+
 def strict_chunks(tags: Sequence[str], scheme: str) -> list[tuple[str, int, int]]:
     """The entities of one sentence's tags, strict to ``scheme``.
 
@@ -256,11 +271,10 @@ def strict_chunks(tags: Sequence[str], scheme: str) -> list[tuple[str, int, int]
     """
     _check_scheme(scheme)
     rules = _RULES[scheme]
+    j = foreign_tag(tags, scheme)
+    if j is not None:
+        raise ValueError(_foreign(tags[j], scheme))
     toks = [_read(t) for t in tags] + [("O", "")]
-    for t, (prefix, _) in zip(tags, toks):
-        if prefix not in _ALLOWED[scheme]:
-            raise ValueError(f"tag {t!r} is not a tag of {scheme} "
-                             f"(its prefixes are {', '.join(_ALLOWED[scheme])})")
     out = []
     i, prev = 0, ("O", "")
     while i < len(toks):
@@ -532,11 +546,9 @@ def _check_prefixes(corpus, scheme: str) -> None:
     from committee.errors import InputError
 
     _check_scheme(scheme)
-    allowed = _ALLOWED[scheme]
     for i, tags in enumerate(corpus.tags):
-        for j, tag in enumerate(tags):
-            if _read(tag)[0] not in allowed:
-                line = corpus.lines[i] + j if i < len(corpus.lines) else None
-                raise InputError(corpus.path, line, f"tag {tag!r} is not a tag of {scheme} "
-                                 f"(its prefixes are {', '.join(allowed)}): the strict mode "
-                                 "reads only the tags of its scheme; give --scheme")
+        j = foreign_tag(tags, scheme)
+        if j is not None:
+            line = corpus.lines[i] + j if i < len(corpus.lines) else None
+            raise InputError(corpus.path, line, f"{_foreign(tags[j], scheme)}: the strict mode "
+                                                "reads only the tags of its scheme; give --scheme")
