@@ -436,7 +436,7 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
 
 def test_strict_mode_refuses_a_tag_outside_its_scheme_naming_the_line(tmp_path):
     gold = tmp_path / "g.bio"
-    gold.write_text("江 B-PER\n泽 I-PER\n\n北 B-LOC\n京 E-LOC\n", encoding="utf-8")
+    gold.write_text("江 O\n泽 O\n\n北 B-LOC\n京 E-LOC\n", encoding="utf-8")  # well-formed IOBES
     res = _score_cli("--mode", "strict", "--scheme", "IOB2", "--gold", str(gold), str(gold))
     assert res.returncode == 3 and res.stderr.count("\n") == 1
     assert f"{gold}:5: tag 'E-LOC' is not a tag of IOB2 (its prefixes are I, O, B)" in res.stderr
