@@ -100,7 +100,8 @@ class Segmenter:
     cut_many: Callable[[Sequence[str]], list[list[str]]] | None = None
     command: str = ""
     #: ``tag(text) -> (tokens, IOB2 entity tags)``: the tool as an entity
-    #: tagger (``task: ner``), when it is one
+    #: tagger (``task: ner``), when it is one (a ``cmd:`` tagger's items are
+    #: read by :func:`tag`)
     tag: Callable[[str], tuple[list[str], list[str]]] | None = None
 
 
@@ -204,7 +205,7 @@ SEGMENTERS: dict[str, tuple[str, str, Callable[[], Segmenter]]] = {
 }
 
 #: Which segmenters of :data:`SEGMENTERS` tag entities too (:func:`load_tagger`).
-_TAGGING = {"lac": True}
+TAGGERS = ("lac",)
 
 #: How to install an extra when ``pip install 'committee[EXTRA]'`` is not enough.
 INSTALL = {
@@ -258,7 +259,7 @@ def tagger_problem(name: str) -> str | None:
     >>> tagger_problem("jieba")
     'not an entity tagger: it segments words and tags no entities'
     """
-    if name.startswith(CMD_PREFIX) or _TAGGING.get(name):
+    if name.startswith(CMD_PREFIX) or name in TAGGERS:
         return None
     return f"not an entity tagger: {NOT_TAGGERS.get(name, 'it segments words and tags no entities')}"
 
@@ -270,7 +271,7 @@ def load_tagger(name: str) -> Segmenter:
     problem = tagger_problem(name)
     if problem is not None:
         raise SegmenterUnavailable(f"{name}: {problem}; entity taggers: "
-                                   f"{', '.join(n for n, t in _TAGGING.items() if t)}, "
+                                   f"{', '.join(TAGGERS)}, "
                                    f"{CMD_PREFIX}COMMAND")
     return load(name)
 
@@ -460,14 +461,8 @@ def command(cmdline: str) -> Segmenter:
         lines = iter(_run_command(cmdline, argv, sent) if sent else [])
         return [next(lines).split() if t else [] for t in texts]
 
-    def tag(text: str) -> tuple[list[str], list[str]]:
-        # an entity tagger writes TOKEN/TAG items (the tag after the last '/')
-        items = [i.rpartition("/") for i in cut_many([text])[0]]
-        return [w for w, _, _ in items], [t for _, _, t in items]
-
     return Segmenter(command_name(argv), f"cmd {_fingerprint(argv)}",
-                     lambda text: cut_many([text])[0], cut_many=cut_many, command=cmdline,
-                     tag=tag)
+                     lambda text: cut_many([text])[0], cut_many=cut_many, command=cmdline)
 
 
 def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
