@@ -532,12 +532,9 @@ def _check_score(args) -> None:
     args.columns = _columns(args.metrics, irt=args.irt is not None)
     if args.task != "ner" and (args.mode != "default" or args.scheme is not None):
         raise _UsageError("--mode and --scheme are for --task ner (entity tags)")
-    if args.task == "ner":
-        if args.irt is not None:
-            raise _UsageError("--irt is for word segmentation runs, not --task ner")
-        if args.metrics is None:  # the words' own metrics (TNR, boundaries) have no value
-            args.columns = tuple(m for m in args.columns
-                                 if not {"total_words", "boundary_gold"} & set(m.needs))
+    if args.task == "ner" and args.metrics is None:  # TNR and boundaries: of words only
+        args.columns = tuple(m for m in args.columns
+                             if not {"total_words", "boundary_gold"} & set(m.needs))
     args.buckets = _buckets(args.buckets, args)
     if args.outputs.count("-") > 1:
         raise _UsageError("standard input ('-') can be given as one OUTPUT only")

@@ -429,6 +429,10 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     assert f"K=6 × {n:,} words" in res.stdout and f"{out}: theta " in res.stdout
     items = (run / "items.tsv").read_text(encoding="utf-8").splitlines()
     assert len(items) == n + 1
+    theta = float(res.stdout.split(f"{out}: theta ")[1].split()[0])
+    res = _score_cli("--json", "--irt", str(run), "--gold", str(rundir.paths(run).test), str(out))
+    assert res.returncode == 0, res.stderr
+    assert round(json.loads(res.stdout)["systems"][0]["theta"], 3) == theta  # the same θ
     res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--subset", "5"],
                          capture_output=True, text=True)
     assert res.returncode == 3 and "--subset measures its words on perturbed gold" in res.stderr

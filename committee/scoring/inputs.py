@@ -335,10 +335,12 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     return golds
 
 
-def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
-    """(a, b) of every gold word from ``items.tsv`` of ``committee irt``
-    (``source``: the run directory or the file); :class:`InputError` naming
-    file and line when it is missing, malformed or made for other words."""
+def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) of every gold unit from ``items.tsv`` of ``committee irt``
+    (``source``: the run directory or the file; ``units``: the gold units'
+    texts in corpus order, words or entities, :meth:`committee.tasks.Segmentation.texts`);
+    :class:`InputError` naming file and line when it is missing, malformed
+    or made for other units."""
     import csv
 
     path = Path(source)
@@ -347,7 +349,7 @@ def read_irt_items(source, gold: Corpus) -> tuple[np.ndarray, np.ndarray]:
     if not path.is_file():
         raise InputError(str(path), None, "no such file (run `committee irt RUN_DIR` first)")
     rundir.verify(path.parent, [path.name])  # as committee irt wrote it
-    gold_words = [w for s in gold.words for w in s]
+    gold_words = units
     a, b = [], []
     with open(path, encoding="utf-8", newline="") as f:
         rows = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)

@@ -121,7 +121,7 @@ class Scorer:
             "train_format": train_format, "gold_format": gold_format,
             "gold_encoding": gold_encoding, "train_encoding": train_encoding,
             "allow_overlap": allow_overlap, "spelling": spelling, "irt": irt})
-        self.task, self.mode, self.scheme = _check_task(_api, task, mode, scheme, irt)
+        self.task, self.mode, self.scheme = _check_task(_api, task, mode, scheme)
         if task == "ner" and format == "sighan":  # the default format of entities
             format = "bio"
         self.format, self.encoding, self.normalization = format, encoding, normalization
@@ -135,7 +135,7 @@ class Scorer:
         self.difficulty = None
         if self.task == "ner":
             self._init_entities(difficulty, train_words, train_format,
-                                train_encoding or encoding, buckets, _api)
+                                train_encoding or encoding, buckets, _api, irt)
             return
         _no_entity_tags(self.gold)
         if difficulty is not None:
@@ -168,10 +168,11 @@ class Scorer:
                                 train_words=None if train is None else train.words)
         self._scorer = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov,
                                          bucketer=bucketer)
-        self.irt_items = None if irt is None else read_irt_items(irt, self.gold)
+        self.irt_items = None if irt is None else read_irt_items(
+            irt, [w for s in self.gold.words for w in s])
 
     def _init_entities(self, difficulty, train_words, train_format, train_encoding, buckets,
-                       api: str) -> None:
+                       api: str, irt) -> None:
         """The gold side of ``task="ner"`` (:class:`committee.metrics.labelled.EntityCollector`)."""
         from committee.metrics.labelled import ENTITY_ATTRIBUTES, EntityCollector
         from committee.tasks import NER
@@ -207,7 +208,8 @@ class Scorer:
                           for k in names)
         self._scorer = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
                                        scheme=self.scheme, buckets=attrs)
-        self.irt_items = None
+        self.irt_items = None if irt is None else read_irt_items(irt, NER.texts(gold.words,
+                                                                                units))
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
@@ -317,8 +319,13 @@ class Scorer:
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
-        return self._scores(stats, pred.path, bootstrap, seed, progress, name=name, path=path,
-                            error_types=self._scorer.error_types(pred, matched))
+        theta = None
+        if self.irt_items is not None:
+            from committee import irt
+
+            theta = irt.ability(matched[2], *self.irt_items)
+        return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
+                            path=path, error_types=self._scorer.error_types(pred, matched))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> dict:
@@ -379,7 +386,7 @@ def _no_entity_tags(corpus: Corpus) -> None:
                                             "--task ner (task='ner')")
 
 
-def _check_task(api: str, task, mode, scheme, irt) -> tuple[str, str, str | None]:
+def _check_task(api: str, task, mode, scheme) -> tuple[str, str, str | None]:
     """``task``, ``mode`` and ``scheme`` of a scorer, checked."""
     from committee.corpus.entities import MODES, SCHEMES
     from committee.tasks import TASKS
@@ -389,8 +396,6 @@ def _check_task(api: str, task, mode, scheme, irt) -> tuple[str, str, str | None
     require_choice(api, "scheme", scheme, SCHEMES, none=True)
     if task != "ner" and (mode != "default" or scheme is not None):
         raise ValueError(f"{api}: mode and scheme are for task='ner' (entity tags)")
-    if task == "ner" and irt is not None:
-        raise ValueError(f"{api}: irt: the IRT ability is for word segmentation runs")
     return task, mode, scheme
 
 
