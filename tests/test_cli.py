@@ -121,3 +121,86 @@ def test_each_warning_text_is_printed_once_per_command(capsys):
                                        "committee: warning: out2.txt: looks odd\n")
     _warning_printer()(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
     assert capsys.readouterr().err == "committee: warning: out.txt: looks odd\n"  # a new command
+
+
+# --------------------------------------------------------------------------
+# --metrics: the table's columns and ranks, and the JSON
+
+SCORE_DATA = REPO / "tests" / "data" / "score"
+SIGNATURE = ("committee-score|gold:sha256=3b6a2fb7f00b|match:exact-span|norm:none|"
+             "difficulty:sha256=862da34ff3d1|oov:none|version:0.1.0")
+
+
+def _score_data(capsys, monkeypatch, *argv: str) -> str:
+    """``committee score`` of out-a and out-b against the golden data's gold."""
+    monkeypatch.chdir(SCORE_DATA)
+    assert main(["score", "out-a.txt", "out-b.txt", "--gold", "gold.txt", "--difficulty",
+                 "gold.weight", *argv]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("metrics, table", [
+    ("f1", ["system      f1  #f1",
+            "out-a    72.73    1",
+            "out-b    62.50    2"]),
+    ("fb,p", ["system      fb       p  #fb",
+              "out-a    57.47   75.00    2",
+              "out-b    62.09   66.67    1"]),
+    ("p,r", ["system       p       r",
+             "out-a    75.00   70.59",
+             "out-b    66.67   58.82"]),
+    ("fb,f1", ["system      fb      f1  #f1  #fb",
+               "out-a    57.47   72.73    1    2",
+               "out-b    62.09   62.50    2    1",
+               "",
+               "f1 and fb rank these differently: out-a, out-b"]),
+])
+def test_rank_columns_follow_the_chosen_metrics(capsys, monkeypatch, metrics, table):
+    out = _score_data(capsys, monkeypatch, "--metrics", metrics)
+    assert out == "\n".join([*table, "", SIGNATURE]) + "\n"
+
+
+def test_intervals_and_paired_tests_follow_the_chosen_metrics(capsys, monkeypatch):
+    out = _score_data(capsys, monkeypatch, "--metrics", "f1", "--bootstrap", "200", "--seed", "7")
+    assert out.splitlines()[3:10] == [
+        "", "95% bootstrap intervals:",
+        "  out-a   f1 [43.24, 100.00]",
+        "  out-b   f1 [22.22, 92.31]",
+        "", "paired bootstrap (share of resamples in which the first system is better):",
+        "  f1: out-b > out-a: 0.420"]
+
+
+def test_json_holds_only_the_chosen_metrics(capsys, monkeypatch):
+    result = json.loads(_score_data(capsys, monkeypatch, "--metrics", "fb,er", "--json"))
+    assert result == {"signature": SIGNATURE, "systems": [
+        {"name": "out-a", "path": "out-a.txt", "fb": 0.5746531859863625,
+         "er": 0.23529411764705882, "rank_fb": 2},
+        {"name": "out-b", "path": "out-b.txt", "fb": 0.6208955223880597,
+         "er": 0.29411764705882354, "rank_fb": 1}]}
+
+
+def test_json_of_chosen_metrics_keeps_their_intervals_and_paired_test(capsys, monkeypatch):
+    full = json.loads(_score_data(capsys, monkeypatch, "--bootstrap", "200", "--seed", "7",
+                                  "--json"))
+    chosen = json.loads(_score_data(capsys, monkeypatch, "--metrics", "f1,r", "--bootstrap",
+                                    "200", "--seed", "7", "--json"))
+    a, b = full["systems"]
+    assert chosen == {"signature": full["signature"], "systems": [
+        {"name": "out-a", "path": "out-a.txt", "f1": a["f1"], "r": a["r"],
+         "ci": {"f1": a["ci"]["f1"], "r": a["ci"]["r"]}, "rank_f1": 1,
+         "paired": {"f1": a["paired"]["f1"]}},
+        {"name": "out-b", "path": "out-b.txt", "f1": b["f1"], "r": b["r"],
+         "ci": {"f1": b["ci"]["f1"], "r": b["ci"]["r"]}, "rank_f1": 2}]}
+
+
+def test_system_names_drop_every_known_extension(tmp_path, capsys):
+    gold = (SCORE_DATA / "gold.txt").read_text(encoding="utf-8")
+    names = ["jieba.txt", "tagger.bio", "pku.utf8.seg", "msr.gb", "out.conllu", "model.v2",
+             "jieba.TXT"]
+    for name in names:
+        (tmp_path / name).write_text(gold, encoding="utf-8")
+    assert main(["score", "--gold", str(SCORE_DATA / "gold.txt"), "--json",
+                 *(str(tmp_path / n) for n in names)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in result["systems"]] == ["jieba", "tagger", "pku", "msr", "out",
+                                                      "model.v2", "jieba-2"]

@@ -285,7 +285,7 @@ def test_segment_pipes_into_score(d):
     seg.stdout.close()
     assert seg.wait(timeout=60) == 0
     assert p.returncode == 0, p.stderr
-    assert p.stdout.splitlines()[0].split() == ["system", "p", "r", "f1", "#f1", "#fb"]
+    assert p.stdout.splitlines()[0].split() == ["system", "p", "r", "f1", "#f1"]
 
 
 # --------------------------------------------------------------------------

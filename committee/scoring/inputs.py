@@ -375,14 +375,32 @@ def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(a), np.array(b)
 
 
+#: Extensions of output files that :func:`system_name` leaves out of a
+#: system's name (in any case): plain text, encodings, formats, outputs.
+OUTPUT_SUFFIXES = (".txt", ".text", ".utf8", ".utf-8", ".u8", ".gb", ".gbk", ".gb2312",
+                   ".gb18030", ".big5", ".bio", ".bioes", ".bmes", ".iob", ".iob2", ".iobes",
+                   ".conll", ".conllu", ".tsv", ".seg", ".out", ".dat", ".pred")
+
+
 def system_name(path: str, taken: set[str]) -> str:
-    """A short unique name for an output file (its stem, made unique;
-    ``stdin`` for ``-``)."""
+    """A short unique name for an output file: its file name without the
+    extensions of :data:`OUTPUT_SUFFIXES` at its end, ``-2``, ``-3``, ...
+    appended when ``taken`` holds it already (``taken`` gains the name);
+    ``stdin`` for ``-``.
+
+    >>> taken = set()
+    >>> [system_name(p, taken) for p in ("runs/jieba.txt", "tagger.bio", "pku.utf8.seg",
+    ...                                  "other/jieba.TXT", "msr.gb", "model.v2", ".txt")]
+    ['jieba', 'tagger', 'pku', 'jieba-2', 'msr', 'model.v2', '.txt']
+    """
     name = "stdin" if path == "-" else Path(path).name
-    for suffix in (".utf8", ".txt", ".dat", ".seg", ".out"):
-        if name.endswith(suffix) and len(name) > len(suffix):
-            name = name[: -len(suffix)]
-            break
+    stripped = True
+    while stripped:
+        stripped = False
+        for suffix in OUTPUT_SUFFIXES:
+            if name.lower().endswith(suffix) and len(name) > len(suffix):
+                name, stripped = name[: -len(suffix)], True
+                break
     base, i = name, 2
     while name in taken:
         name, i = f"{base}-{i}", i + 1
