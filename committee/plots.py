@@ -291,15 +291,23 @@ def recall_by_bin(path, labels: Sequence[str], names: Sequence[str], recalls: np
     return _save(fig, path)
 
 
-def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float],
-            rank_f1: Sequence[int], rank_fb: Sequence[int]) -> Path:
-    """Fig. 3: f1 against fb of each system, and its rank by each."""
+def ranking(path, names: Sequence[str], f1: Sequence[float | None],
+            fb: Sequence[float | None], rank_f1: Sequence[int | None],
+            rank_fb: Sequence[int | None]) -> Path:
+    """Fig. 3: f1 against fb of each system, and its rank by each.
+
+    A system whose f1 or fb is undefined (None: an entity tagger that
+    predicts no entity) has no point on the left; on the right it has only
+    the ranks it has.  A line under the figure names the systems left out.
+    """
     plt = require_matplotlib()
     _style(plt)
     n = len(names)
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, max(3.6, 0.32 * n + 1.5)),
                                gridspec_kw={"width_ratios": [1.3, 1]})
     for i, name in enumerate(names):
+        if f1[i] is None or fb[i] is None:
+            continue
         color = COLORS[i % len(COLORS)]
         a.scatter(100 * f1[i], 100 * fb[i], color=color, s=28, zorder=3)
         a.annotate(name, (100 * f1[i], 100 * fb[i]), xytext=(4, 3), textcoords="offset points",
@@ -309,11 +317,19 @@ def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float]
     a.set_title("f1 against fb")
     for i, name in enumerate(names):
         color = COLORS[i % len(COLORS)]
-        b.plot([0, 1], [rank_f1[i], rank_fb[i]], marker="o", color=color, lw=1.5)
-        b.annotate(f"{name}  {rank_f1[i]}", (0, rank_f1[i]), xytext=(-6, 0),
-                   textcoords="offset points", ha="right", va="center", fontsize=8)
-        b.annotate(f"{rank_fb[i]}  {name}", (1, rank_fb[i]), xytext=(6, 0),
-                   textcoords="offset points", ha="left", va="center", fontsize=8)
+        ranks = [(x, r) for x, r in ((0, rank_f1[i]), (1, rank_fb[i])) if r is not None]
+        if ranks:
+            b.plot(*zip(*ranks), marker="o", color=color, lw=1.5)
+        if rank_f1[i] is not None:
+            b.annotate(f"{name}  {rank_f1[i]}", (0, rank_f1[i]), xytext=(-6, 0),
+                       textcoords="offset points", ha="right", va="center", fontsize=8)
+        if rank_fb[i] is not None:
+            b.annotate(f"{rank_fb[i]}  {name}", (1, rank_fb[i]), xytext=(6, 0),
+                       textcoords="offset points", ha="left", va="center", fontsize=8)
+    left_out = [name for i, name in enumerate(names) if f1[i] is None or fb[i] is None]
+    if left_out:
+        fig.text(0.01, 0.005, "Undefined f1 or fb (no point, no rank): " + ", ".join(left_out),
+                 fontsize=7.5, color="#555555", ha="left", va="bottom")
     b.set_xlim(-0.9, 1.9)
     b.set_ylim(n + 0.5, 0.5)
     b.set_xticks([0, 1])
@@ -322,7 +338,7 @@ def ranking(path, names: Sequence[str], f1: Sequence[float], fb: Sequence[float]
     b.grid(False)
     b.spines["left"].set_visible(False)
     b.set_title("Ranks (1 = best)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.06, 1, 1) if left_out else None)
     return _save(fig, path)
 
 
@@ -380,7 +396,8 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
     ax.set_xlabel(f"{metric} on half A (%)")
     ax.set_ylabel(f"{metric} on half B (%)")
     r0 = r_all[0]
-    ax.set_title(f"One random split: Pearson r = {r0:.4f}")
+    ax.set_title(f"One random split: Pearson r = {r0:.4f}" if np.isfinite(r0)
+                 else "One random split: Pearson r undefined")
     ax.legend(fontsize=8, loc="upper left")
     finite = r_all[np.isfinite(r_all)]
     hx.hist(finite, bins=min(30, max(5, len(finite) // 3)), color=COLORS[0], alpha=0.8)

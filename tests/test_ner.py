@@ -289,6 +289,53 @@ def test_the_report_of_an_entity_run(ner_run, tmp_path):
     assert (run / rundir.REPORT_HTML_FILE).is_file()  # its explorer lists entities
 
 
+def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
+    """A tagger with no entity has no precision, f1 or fb (undefined): every
+    analysis of an entity run is made all the same, the tagger shows `–`
+    and no rank, and its absence from the figures is said.  The Table 2
+    model of 3 iterations on 80 sentences finds no entity either."""
+    import shutil
+    import warnings
+
+    from committee import experiments
+    from committee import report as report_mod
+    from committee.errors import ReportWarning
+
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    out = tmp_path / "no_entity.bio"
+    corpus_mod.write_bio(out, gold.words, [["O"] * len(s) for s in gold.tags])
+    names = [e.name for e in experiments.REGISTRY if "ner" in e.tasks]
+    assert names == ["table2", "stability", "ranking", "bins", "entities"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = report_mod(run, overrides=["experiments.table2_fractions=[0.2]",
+                                          "experiments.table2_max_iterations=3"],
+                          analyses=names, systems=[str(out)], progress=False)
+    assert [str(w.message) for w in caught if w.category is ReportWarning] == []
+    text = page.read_text(encoding="utf-8")
+    assert "Not made" not in text
+    assert "Analyses: table2, stability, ranking, bins, entities; figures: 5 " in text
+    assert "| no_entity | – | 0.00 | – | – | 0.00 | – | 0.00 | 0.00 | – | – |" in text
+    assert "| F2 20% | 80 | – | 0.00 | – | – | 0.00 | – |" in text
+    assert ("Undefined (`–`): F2 20% (f1, fb: it predicts no entity); no_entity (f1, fb: it "
+            "predicts no entity); no rank and no point in Fig. 3.") in text
+    assert ("Undefined (`–`): F2 20% (f1, fb, pb: it predicts no entity); no point in the "
+            "figure.") in text
+    assert ("- no_entity: f1 and fb undefined (it predicts no entity): `–` in the tables, no "
+            "rank by them, and no point in the figures that plot them.") in text
+    assert "| no_entity | 0.0 | – | – | 0.0 |" in text  # Fig. 4: recall 0 where a bin has gold
+    for figure in ("table2.png", "fig1-committee-size.png", "fig3-ranking.png",
+                   "fig4-recall-by-bin.png", "entities-by-type.png"):
+        assert (run / "report" / figure).is_file(), figure
+    import pandas as pd
+
+    row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["no_entity"]
+    assert row[["f1", "fb", "rank_f1", "rank_fb"]].isna().all() and row["r"] == 0
+    assert (run / rundir.REPORT_HTML_FILE).is_file()
+
+
 def test_the_embedded_corpus_names_persons_places_and_organisations():
     from committee.corpus.embedded import entity_tags
 

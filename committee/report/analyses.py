@@ -177,14 +177,14 @@ def table2(ctx: Context) -> str | None:
                  if words else None, title=title)
     ctx.figures.append("table2.png")
     first, last = trows[0], trows[-1]
-    spread = ""
-    if len(trows) > 1:
+    spread = _undefined_note(ctx, t2, ("f1", "fb", "pb", "rb"), "no point in the figure")
+    if len(trows) > 1 and all(r[k] is not None for r in (first, last) for k in ("f1", "fb")):
         spread = (f" From {first['model']} to {last['model']}, f1 moves "
                   f"{pct(first['f1'])} → {pct(last['f1'])} "
                   f"(+{100 * (last['f1'] - first['f1']):.2f} points) but fb moves "
                   f"{pct(first['fb'])} → {pct(last['fb'])} "
                   f"(+{100 * (last['fb'] - first['fb']):.2f} points). "
-                  + (_paper_spread() if words else ""))
+                  + (_paper_spread() if words else "") + spread)
     params = t2[0].info["params"]
     return (
         f"## {title}\n\n"
@@ -311,7 +311,7 @@ def ranking(ctx: Context) -> str | None:
                   [s.scores["fb"] for s in ranked], f1_rank, fb_rank)
     ctx.figures.append("fig3-ranking.png")
     header = ["system", *(h for _, h in score_columns()), "#f1", "#fb"]
-    body = [[s.name, *(pct(s.scores[k]) for k, _ in score_columns()), rf, rb]
+    body = [[s.name, *(pct(s.scores[k]) for k, _ in score_columns()), _rank(rf), _rank(rb)]
             for s, rf, rb in zip(ranked, f1_rank, fb_rank)]
     if human_scores is not None:
         header.append("human")
@@ -320,9 +320,13 @@ def ranking(ctx: Context) -> str | None:
     text = (f"## {TITLES['ranking']}\n\n"
             "Every system scored against this run's difficulties (scores in %, # = rank). "
             "Data in `report/systems.csv`.\n\n" + markdown_table(header, body) + "\n")
-    moved = [s.name for s, rf, rb in zip(ranked, f1_rank, fb_rank) if rf != rb]
-    text += ("\nf1 and fb rank these systems differently: " + ", ".join(moved) + ".\n"
-             if moved else "\nf1 and fb rank the systems in the same order.\n")
+    both = [(s, rf, rb) for s, rf, rb in zip(ranked, f1_rank, fb_rank)
+            if rf is not None and rb is not None]
+    moved = [s.name for s, rf, rb in both if rf != rb]
+    if len(both) > 1:
+        text += ("\nf1 and fb rank these systems differently: " + ", ".join(moved) + ".\n"
+                 if moved else "\nf1 and fb rank the systems in the same order.\n")
+    text += _undefined_note(ctx, ranked, ("f1", "fb"), "no rank and no point in Fig. 3")
     if human_scores is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -337,6 +341,30 @@ def ranking(ctx: Context) -> str | None:
                                                 for v in corr.values()]], "r" * len(corr))
                  + "\n")
     return (text + "\n![Fig. 3](report/fig3-ranking.png)\n")
+
+
+def _rank(r: int | None) -> str:
+    """A rank for a table: the number, or ``–`` for a system whose metric is undefined."""
+    return "–" if r is None else str(r)
+
+
+def _undefined_note(ctx: Context, systems, keys, consequence: str) -> str:
+    """A paragraph naming the systems with any of the metrics ``keys``
+    undefined (``–`` in the tables) and what that costs them; empty when
+    there is none."""
+    bad = [s for s in systems if any(s.scores[k] is None for k in keys)]
+    if not bad:
+        return ""
+    return ("\nUndefined (`–`): " + "; ".join(
+        f"{s.name} ({', '.join(k for k in keys if s.scores[k] is None)}"
+        + (f": it predicts no {ctx.data.unit}" if _predicts_none(s) else "") + ")"
+        for s in bad) + f"; {consequence}.\n")
+
+
+def _predicts_none(s) -> bool:
+    """Whether a system predicts no unit at all (its precision, and so its
+    f1 and fb, are undefined: docs/metrics.md)."""
+    return (getattr(s.scores, "counts", None) or {}).get("n_pred") == 0
 
 
 def entities(ctx: Context) -> str | None:
@@ -522,9 +550,19 @@ def split_half(ctx: Context) -> str | None:
         f"## {TITLES['split_half']}\n\n"
         f"The test sentences split at random into two halves, {len(r)} times "
         f"(seed {e.seed}); {len(pool)} models ({kinds}) scored on each half. "
-        f"Pearson r of fb across halves: first split {r[0]:.4f}, mean "
-        f"{np.nanmean(r):.4f}, min {np.nanmin(r):.4f} (f1: mean {np.nanmean(r_f1):.4f}). "
-        f"The paper reports {PAPER_PKU['split_half_pearson']} on PKU.\n\n![Fig. 6](report/fig6-split-half.png)\n")
+        f"Pearson r of fb across halves: first split {_shown(r[0])}, mean "
+        f"{_shown(_nan_stat(np.nanmean, r))}, min {_shown(_nan_stat(np.nanmin, r))} (f1: mean "
+        f"{_shown(_nan_stat(np.nanmean, r_f1))}). "
+        f"The paper reports {PAPER_PKU['split_half_pearson']} on PKU.\n"
+        + _undefined_note(ctx, pool, ("f1", "fb"), "no point in Fig. 6a, and left out of "
+                          "each split's Pearson r")
+        + "\n![Fig. 6](report/fig6-split-half.png)\n")
+
+
+def _nan_stat(f, values) -> float:
+    """``f`` (``np.nanmean``, ``np.nanmin``) of ``values``, NaN when every value is NaN."""
+    values = np.asarray(values, dtype=np.float64)
+    return float(f(values)) if np.isfinite(values).any() else float("nan")
 
 
 def word_weights(ctx: Context) -> str | None:
@@ -672,16 +710,19 @@ def _irt_systems_part(ctx: Context, fit, systems) -> str:
     ctx.figures.append("irt-systems.png")
     table = markdown_table(["system", "θ", "± se", "f1", "fb", "#f1", "#fb", "#θ"],
                            [[r["system"], f"{r['theta']:.3f}", f"{r['theta_se']:.3f}",
-                             pct(r["f1"]), pct(r["fb"]), r["rank_f1"], r["rank_fb"],
-                             r["rank_theta"]] for r in rows])
-    differ = {k: [r["system"] for r in rows if r["rank_theta"] != r[f"rank_{k}"]]
-              for k in ("f1", "fb")}
+                             pct(r["f1"]), pct(r["fb"]), _rank(r["rank_f1"]),
+                             _rank(r["rank_fb"]), _rank(r["rank_theta"])] for r in rows])
+    differ = {k: [r["system"] for r in rows if r[f"rank_{k}"] is not None
+                  and r["rank_theta"] != r[f"rank_{k}"]] for k in ("f1", "fb")}
     text = " ".join(f"θ and {k} rank these differently: {', '.join(v)}." if v else
                     f"θ and {k} rank the systems in the same order." for k, v in differ.items())
     return ("### Systems ranked by θ\n\nEAP ability of every system from its right/wrong "
             "outcome on each gold word, the words' a and b fixed (`committee score --irt`); "
             "members shown in grey in the figure. Data: `report/irt-systems.csv`.\n\n"
-            + table + "\n\n" + text + "\n\n![IRT systems](report/irt-systems.png)\n\n")
+            + table + "\n\n" + text + "\n"
+            + _undefined_note(ctx, ranked, ("f1", "fb"), "no rank by it, and no point in the "
+                              "figure θ against fb")
+            + "\n![IRT systems](report/irt-systems.png)\n\n")
 
 
 def _irt_subset_part(ctx: Context, sub: dict) -> str:

@@ -155,6 +155,17 @@ def _rank_systems(ctx: Context, analyses, human) -> None:
     e, ranked = ctx.cfg.experiments, ctx.ranked
     ctx.f1_rank = scoring.rank([s.scores["f1"] for s in ranked])
     ctx.fb_rank = scoring.rank([s.scores["fb"] for s in ranked])
+    for s in ranked:
+        undefined = [k for k in ("f1", "fb") if s.scores[k] is None]
+        if undefined:
+            none = s.scores.counts.get("n_pred") == 0
+            ctx.notes.append(
+                f"{s.name}: {' and '.join(undefined)} undefined"
+                + (f" (it predicts no {ctx.data.unit})" if none else "")
+                + ": `–` in the tables, no rank by "
+                + ("them" if len(undefined) > 1 else "it")
+                + ", and no point in the figures that plot "
+                + ("them" if len(undefined) > 1 else "it") + ".")
     ctx.human_path = human if human is not None else (
         ctx.cfg.resolve(e.human) if e.human else None)
     if ctx.human_path is not None and "ranking" in analyses:
