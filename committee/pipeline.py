@@ -343,6 +343,8 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     workdir.mkdir(exist_ok=True)
     started = time.monotonic()
     first = min(c.stable.min_size, c.max_size) if c.auto else c.size
+    if c.auto:
+        first = auto_bar_total(first, len(records), c.stable.round, len(drawn))
     bar = tqdm(total=first, initial=min(first, len(records)), unit="member", desc=cfg.name,
                disable=not progress, dynamic_ncols=True)
     try:
@@ -405,13 +407,37 @@ def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path
         bar.set_postfix_str(f"reliability {'?' if value is None else f'{value:.4f}'} "
                             f"(target {target})", refresh=False)
         if reached or k >= len(drawn):
+            bar.total = max(k, len(records))  # every member expected is done
             break
         k = min(len(drawn), k + c.stable.round)
-        bar.total = min(len(drawn), max(k, needed or len(drawn)))  # members still expected
+        bar.total = auto_bar_total(max(k, needed or len(drawn)), len(records), c.stable.round,
+                                   len(drawn))
         bar.refresh()
     return k, {"measure": "split-half reliability (Spearman-Brown; even and odd members)",
                "target": target, "reached": reached, "size": k, "value": value,
                "max_size": c.max_size, "by_size": by_size}, []
+
+
+def auto_bar_total(expected: int, saved: int, step: int, largest: int) -> int:
+    """The members the progress bar of a ``size: auto`` run counts to, when
+    it expects ``expected`` members (a round's size, or the estimate of the
+    members needed) and ``saved`` are done (the bar starts at ``saved``): a
+    resumed run's saved members count as done, and while they reach
+    ``expected`` the bar counts to a later round's size instead, ``step``
+    members apart; at most the ``largest`` committee.
+
+    >>> auto_bar_total(4, 0, 10, 20)      # a new run: its first round
+    4
+    >>> auto_bar_total(4, 12, 10, 20)     # 12 saved: the round of 14 trains the next ones
+    14
+    >>> auto_bar_total(20, 12, 10, 20)    # 20 members estimated: 12 of 20 done
+    20
+    >>> auto_bar_total(4, 20, 10, 20)     # every member saved
+    20
+    """
+    while expected <= saved and expected < largest:
+        expected += step
+    return max(min(expected, largest), saved)
 
 
 def _say_stability(cfg, stability: dict) -> None:

@@ -7,6 +7,7 @@ direct run of that K, byte for byte."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -182,3 +183,17 @@ def test_a_fixed_run_turned_auto_trains_only_the_members_it_lacks(toy, reference
     new = _members_trained(out)[trained:]
     assert sorted(new) == list(range(4, stop))
     assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:stop])
+
+
+def test_a_resumed_auto_run_counts_its_saved_members_on_the_progress_bar(toy, capsys):
+    """Four members saved by a fixed run, resumed as size: auto from rounds
+    of 2: the bar starts at 4 of the 6 members of the first round that
+    trains, and ends with all 6 done."""
+    _run(toy, "resumed", 4)
+    capsys.readouterr()
+    cfg = write_config(toy / "resumed.yaml", toy, toy / "resumed",
+                       size=_auto(0.9999, max_size=6), backend="sequential")
+    with pytest.warns(PlausibilityWarning, match="stopped at committee.max_size = 6"):
+        workflow.run(load_config(cfg), progress=True)
+    bars = re.findall(r"(\d+)/(\d+) \[", capsys.readouterr().err)
+    assert (bars[0], bars[-1]) == (("4", "6"), ("6", "6"))
