@@ -36,7 +36,6 @@ traceback.  See ``docs/errors.md``.
 from __future__ import annotations
 
 import argparse
-import codecs
 import difflib
 import errno
 import json
@@ -226,8 +225,9 @@ def cmd_run(args) -> int:
     from committee import config as config_mod
     from committee import rundir, workflow
 
-    cfg = config_mod.load_config(args.config, overrides=args.set or [])
-    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config)
+    cfg = config_mod.load_config(args.config, overrides=(args.set or []) + _scheduler(args))
+    out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config,
+                       segmenters=args.segmenter or [])
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
     units = (f"{d['n_words']:,} test words" if "n_words" in d
@@ -239,6 +239,14 @@ def cmd_run(args) -> int:
     if cfg.experiments.enabled() and (out / rundir.REPORT_FILE).exists():
         print(f"report: {out / rundir.REPORT_FILE}")
     return 0
+
+
+def _scheduler(args) -> list[str]:
+    """``--scheduler ADDRESS`` as the overrides it stands for: the Dask
+    backend on the scheduler the user names (docs/security.md)."""
+    if not getattr(args, "scheduler", None):
+        return []
+    return ["parallel.backend=dask", f"parallel.scheduler={json.dumps(args.scheduler)}"]
 
 
 def _analyses(args) -> None:
@@ -270,7 +278,8 @@ def cmd_report(args) -> int:
     from committee import workflow
 
     started = time.time_ns()
-    workflow.report(args.run_dir, args.config, args.set or [], analyses=args.analyses,
+    workflow.report(args.run_dir, args.config, (args.set or []) + _scheduler(args),
+                    analyses=args.analyses,
                     systems=args.system or [], segmenters=args.segmenter or [],
                     human=args.human, progress=not args.quiet)
     print(workflow.describe_written(args.run_dir, workflow.written_since(args.run_dir, started)))
@@ -401,8 +410,30 @@ def _add_run(sub) -> None:
                    help="override a config key, e.g. --set committee.size=5 (repeatable)")
     r.add_argument("--restart", action="store_true",
                    help="discard a previous run in output.dir made with a different config")
+    _with_option(r)
+    _scheduler_option(r)
     r.add_argument("--quiet", action="store_true", help="no progress bar")
-    r.set_defaults(func=cmd_run)
+    r.set_defaults(func=cmd_run, check=_check_segmenters)
+
+
+def _with_option(parser) -> None:
+    """``--with NAME`` of ``committee run`` and ``committee report``: a
+    segmenter (or a command: only ever named here, docs/security.md) whose
+    output the report ranks."""
+    parser.add_argument("--with", dest="segmenter", action="append", metavar="NAME",
+                        help="segment the test set with NAME (jieba, thulac, snownlp, pkuseg, "
+                             "lac, jiojio, rjieba, or 'cmd:COMMAND': a command that segments "
+                             "one sentence per line of stdin) and rank it in the report "
+                             "(repeatable)")
+
+
+def _scheduler_option(parser) -> None:
+    """``--scheduler ADDRESS``: the Dask scheduler to send work to, named by
+    the user (a config file may not name one, docs/security.md)."""
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="train on the Dask cluster of this scheduler (e.g. "
+                             "tcp://127.0.0.1:8786); it receives the training data and "
+                             "returns pickled results: name only one you trust")
 
 
 def _add_report(sub) -> None:
@@ -417,10 +448,8 @@ def _add_report(sub) -> None:
     p.add_argument("--only", metavar="NAMES", help="comma-separated analyses to run")
     p.add_argument("--system", action="append", metavar="OUTPUT",
                    help="another segmenter's output (SIGHAN) to rank (repeatable)")
-    p.add_argument("--with", dest="segmenter", action="append", metavar="NAME",
-                   help="segment the test set with NAME (jieba, thulac, snownlp, pkuseg, lac, "
-                        "jiojio, rjieba, or 'cmd:COMMAND': a command that segments one "
-                        "sentence per line of stdin) and rank it (repeatable)")
+    _with_option(p)
+    _scheduler_option(p)
     p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report, check=_check_report)
@@ -591,7 +620,8 @@ def _check_segmenters(args) -> None:
     or a ``cmd:COMMAND``."""
     from committee.segmenters import CMD_PREFIX, SEGMENTERS, name_problem
 
-    for name in (args.segmenter if isinstance(args.segmenter, list) else [args.segmenter]):
+    given = args.segmenter if isinstance(args.segmenter, list) else [args.segmenter]
+    for name in (n for n in given if n is not None):
         problem = name_problem(name)
         if problem is not None:
             raise _UsageError(f"--with {name}: {problem}; choose from {', '.join(SEGMENTERS)} "
@@ -610,12 +640,14 @@ def _check_args(args) -> None:
     for flag in ("encoding", "gold_encoding", "train_encoding"):
         encoding = getattr(args, flag, None)
         if isinstance(encoding, str):
+            from committee.corpus.encodings import text_encoding
+
             try:
-                codecs.lookup(encoding)
-            except LookupError:
-                raise _UsageError(f"--{flag.replace('_', '-')}: unknown encoding {encoding!r}; "
-                                  "use one of utf-8, utf-8-sig, gb18030, cp936, big5, cp950, "
-                                  "big5hkscs, utf-16") from None
+                text_encoding(encoding)
+            except (LookupError, ValueError) as exc:
+                raise _UsageError(f"--{flag.replace('_', '-')}: {exc.args[0]}; use one of utf-8, "
+                                  "utf-8-sig, gb18030, cp936, big5, cp950, big5hkscs, "
+                                  "utf-16") from None
     if getattr(args, "check", None) is not None:
         args.check(args)
 

@@ -1,6 +1,7 @@
 """Encodings as the field ships them (docs/corpora.md): the hint names the
-encoding that gives plausible Chinese text, mojibake is warned about, and
-content checksums do not depend on the encoding."""
+encoding that gives plausible Chinese text, mojibake is warned about,
+content checksums do not depend on the encoding, and only text encodings
+are taken."""
 
 from __future__ import annotations
 
@@ -174,3 +175,88 @@ def test_gold_given_as_output_and_the_reverse(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_gold_output(gold, out, gold_sha256s=[gold.content_sha256])
+
+
+# ------------------------------------------------------------ only text encodings
+
+# Codecs of Python's registry that no file reads with: str to str, bytes to bytes.
+NOT_TEXT = {"rot13": "str to str", "zlib_codec": "bytes to bytes", "base64": "bytes to bytes"}
+USE_CLI = "use one of utf-8, utf-8-sig, gb18030, cp936, big5, cp950, big5hkscs, utf-16"
+USE_CONFIG = "use one of utf-8, utf-8-sig, gb18030, cp936, gbk, big5, cp950, big5hkscs"
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    """gold.txt, out.txt and train.txt in the working directory (relative
+    names keep the messages exact)."""
+    for name in ("gold.txt", "out.txt", "train.txt"):
+        (tmp_path / name).write_text(PKU, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("codec", list(NOT_TEXT))
+@pytest.mark.parametrize("argv, flag", [
+    (["score", "--gold", "gold.txt", "--encoding", "{}", "out.txt"], "--encoding"),
+    (["score", "--gold", "gold.txt", "--gold-encoding", "{}", "out.txt"], "--gold-encoding"),
+    (["score", "--gold", "gold.txt", "--train-words", "train.txt", "--train-encoding", "{}",
+      "out.txt"], "--train-encoding"),
+    (["segment", "--with", "jieba", "--encoding", "{}", "-o", "seg.txt", "gold.txt"],
+     "--encoding"),
+])
+def test_a_codec_that_is_no_text_encoding_is_a_usage_error(files, capsys, codec, argv, flag):
+    from committee import cli
+
+    command = argv[0]
+    before = sorted(p.name for p in files.iterdir())
+    assert cli.main([a.format(codec) for a in argv]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"committee: error: {flag}: {codec!r} is not a text encoding "
+                              f"(it encodes {NOT_TEXT[codec]}); {USE_CLI} (see 'committee "
+                              f"{command} --help')\n")
+    assert sorted(p.name for p in files.iterdir()) == before
+
+
+@pytest.mark.parametrize("codec", list(NOT_TEXT))
+def test_a_codec_that_is_no_text_encoding_is_a_config_error(files, capsys, codec):
+    from committee import cli
+
+    (files / "c.yaml").write_text(
+        "name: codecs\ncorpus:\n"
+        f"  train: {{path: train.txt, encoding: {codec}}}\n"
+        "  test: {path: gold.txt}\n"
+        "committee: {size: 2, seed: 1}\noutput: {dir: run}\n", encoding="utf-8")
+    problem = (f"{codec!r} is not a text encoding (it encodes {NOT_TEXT[codec]}); "
+               f"{USE_CONFIG}")
+    assert cli.main(["run", "c.yaml", "--quiet"]) == 4
+    assert capsys.readouterr() == ("", f"committee: error: c.yaml: corpus.train.encoding: "
+                                       f"{problem}\n")
+    assert cli.main(["run", "c.yaml", "--quiet", "--set", "corpus.train.encoding=utf-8",
+                     "--set", f"corpus.test.encoding={codec}"]) == 4
+    assert capsys.readouterr() == ("", f"committee: error: --set corpus.test.encoding={codec}: "
+                                       f"{problem}\n")
+    assert not (files / "run").exists()
+
+
+@pytest.mark.parametrize("codec", list(NOT_TEXT))
+def test_a_codec_that_is_no_text_encoding_is_refused_by_the_api(files, codec):
+    import committee
+    from committee import corpus
+
+    problem = f"{codec!r} is not a text encoding (it encodes {NOT_TEXT[codec]})"
+    fix = "give one such as 'utf-8' or 'gb18030'"
+    for key in ("encoding", "gold_encoding", "train_encoding"):
+        with pytest.raises(ValueError) as e:
+            committee.score("gold.txt", "out.txt", train_words="train.txt", **{key: codec})
+        assert str(e.value) == f"score: {key}: {problem}; {fix}"
+    with pytest.raises(ValueError) as e:
+        committee.read_corpus("gold.txt", encoding=codec)
+    assert str(e.value) == f"read_corpus: encoding: {problem}; {fix}"
+    documented = "documented: utf-8, utf-8-sig, gb18030, cp936, gbk, big5, cp950, big5hkscs"
+    for call in (lambda: corpus.read_corpus("gold.txt", encoding=codec),
+                 lambda: corpus.read_word_list("train.txt", encoding=codec),
+                 lambda: corpus.write_sighan(files / "w.txt", [["好"]], encoding=codec)):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == f"{problem}; {documented}"
+    assert not (files / "w.txt").exists()

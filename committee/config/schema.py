@@ -5,7 +5,6 @@ output and the whole :class:`Config`; ``crf`` is in
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -21,6 +20,7 @@ from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool
 from committee.config.crfsection import CrfConfig, _resolve_crf
 from committee.config.experiments import ExperimentsConfig
 from committee.corpus import FORMATS
+from committee.corpus.encodings import ENCODINGS, text_encoding
 from committee.corpus.splits import format_ranges, parse_ranges
 from committee.features import TEMPLATES
 from committee.members import DRAWS, identical_members
@@ -60,7 +60,7 @@ class CorpusSource(_Section):
     format: Literal[FORMATS] = "sighan"
     """the file's format (docs/formats.md); pku for a built-in corpus"""
     encoding: NonEmptyStr | None = None
-    """the file's encoding, any Python codec name (utf-8 for a file; none for a built-in corpus)"""
+    """the file's encoding, any Python text encoding (utf-8 for a file; none for a built-in corpus)"""
     normalization: Literal[NORMALIZATIONS] | None = None
     """characters normalized before use; the same for train and test"""
 
@@ -80,9 +80,11 @@ class CorpusSource(_Section):
     def _known_encoding(cls, value: str | None) -> str | None:
         if value is not None:
             try:
-                codecs.lookup(value)
+                text_encoding(value)
             except LookupError:
                 raise _problem(f"unknown encoding {value!r}") from None
+            except ValueError as exc:
+                raise _problem(f"{exc}; use one of {', '.join(ENCODINGS)}") from None
         return value
 
     @model_validator(mode="after")

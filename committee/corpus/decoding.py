@@ -14,7 +14,6 @@ unreadable, directory and empty files and standard input that is closed.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 import warnings
@@ -23,7 +22,7 @@ from typing import Callable
 
 from committee.corpus.encodings import (CHINESE_ENCODINGS, ENCODINGS, MOJIBAKE_MIN_COUNT,
                                         PLAUSIBLE_MAX_SHARE, is_unicode, rank_encodings,
-                                        unusual_counts)
+                                        text_encoding, unusual_counts)
 from committee.errors import DecodeError, InputError, PlausibilityWarning
 from committee.fileio import TextReader, read_blocks
 
@@ -39,12 +38,21 @@ NUL_OR_CR = re.compile("\x00|\r(?!\n|\\Z)")
 
 
 def check_encoding(encoding: str) -> str:
+    """The codec name of ``encoding``, a text encoding (:func:`text_encoding`);
+    a :class:`ValueError` naming it otherwise.
+
+    >>> check_encoding("rot13")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'rot13' is not a text encoding (it encodes str to str); documented: utf-8, utf-8-sig, gb18030, cp936, gbk, big5, cp950, big5hkscs
+    """
     try:
-        return codecs.lookup(encoding).name
-    except (LookupError, TypeError):
-        raise ValueError(
-            f"unknown encoding {encoding!r}; documented: {', '.join(ENCODINGS)}"
-        ) from None
+        return text_encoding(encoding)
+    except TypeError:  # not a str
+        problem = f"unknown encoding {encoding!r}"
+    except (LookupError, ValueError) as exc:
+        problem = str(exc)
+    raise ValueError(f"{problem}; documented: {', '.join(ENCODINGS)}")
 
 
 def spell(fix) -> Callable[[str, str], str]:

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = ["Decoding", "unusual_share", "unusual_counts", "rank_encodings", "PLAUSIBLE_MAX_SHARE",
-           "CHINESE_ENCODINGS", "ENCODINGS"]
+           "CHINESE_ENCODINGS", "ENCODINGS", "text_encoding"]
 
-#: Encodings documented and tested; any Python codec name is accepted.
+#: Encodings documented and tested; any Python text encoding is accepted
+#: (:func:`text_encoding`).
 ENCODINGS = ("utf-8", "utf-8-sig", "gb18030", "cp936", "gbk", "big5", "cp950", "big5hkscs")
 
 #: Encodings tried first, in the order they are named when they give the
@@ -257,6 +258,57 @@ def rank_encodings(data: bytes, exclude: str | None = None) -> list[Decoding]:
         groups.append((not d.plausible, int(d.unusual * 20), pref, d.unusual, d))
     groups.sort(key=lambda g: g[:4])
     return [g[-1] for g in groups]
+
+
+def text_encoding(name: str) -> str:
+    """The codec name of ``name`` when it is a text encoding, one that turns
+    bytes into ``str``; every place that takes an encoding checks it here.
+
+    Python's codec registry also holds codecs that no file can be read with:
+    from bytes to bytes (``base64``, ``zlib_codec``, ``hex``, ``bz2``,
+    ``quopri``, ``uu``), from str to str (``rot13``), and ``undefined``,
+    which decodes nothing.  Raises :class:`LookupError` for a name that is no
+    codec and :class:`ValueError` for a codec that is not a text encoding,
+    each naming ``name``; callers add how to fix it where it was given.
+
+    Examples
+    --------
+    >>> text_encoding("UTF8"), text_encoding("GB18030"), text_encoding("big5-hkscs")
+    ('utf-8', 'gb18030', 'big5hkscs')
+    >>> text_encoding("rot13")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'rot13' is not a text encoding (it encodes str to str)
+    >>> text_encoding("zlib_codec")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'zlib_codec' is not a text encoding (it encodes bytes to bytes)
+    >>> text_encoding("klingon")
+    Traceback (most recent call last):
+    ...
+    LookupError: unknown encoding 'klingon'
+    """
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise LookupError(f"unknown encoding {name!r}") from None
+    if getattr(info, "_is_text_encoding", True):
+        try:
+            decodes = isinstance(info.decode(b"")[0], str)
+        except Exception:  # a codec that refuses even no bytes (``undefined``)
+            decodes = False
+        if decodes:
+            return info.name
+        raise ValueError(f"{name!r} is not a text encoding (it decodes nothing)")
+    kind = "it does not turn bytes into text"
+    for probe, what in ((b"", "bytes"), ("", "str")):
+        try:
+            out = info.encode(probe)[0]
+        except Exception:  # the probe is of the other type
+            continue
+        kind = f"it encodes {what} to {'str' if isinstance(out, str) else 'bytes'}"
+        break
+    raise ValueError(f"{name!r} is not a text encoding ({kind})")
 
 
 def is_unicode(encoding: str) -> bool:

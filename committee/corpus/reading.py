@@ -80,7 +80,7 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     format : {"sighan", "pku", "char-slash", "char-tsv", "conllu"}
         See :mod:`committee.corpus.formats`.
     encoding : str
-        Any Python codec name (documented: :data:`ENCODINGS`).
+        Any Python text encoding (documented: :data:`ENCODINGS`).
     normalization : {None, "nfkc", "fullwidth"}
         Applied to every word after splitting (see :func:`normalize`).
     fix : callable or str, optional

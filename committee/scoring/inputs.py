@@ -13,7 +13,6 @@ Every input can be a file or in memory:
 
 from __future__ import annotations
 
-import codecs
 import errno
 import json
 import os
@@ -28,6 +27,7 @@ from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import count, got, require, require_choice, require_int, require_many
 from committee.corpus import Corpus
+from committee.corpus.encodings import text_encoding
 from committee.errors import InputError, PlausibilityWarning
 
 #: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
@@ -133,10 +133,13 @@ def _check_file_options(api: str, options: dict) -> None:
             require(api, key, value, str, "a codec name such as 'utf-8' or 'gb18030'",
                     none=key != "encoding")
             try:
-                value is None or codecs.lookup(value)
+                value is None or text_encoding(value)
             except LookupError:
                 raise ValueError(f"{api}: {key} must be a codec name such as 'utf-8' or "
                                  f"'gb18030', got {value!r}") from None
+            except ValueError as exc:
+                raise ValueError(f"{api}: {key}: {exc}; give one such as 'utf-8' or "
+                                 "'gb18030'") from None
         elif key == "normalization":
             require_choice(api, key, value, corpus_mod.NORMALIZATIONS[1:], none=True)
         elif key == "allow_overlap":
