@@ -155,6 +155,12 @@ class ReportWarning(UserWarning):
     page says what is missing and why."""
 
 
+class UntrustedWarning(UserWarning):
+    """A file (a run's manifest) names what only the person at the keyboard
+    may name, a command to run or a host to contact; it was left out, and
+    the warning says how to name it on the command line (docs/security.md)."""
+
+
 class Note(UserWarning):
     """Something the user should know, said once: a setting the command adapted
     (e.g. ``parallel.n_jobs`` reduced to the usable cores).  The command line

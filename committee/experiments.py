@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -38,23 +39,39 @@ SEGMENTERS = tuple(_SEGMENTER_TABLE)
 _Path = constr(strict=True, min_length=1)
 
 
-def _segmenter_name(name: str) -> str:
-    """``name`` when it is a segmenter of :data:`SEGMENTERS` or a
-    ``cmd:COMMAND`` (:func:`committee.segmenters.name_problem`).
+def command_refusal(name: str) -> str:
+    """Why a config (or a run's manifest) may not name the command ``name``:
+    a file is data, and only the person at the keyboard runs a command
+    (docs/security.md).
 
-    >>> _segmenter_name("cmd:./seg --utf8")
-    'cmd:./seg --utf8'
+    >>> command_refusal("cmd:./seg --utf8")
+    "'cmd:./seg --utf8': a config never names a command (files are data, docs/security.md); name it on the command line: --with 'cmd:./seg --utf8'"
+    """
+    return (f"{name!r}: a config never names a command (files are data, docs/security.md); "
+            f"name it on the command line: --with {shlex.quote(name)}")
+
+
+def _segmenter_name(name: str) -> str:
+    """``name`` when it is a segmenter of :data:`SEGMENTERS`; a
+    ``cmd:COMMAND`` is refused (:func:`command_refusal`), as is an unknown
+    name (:func:`committee.segmenters.name_problem`).
+
+    >>> _segmenter_name("jieba")
+    'jieba'
     >>> _segmenter_name("jeiba")
     Traceback (most recent call last):
     ...
-    ValueError: unknown value 'jeiba' (did you mean 'jieba'?); expected one of: jieba, thulac, snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND
+    ValueError: unknown value 'jeiba' (did you mean 'jieba'?); expected one of: jieba, thulac, snownlp, pkuseg, lac, jiojio, rjieba (a command: --with 'cmd:COMMAND' on the command line)
     """
+    if name.startswith(CMD_PREFIX):
+        raise ValueError(command_refusal(name))
     problem = name_problem(name)
     if problem == "unknown segmenter":
         close = difflib.get_close_matches(name, SEGMENTERS, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise ValueError(f"unknown value '{name}'{hint}; expected one of: "
-                         f"{', '.join(SEGMENTERS)} or {CMD_PREFIX}COMMAND")
+                         f"{', '.join(SEGMENTERS)} (a command: --with '{CMD_PREFIX}COMMAND' "
+                         "on the command line)")
     if problem is not None:
         raise ValueError(f"'{name}': {problem}")
     return name
@@ -253,8 +270,9 @@ REGISTRY: tuple[Experiment, ...] = (
                  "other segmenters' outputs of the test set (SIGHAN files) scored beside the "
                  "Table 2 models"),
          Setting("segmenters", tuple[_Segmenter, ...], (),
-                 "segmenters the report runs on the test set itself: a name of "
-                 "committee.segmenters or cmd:COMMAND (docs/segmenters.md)"),
+                 "segmenters the report runs on the test set itself: names of "
+                 "committee.segmenters (a command is named on the command line only: "
+                 "--with 'cmd:COMMAND', docs/security.md)"),
          Setting("human", _Path | None, None,
                  "human judgements of the systems: 'system<TAB>score' per line")),
         ("report/fig3-*",),
@@ -353,4 +371,8 @@ REGISTRY: tuple[Experiment, ...] = (
 COMMON_SETTINGS: tuple[Setting, ...] = (
     Setting("seed", _NonNegative, 2016,
             "seed of the Table 2 samples and of the split-half splits"),
+    Setting("command_timeout", Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
+            | None, None,
+            "seconds a cmd:COMMAND segmenter or tagger may run before it is stopped (null: no "
+            "limit); --timeout overrides it (docs/segmenters.md)"),
 )

@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 from committee import config as config_mod
 from committee import rundir, runlock
 from committee.checkargs import require, require_many
+from committee.errors import ConfigError
 
 _PATH = (str, os.PathLike)
 
@@ -31,7 +32,7 @@ def _overrides(overrides: dict) -> list[str]:
 
 
 def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
-        **overrides) -> Path:
+        segmenters: Sequence[str] = (), **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
     experiments switched on in its ``experiments`` section; return the output
     directory.
@@ -42,13 +43,18 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     ``run("configs/default.yaml", committee__size=3)`` or
     ``run(path, **{"crf.params.c2": 0.5})``.  Missing experiment files or
     segmenters, a committee that cannot fit in memory and members that
-    would be identical are refused before any training.  An argument of
-    another type is a :class:`TypeError` naming it.
+    would be identical are refused before any training.  ``segmenters``
+    adds systems the report runs, as ``committee run --with`` does (a
+    ``cmd:COMMAND`` is named here or on the command line, never in a
+    config: docs/security.md).  An argument of another type is a
+    :class:`TypeError` naming it.
     """
     require("run", "config", config, (*_PATH, config_mod.Config),
             "a path to a YAML config or a committee.config.Config")
     require("run", "restart", restart, bool, "True or False")
     require("run", "progress", progress, bool, "True or False")
+    for i, item in enumerate(require_many("run", "segmenters", segmenters, "a list of names")):
+        require("run", f"segmenters[{i}]", item, str, "a str")
     where = str(where) if where is not None else "<config>"
     if isinstance(config, (str, os.PathLike)):
         cfg, where = config_mod.load_config(config, overrides=_overrides(overrides)), str(config)
@@ -65,6 +71,10 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     experiments = getattr(cfg, "experiments", None)
     wanted = experiments is not None and bool(experiments.enabled())
+    if segmenters and not (wanted and "ranking" in experiments.enabled()):
+        raise ConfigError(where, [
+            "experiments.ranking: the report ranks the systems named with --with; switch it "
+            "on (experiments: {ranking: true})"])
     if wanted:
         report_mod.check_experiments(cfg)
     # refused (another run's files): nothing is written, not even a lock
@@ -73,7 +83,8 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     with runlock.hold(out, runlock.RUN, create=True):
         out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:
-            report_mod.build_report(out, cfg, inputs=inputs, progress=progress)
+            report_mod.build_report(out, cfg, inputs=inputs, progress=progress,
+                                    segmenters=segmenters)
     return out
 
 

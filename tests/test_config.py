@@ -343,9 +343,17 @@ def test_each_problem_is_named_by_its_dotted_path(workdir, data, problem):
     assert problems_of(write(workdir, data)) == [problem]
 
 
-def test_dask_scheduler_is_accepted_with_dask(workdir):
+def test_dask_scheduler_is_named_on_the_command_line_not_in_the_file(workdir):
+    """A file never chooses the host that receives the work (docs/security.md):
+    the same address given as an override (``--set``, ``--scheduler``) is accepted."""
     data = with_change("parallel", {"backend": "dask", "scheduler": "tcp://127.0.0.1:8786"})
-    assert load_config(write(workdir, data)).parallel.scheduler == "tcp://127.0.0.1:8786"
+    assert problems_of(write(workdir, data)) == [
+        "parallel.scheduler: 'tcp://127.0.0.1:8786': a config file never chooses the host that "
+        "receives the work (docs/security.md); name it on the command line: --scheduler "
+        "tcp://127.0.0.1:8786"]
+    named = load_config(write(workdir, with_change("parallel", {"backend": "dask"})),
+                        ["parallel.scheduler=tcp://127.0.0.1:8786"])
+    assert named.parallel.scheduler == "tcp://127.0.0.1:8786"
 
 
 def test_yaml_syntax_error_names_line_and_column(workdir):

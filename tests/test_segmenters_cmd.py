@@ -194,5 +194,7 @@ def test_a_config_refuses_an_unknown_name_and_an_empty_command(tmp_path):
     lines = str(caught.value).splitlines()[1:]
     assert lines == [
         "  experiments.segmenters[0]: unknown value 'jeiba' (did you mean 'jieba'?); expected one "
-        f"of: {', '.join(segmenters.SEGMENTERS)} or cmd:COMMAND",
-        "  experiments.segmenters[1]: 'cmd: ': no command after cmd:"]
+        f"of: {', '.join(segmenters.SEGMENTERS)} (a command: --with 'cmd:COMMAND' on the "
+        "command line)",
+        "  experiments.segmenters[1]: 'cmd: ': a config never names a command (files are data, "
+        "docs/security.md); name it on the command line: --with 'cmd: '"]

@@ -146,10 +146,36 @@ def load_config(
         data, duplicates = _read_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError(where, [_yaml_problem(exc)]) from None
+    overrides = list(overrides)
+    untrusted = _host_problems(data, overrides)
     try:
         config = parse_config(data, where, overrides, check_paths)
     except ConfigError as exc:
-        raise ConfigError(where, duplicates + exc.problems) from None
-    if duplicates:
-        raise ConfigError(where, duplicates)
+        raise ConfigError(where, duplicates + untrusted + exc.problems) from None
+    if duplicates or untrusted:
+        raise ConfigError(where, duplicates + untrusted)
     return config
+
+
+def _host_problems(data: Any, overrides: list[str]) -> list[str]:
+    """A Dask scheduler named by the file itself: the host that receives the
+    work and sends back pickles is named on the command line (``--scheduler``,
+    ``--set parallel.scheduler=...``) or in an API call, never by a file that
+    may come from someone else (docs/security.md).
+
+    >>> _host_problems({"parallel": {"backend": "dask", "scheduler": "tcp://10.0.0.9:8786"}}, [])
+    ["parallel.scheduler: 'tcp://10.0.0.9:8786': a config file never chooses the host that receives the work (docs/security.md); name it on the command line: --scheduler tcp://10.0.0.9:8786"]
+    >>> _host_problems({"parallel": {"backend": "dask", "scheduler": "tcp://h:1"}},
+    ...                ["parallel.scheduler=tcp://h:1"])
+    []
+    """
+    parallel = data.get("parallel") if isinstance(data, dict) else None
+    address = parallel.get("scheduler") if isinstance(parallel, dict) else None
+    if address is None or address == "" or parallel.get("backend") != "dask":
+        return []  # (a scheduler without the dask backend is refused by the schema)
+    named = {o.partition("=")[0].strip() for o in overrides}
+    if named & {"parallel", "parallel.scheduler"}:
+        return []
+    return [f"parallel.scheduler: {address!r}: a config file never chooses the host that "
+            "receives the work (docs/security.md); name it on the command line: --scheduler "
+            f"{address}"]

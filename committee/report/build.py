@@ -22,8 +22,9 @@ from committee.fileio import atomic_write_text
 from committee.marks import words_from_ends
 from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
 from committee.report.output import score_columns, write_csv
-from committee.report.rundata import check_experiments, load_run, load_run_config
-from committee.report.systems import (System, other_systems, read_human, score,
+from committee.report.rundata import (check_experiments, load_run, load_run_config,
+                                      recorded_commands)
+from committee.report.systems import (System, other_systems, read_human, saved_outputs, score,
                                       table2_systems)
 
 log = logging.getLogger("committee.run")
@@ -138,6 +139,12 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
     ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
+    recorded = [c for c in recorded_commands(ctx.run_dir) if c not in segs]
+    if recorded:  # never run: their saved outputs, read as data
+        saved, notes = saved_outputs(data, ctx.out_dir, recorded,
+                                     {s.name for s in ctx.others})
+        ctx.others += saved
+        ctx.notes += notes
     signature = _score_signature(ctx.run_dir, data)
     score(ctx.ranked, scorer, data.test, signature)
     if data.pred_ends is not None and data.task == "segmentation":

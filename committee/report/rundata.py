@@ -158,11 +158,53 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
         except (ValueError, KeyError) as exc:
             raise InputError(str(manifest_path), None, f"holds no run config ({exc})") from None
         data["output"] = {"dir": str(run_dir)}
+        _drop_untrusted(data, manifest_path)
         # the manifest leaves out how the run ran (its outputs do not depend
         # on it): the report's Table 2 models train on every usable core
-        data.setdefault("parallel", {"backend": "loky", "n_jobs": -1})
+        data["parallel"] = {"backend": "loky", "n_jobs": -1}
         cfg = config_mod.parse_config(data, str(manifest_path), overrides, check_paths=False)
     return cfg
+
+
+def recorded_commands(run_dir) -> list[str]:
+    """The ``cmd:COMMAND`` segmenters a run's manifest names (written by an
+    older version, or planted): never run, only their outputs saved in
+    ``report/systems/`` are read (docs/security.md)."""
+    try:
+        data = json.loads(rundir.paths(run_dir).manifest.read_text(encoding="utf-8"))
+        names = data["config"]["experiments"]["segmenters"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if not isinstance(names, list):
+        return []
+    return [n for n in names if isinstance(n, str) and n.startswith(seg_mod.CMD_PREFIX)]
+
+
+def _drop_untrusted(data: dict, manifest_path: Path) -> None:
+    """Leave out of a manifest's config what a file may not decide: a
+    command to run (``experiments.segmenters``) and a host to send work to
+    (``parallel``), each with a warning saying how to name it on the command
+    line (docs/security.md)."""
+    import warnings
+
+    from committee.errors import UntrustedWarning
+
+    e = data.get("experiments")
+    names = e.get("segmenters") if isinstance(e, dict) else None
+    if isinstance(names, list):
+        commands = [n for n in names if isinstance(n, str) and n.startswith(seg_mod.CMD_PREFIX)]
+        if commands:
+            e["segmenters"] = [n for n in names if n not in commands]
+            warnings.warn(f"{manifest_path}: experiments.segmenters names the command "
+                          f"{commands[0]!r}{f' and {len(commands) - 1} more' * (len(commands) > 1)}"
+                          ", which is never run from a file: its saved output in report/systems/ "
+                          "is used if there is one; to run it, name it on the command line "
+                          "(--with)", UntrustedWarning, stacklevel=3)
+    parallel = data.get("parallel")
+    if isinstance(parallel, dict) and parallel.get("scheduler"):
+        warnings.warn(f"{manifest_path}: parallel.scheduler {parallel['scheduler']!r} is not "
+                      "contacted: a file never chooses where work is sent; Table 2 models train "
+                      "here (name a scheduler with --scheduler)", UntrustedWarning, stacklevel=3)
 
 
 def check_experiments(cfg, names: Sequence[str] | None = None) -> None:

@@ -277,6 +277,38 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     return systems
 
 
+def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
+                  taken: set) -> tuple[list[System], list[str]]:
+    """The outputs that ``commands`` (``cmd:COMMAND`` names a run's manifest
+    records) left in ``report/systems/`` on this test set, read as data: a
+    command named by a file is never run (docs/security.md).  Returns the
+    systems found and a note for each command without a saved output."""
+    found, notes = [], []
+    saved = {}
+    for info_path in sorted((out_dir / "systems").glob("*.json")):
+        try:
+            info = json.loads(info_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(info, dict) and info.get("test") == data.test.sha256:
+            saved.setdefault(info.get("segmenter"), (info_path, info))
+    for asked in commands:
+        if asked not in saved:
+            notes.append(f"Not run: {asked}, named in the run's manifest; a command is run only "
+                         "when named on the command line (--with), and no saved output of it "
+                         "was found.")
+            continue
+        info_path, info = saved[asked]
+        path = info_path.with_suffix(".bio" if data.task != "segmentation" else ".txt")
+        pred = corpus_mod.read_corpus(path, format=_format(data))
+        metrics.check_aligned(data.test, pred)
+        name = scoring.system_name(info_path.stem, taken)
+        found.append(System(name, "system", pred.words, info=info, tags=pred.tags))
+        notes.append(f"{name}: the saved output of {asked} (report/systems/{path.name}), "
+                     "not run again.")
+    return found, notes
+
+
 def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bool) -> System:
     """A segmenter (an entity tagger for ``task: ner``) run on the test set, its
     output kept in ``report/systems/`` and read back while the test set and
