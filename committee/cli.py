@@ -369,8 +369,9 @@ def _add_score(sub) -> None:
     s.add_argument("--allow-overlap", action="store_true",
                    help="accept a --train corpus holding the very words of GOLD (a warning, "
                         "not an error)")
-    _file_options(s, "gold", "GOLD")
-    _file_options(s, "train", "--train CORPUS (format) or --train-words (encoding)")
+    _file_options(s, "gold", "GOLD", default="that of --format")
+    _file_options(s, "train", "the --train CORPUS", "the --train CORPUS or --train-words file",
+                  default="that of --format")
     _file_options(s, "", "the OUTPUTs")
     s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
                    help="normalise characters of every file identically (default: none)")
@@ -420,11 +421,10 @@ def _with_option(parser) -> None:
     """``--with NAME`` of ``committee run`` and ``committee report``: a
     segmenter (or a command: only ever named here, docs/security.md) whose
     output the report ranks."""
-    parser.add_argument("--with", dest="segmenter", action="append", metavar="NAME",
-                        help="segment the test set with NAME (jieba, thulac, snownlp, pkuseg, "
-                             "lac, jiojio, rjieba, or 'cmd:COMMAND': a command that segments "
-                             "one sentence per line of stdin) and rank it in the report "
-                             "(repeatable)")
+    option = parser.add_argument("--with", dest="segmenter", action="append", metavar="NAME")
+    option.build_help = lambda: (f"segment the test set with NAME ({_segmenter_names(None)}, "
+                                 "or 'cmd:COMMAND': a command that segments one sentence per "
+                                 "line of stdin) and rank it in the report (repeatable)")
 
 
 def _scheduler_option(parser) -> None:
@@ -490,28 +490,30 @@ def _add_segment(sub) -> None:
                                    "line by line with TEST, ready for `committee score`.")
     g.add_argument("test", metavar="TEST", help="test file (its words are joined back into "
                                                 "text); '-' reads standard input")
-    g.add_argument("--with", dest="segmenter", required=True, metavar="NAME",
-                   help="jieba, thulac, snownlp, pkuseg, lac, jiojio or rjieba (each an "
-                        "optional extra: pip install 'committee[jieba]'), or 'cmd:COMMAND': "
-                        "a command that reads one sentence per line on stdin and writes "
-                        "it segmented (words separated by spaces) on stdout")
+    option = g.add_argument("--with", dest="segmenter", required=True, metavar="NAME")
+    option.build_help = lambda: (f"{_segmenter_names()} (each an optional extra: pip install "
+                                 "'committee[jieba]'), or 'cmd:COMMAND': a command that reads "
+                                 "one sentence per line on stdin and writes it segmented (words "
+                                 "separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
                    help="output file (UTF-8, SIGHAN); '-' writes standard output")
-    _file_options(g, "", "TEST")
+    _file_options(g, "", "TEST", default="sighan")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=cmd_segment, check=_check_segmenters)
 
 
-def _file_options(parser, source: str, what: str) -> None:
+def _file_options(parser, source: str, what: str, encoded: str | None = None,
+                  default: str = "sighan; bio with --task ner") -> None:
     """``--SOURCE-format`` and ``--SOURCE-encoding`` (``--format``,
-    ``--encoding`` for an empty ``source``): how ``what`` is read."""
+    ``--encoding`` for an empty ``source``): how ``what`` is read, and the
+    encoding of ``encoded`` (default: ``what``); ``default`` says the
+    format read when the flag is not given."""
     prefix = f"--{source}-" if source else "--"
     parser.add_argument(f"{prefix}format", default=None, choices=FORMATS, metavar="F",
-                        help=f"format of {what}: {', '.join(FORMATS)} (default: sighan; bio "
-                             "with --task ner)")
+                        help=f"format of {what}: {', '.join(FORMATS)} (default: {default})")
     parser.add_argument(f"{prefix}encoding", default="utf-8", metavar="E",
-                        help=f"encoding of {what}: utf-8, gb18030, big5, cp950, big5hkscs, ... "
-                             "(default: utf-8)")
+                        help=f"encoding of {encoded or what}: utf-8, gb18030, big5, cp950, "
+                             "big5hkscs, ... (default: utf-8)")
 
 
 class _UsageError(Exception):
@@ -531,7 +533,23 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self):
         if callable(self.description):  # built only when shown (_report_description)
             self.description = self.description()
+        for action in self._actions:  # a help text built when shown (_segmenter_names)
+            build = getattr(action, "build_help", None)
+            if build is not None:
+                action.help = build()
         return super().format_help()
+
+
+def _segmenter_names(conjunction: str | None = "or") -> str:
+    """The names of :data:`committee.segmenters.SEGMENTERS` for a help text,
+    the last one after ``conjunction`` (None: a comma), built when the help
+    is shown so that the module is not imported at every start."""
+    from committee.segmenters import SEGMENTERS
+
+    if conjunction is None:
+        return ", ".join(SEGMENTERS)
+    *names, final = SEGMENTERS
+    return f"{', '.join(names)} {conjunction} {final}"
 
 
 def _warning_printer():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -204,3 +205,57 @@ def test_system_names_drop_every_known_extension(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert [s["name"] for s in result["systems"]] == ["jieba", "tagger", "pku", "msr", "out",
                                                       "model.v2", "jieba-2"]
+
+
+# --------------------------------------------------------------------------
+# help texts and the README's synopsis
+
+def _help(command: str, capsys, monkeypatch) -> dict[str, str]:
+    """``committee COMMAND --help``: each option's help text, by its flag
+    (one line each, on a wide terminal)."""
+    monkeypatch.setenv("COLUMNS", "400")
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    texts = {}
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith("  -"):
+            flags, _, text = line.strip().partition("  ")
+            texts[flags.split(", ")[-1].split()[0]] = text.strip()
+    return texts
+
+
+def test_each_file_option_says_what_it_reads(capsys, monkeypatch):
+    from committee.corpus import FORMATS
+
+    texts = _help("score", capsys, monkeypatch)
+    encodings = "utf-8, gb18030, big5, cp950, big5hkscs, ... (default: utf-8)"
+    assert {k: texts[k] for k in ("--gold-format", "--train-format", "--format")} == {
+        "--gold-format": f"format of GOLD: {', '.join(FORMATS)} (default: that of --format)",
+        "--train-format": f"format of the --train CORPUS: {', '.join(FORMATS)} (default: that "
+                          "of --format)",
+        "--format": f"format of the OUTPUTs: {', '.join(FORMATS)} (default: sighan; bio with "
+                    "--task ner)"}
+    assert {k: texts[k] for k in ("--gold-encoding", "--train-encoding", "--encoding")} == {
+        "--gold-encoding": f"encoding of GOLD: {encodings}",
+        "--train-encoding": f"encoding of the --train CORPUS or --train-words file: {encodings}",
+        "--encoding": f"encoding of the OUTPUTs: {encodings}"}
+
+
+def test_help_of_with_names_every_segmenter(capsys, monkeypatch):
+    from committee.segmenters import SEGMENTERS
+
+    *names, last = SEGMENTERS
+    assert _help("segment", capsys, monkeypatch)["--with"].startswith(
+        f"{', '.join(names)} or {last} (each an optional extra")
+    for command in ("run", "report"):
+        assert _help(command, capsys, monkeypatch)["--with"].startswith(
+            f"segment the test set with NAME ({', '.join(SEGMENTERS)}, or 'cmd:COMMAND'")
+
+
+def test_readme_synopsis_of_segment_names_every_segmenter():
+    from committee.segmenters import SEGMENTERS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    synopsis = re.findall(r"^committee segment --with (\S+\|\S+)", readme, re.MULTILINE)
+    assert [names.split("|") for names in synopsis] == [[*SEGMENTERS, "cmd:COMMAND"]]
