@@ -58,7 +58,7 @@ class CorpusSource(_Section):
     """the part, train or test: required with builtin; with path, a part of the file that
     corpus.split divides"""
     format: Literal[FORMATS] = "sighan"
-    """the file's format (docs/formats.md); pku for a built-in corpus"""
+    """the file's format (docs/corpora.md, Formats); pku for a built-in corpus"""
     encoding: NonEmptyStr | None = None
     """the file's encoding, any Python text encoding (utf-8 for a file; none for a built-in corpus)"""
     normalization: Literal[NORMALIZATIONS] | None = None
