@@ -1,10 +1,9 @@
 """Integration on the real corpora, and where the configs look for them.
 
 A corpus is read from the repository's ``data/`` (laid out as
-``data/README.md`` says) or, failing that, from ``../shared/corpora`` beside
-the repository; configs get its location as a ``--set corpus.root=``
-override.  A test whose corpus is in neither place is skipped, with the
-reason (a fresh clone has none)."""
+``data/README.md`` says) or another place of :mod:`public_corpora`; configs
+get its location as a ``--set corpus.root=`` override.  A test whose corpus
+is in no such place is skipped, with the reason (a fresh clone has none)."""
 
 from __future__ import annotations
 
@@ -19,26 +18,13 @@ from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.config import load_config
 from committee.errors import ConfigError
+from public_corpora import find, needs
 
 REPO = Path(__file__).resolve().parents[1]
-PLACES = (REPO / "data", REPO.parent / "shared" / "corpora")
 REGENERATE = REPO / "scripts" / "regenerate_datasets.py"
 
-
-def _find(folder: str) -> Path:
-    """``PLACE/folder`` for the first place that has it (the first place if none does)."""
-    return next((p / folder for p in PLACES if (p / folder).is_dir()), PLACES[0] / folder)
-
-
-def _needs(corpus: Path) -> pytest.MarkDecorator:
-    where = " or ".join(str(p / corpus.name) for p in PLACES)
-    return pytest.mark.skipif(not corpus.is_dir(), reason=f"no corpus at {where} (corpora are "
-                                                          "not part of the repository; see "
-                                                          "data/README.md)")
-
-
-WEIBO = _find("nlpcc2016-weibo")
-UD = _find("ud-chinese-gsdsimp")
+WEIBO = find("nlpcc2016-weibo")
+UD = find("ud-chinese-gsdsimp")
 PUBLIC_CONFIGS = ("nlpcc2016-weibo", "nlpcc2016-weibo-analyses", "ud-chinese-gsdsimp",
                   "sighan2005-pku", "sighan2005-msr", "sighan2005-as", "sighan2005-cityu")
 
@@ -73,7 +59,7 @@ def test_regenerate_datasets_names_the_missing_corpus_folder(tmp_path):
 
 
 @pytest.mark.corpora
-@_needs(UD)
+@needs("ud-chinese-gsdsimp")
 def test_regenerate_datasets_builds_from_the_corpora_folder(tmp_path):
     p = subprocess.run([sys.executable, str(REGENERATE), "ud-chinese-gsdsimp", "--quiet",
                         "--corpora", str(UD.parent), "--out", str(tmp_path / "out"),
@@ -87,7 +73,7 @@ def test_regenerate_datasets_builds_from_the_corpora_folder(tmp_path):
 
 
 @pytest.mark.corpora
-@_needs(WEIBO)
+@needs("nlpcc2016-weibo")
 def test_weibo_reads_as_documented():
     train = corpus_mod.read_corpus(WEIBO / "train.dat")
     dev = corpus_mod.read_corpus(WEIBO / "dev.dat")
@@ -96,7 +82,7 @@ def test_weibo_reads_as_documented():
 
 
 @pytest.mark.corpora
-@_needs(UD)
+@needs("ud-chinese-gsdsimp")
 def test_unseen_conllu_corpus_runs_by_config_alone(tmp_path):
     """UD GSDSimp (CoNLL-U) through `committee run` with only config overrides."""
     out = tmp_path / "ud"

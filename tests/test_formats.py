@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import public_corpora
 from committee.corpus import FORMATS, LOOKS, read_corpus, read_word_list, sniff_format
 from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
 
@@ -193,14 +194,12 @@ def test_conllu_multiword_tokens_and_empty_nodes(tmp_path):
     assert c.words == [["他们", "的", "书"]] and c.pos == [["PRON", "PART", "NOUN"]] and c.lines == [1]
 
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
-
-
 @pytest.mark.corpora
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/corpora is absent")
+@public_corpora.needs("nlpcc2016-weibo", "dev.dat")
+@public_corpora.needs("ud-chinese-gsdsimp", "dev.conllu")
 def test_real_corpora_read_as_their_format_and_refused_as_another():
-    dat = SHARED / "nlpcc2016-weibo" / "dev.dat"
-    ud = SHARED / "ud-chinese-gsdsimp" / "dev.conllu"
+    dat = public_corpora.find("nlpcc2016-weibo", "dev.dat") / "dev.dat"
+    ud = public_corpora.find("ud-chinese-gsdsimp", "dev.conllu") / "dev.conllu"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert len(read_corpus(dat)) == 2052

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import public_corpora
 from committee import corpus as corpus_mod
 from committee import rundir
 from committee.config import load_config
@@ -294,24 +295,21 @@ def test_a_seeded_split_is_reproducible(workdir):
     assert "|split:test=0.25,seed=11|" in manifest["signature"]
 
 
-SHARED = next((d for d in (REPO / "data" / "ud-chinese-gsdsimp",
-                           REPO.parent / "shared" / "corpora" / "ud-chinese-gsdsimp")
-               if (d / "test.conllu").is_file()), REPO / "data" / "ud-chinese-gsdsimp")
+GSDSIMP = public_corpora.find("ud-chinese-gsdsimp", "test.conllu")
 
 
-@pytest.mark.skipif(not (SHARED / "test.conllu").is_file(),
-                    reason=f"the UD Chinese GSDSimp treebank is not at {SHARED}")
+@public_corpora.needs("ud-chinese-gsdsimp", "test.conllu")
 @pytest.mark.parametrize("split", ["{test: 0.2}", "{test: 0.2, seed: 5}", "{test: '101-200'}"])
 def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, split):
     from committee import pipeline
 
     monkeypatch.chdir(tmp_path)
-    path = write_config(tmp_path, f"""  root: {SHARED}
+    path = write_config(tmp_path, f"""  root: {GSDSIMP}
   train: {{path: test.conllu, format: conllu, split: train}}
   test: {{path: test.conllu, format: conllu, split: test}}
   split: {split}""")
     inputs = pipeline.load_inputs(load_config(path), str(path))  # the overlap check passes
-    whole = corpus_mod.read_corpus(SHARED / "test.conllu", format="conllu")
+    whole = corpus_mod.read_corpus(GSDSIMP / "test.conllu", format="conllu")
     train, test = inputs.train, inputs.test
     assert len(whole) == 500 and len(train) == 400 and len(test) == 100
     assert not set(train.lines) & set(test.lines)
