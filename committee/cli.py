@@ -288,7 +288,7 @@ def cmd_report(args) -> int:
 
 def cmd_segment(args) -> int:
     from committee import corpus, segmenters
-    from committee.fileio import refuse_overwrite
+    from committee.fileio import open_output, refuse_overwrite
 
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
@@ -300,7 +300,9 @@ def cmd_segment(args) -> int:
         sys.stdout.write(corpus.format_sighan(words))
         sys.stdout.flush()
     else:
-        corpus.write_sighan(args.output, words)
+        text = corpus.format_sighan(words)
+        with open_output(args.output) as f:
+            f.write(text)
     where = "standard output" if args.output == "-" else args.output
     print(f"wrote {where}: {len(words):,} sentences segmented by {seg.name} {seg.version}",
           file=sys.stderr)
@@ -496,10 +498,23 @@ def _add_segment(sub) -> None:
                                  "one sentence per line on stdin and writes it segmented (words "
                                  "separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
-                   help="output file (UTF-8, SIGHAN); '-' writes standard output")
+                   help="output file (UTF-8, SIGHAN), replaced atomically (a link's target "
+                        "for a symbolic link); a device or FIFO (/dev/stdout) is written in "
+                        "place; '-' writes standard output")
     _file_options(g, "", "TEST", default="sighan")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
-    g.set_defaults(func=cmd_segment, check=_check_segmenters)
+    g.set_defaults(func=cmd_segment, check=_check_segment)
+
+
+def _check_segment(args) -> None:
+    """``--with`` names a segmenter (:func:`_check_segmenters`) and ``-o`` a
+    file, not a directory."""
+    from committee.fileio import output_problem
+
+    _check_segmenters(args)
+    problem = None if args.output == "-" else output_problem(args.output)
+    if problem is not None:
+        raise _UsageError(f"-o {args.output}: {problem}")
 
 
 def _file_options(parser, source: str, what: str, encoded: str | None = None,

@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import socket
+import stat
 import tempfile
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -81,6 +82,126 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
     with atomic_open(path, "wb", encoding=None, newline=None) as f:
         f.write(data)
+
+
+# --------------------------------------------------------------------------
+# an output file the user names
+
+# Where /dev/stdout, /dev/stderr and /dev/fd/N lead: an open file descriptor.
+_DESCRIPTOR = re.compile(r"/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/fd/\d+")
+
+
+def through_descriptor(path: str | os.PathLike) -> bool:
+    """Whether ``path``, its links followed one by one (at most 40, as the
+    kernel), leads to an open file descriptor (``/dev/stdout``, ``/dev/fd/3``).
+
+    >>> through_descriptor("/dev/stdout"), through_descriptor("/dev/fd/2"), through_descriptor("a")
+    (True, True, False)
+    """
+    p = os.path.abspath(path)
+    for _ in range(40):
+        head, tail = os.path.split(p)
+        p = os.path.join(os.path.realpath(head), tail)
+        if _DESCRIPTOR.fullmatch(p):
+            return True
+        try:
+            p = os.path.join(os.path.dirname(p), os.readlink(p))  # an absolute target stands alone
+        except OSError:  # not a link (or not there): the path ends here
+            return False
+    return False
+
+
+def output_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be an output file, or None: it is a directory (a
+    link to one counts), or names one by ending in ``/``.
+
+    >>> output_problem("."), output_problem("new/"), output_problem("out.txt")
+    ('is a directory; name a file', "ends in '/', so it names a directory; name a file", None)
+    """
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        return "is a directory; name a file"
+    if name.endswith(("/", os.sep)):
+        return "ends in '/', so it names a directory; name a file"
+    return None
+
+
+def _output_error(exc: OSError, name: str) -> OutputError:
+    """The :class:`OutputError` of ``exc`` on the output file ``name``."""
+    e = OutputError.from_os_error(exc, name)
+    return OutputError(name, e.reason, e.hint.replace("output directory", "output file"))
+
+
+@contextmanager
+def open_output(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
+                newline: str | None = "\n") -> Iterator[IO]:
+    """Open the output file a user named (``committee segment -o``), to be
+    written where the user expects, never as a partial regular file:
+
+    * a regular file or a new path is replaced atomically (:func:`atomic_open`);
+    * a symbolic link is followed: its target is replaced, the link stays;
+    * a device, FIFO or socket, or a path that leads to an open file
+      descriptor (:func:`through_descriptor`), is written in place, never
+      replaced (``/dev/null`` stays a device, a FIFO's reader gets the bytes);
+    * a directory is refused (:func:`output_problem`).
+
+    An :class:`OSError` is an :class:`~committee.errors.OutputError` naming
+    ``path``; a reader that went away stays a :class:`BrokenPipeError`.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "link.txt").symlink_to(d / "real.txt")
+    >>> with open_output(d / "link.txt") as f:
+    ...     _ = f.write("好\\n")
+    >>> (d / "link.txt").is_symlink(), (d / "real.txt").read_text(encoding="utf-8")
+    (True, '好\\n')
+    >>> with open_output("/dev/full") as f:
+    ...     _ = f.write("好\\n")
+    Traceback (most recent call last):
+    ...
+    committee.errors.OutputError: /dev/full: cannot write: No space left on device; free some space or choose another output file
+    """
+    name = os.fspath(path)
+    problem = output_problem(name)
+    if problem is not None:
+        raise OutputError(name, *problem.split("; ", 1))
+    descriptor = through_descriptor(name)
+    try:
+        regular = stat.S_ISREG(os.stat(name).st_mode)  # links followed
+    except FileNotFoundError:  # a new file, a dangling link, or a closed descriptor
+        regular = not descriptor
+    except OSError as exc:  # a link loop, a path through a file, no permission
+        raise _output_error(exc, name) from None
+    if regular and not descriptor:
+        target = os.path.realpath(name) if os.path.islink(name) else name
+        try:
+            with atomic_open(target, mode, encoding=encoding, newline=newline) as f:
+                yield f
+        except OutputError as exc:
+            if exc.path != str(Path(target)):  # not about the output
+                raise
+            raise OutputError(name, exc.reason,
+                              exc.hint.replace("output directory", "output file")) from None
+        return
+    try:
+        f = open(name, mode, **({} if "b" in mode else {"encoding": encoding, "newline": newline}))
+    except OSError as exc:
+        if descriptor and isinstance(exc, FileNotFoundError):  # /dev/stdout, stdout closed
+            raise OutputError(name, "the file descriptor it leads to is closed",
+                              "redirect it (> FILE) or choose another output file") from None
+        raise _output_error(exc, name) from None
+    try:
+        yield f
+        f.close()  # flushes: a full device fails here
+    except BrokenPipeError:  # the reader went away: as for standard output
+        raise
+    except OSError as exc:
+        raise _output_error(exc, name) from None
+    finally:
+        try:
+            f.close()
+        except OSError:  # named above, or the body's own error goes on
+            pass
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -476,14 +597,27 @@ def refuse_overwrite(where: str | os.PathLike, where_is: str, other: str | os.Pa
     ``command`` would overwrite with an output.  ``where_is`` and
     ``other_is`` say what each is (``"the output (-o)"``, ``"the input TEST"``).
 
+    A device, FIFO or socket (``/dev/stdin`` and ``/dev/stdout`` on one
+    terminal) is read or written as a stream, never overwritten, so it is
+    never refused.
+
     >>> refuse_overwrite("g.txt", "the output (-o)", "g.txt", "the input TEST",
     ...                  "committee segment", "choose another output file")
     Traceback (most recent call last):
     ...
     committee.errors.InputError: g.txt: the output (-o) is the input TEST: committee segment would overwrite its own input; choose another output file
+    >>> refuse_overwrite("/dev/null", "the output (-o)", "/dev/null", "the input TEST",
+    ...                  "committee segment", "choose another output file")
     """
     from committee.errors import InputError
 
+    for path in (where, other):
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):  # not there (yet)
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return
     how = same_file(where, other)
     if how is None:
         return

@@ -617,3 +617,135 @@ def test_line_limit_default_reads_long_sentences(tmp_path):
     assert str(e.value) == (f"{tmp_path / 'long.txt'}:1: line longer than 1,000,000 "
                             "characters without a line end (an endless stream, or not a text "
                             "file?); give a file with one sentence a line")
+
+
+# --------------------------------------------------------------------------
+# -o: the output file a user names is written where the user expects
+
+SENTENCES = "约翰  喜欢  玛丽\n\n计算机  总是  有  问题\n"
+SEGMENTED = "约翰喜欢玛丽\n\n计算机总是有问题\n"  # what cmd:cat gives (a sentence, one word)
+
+
+@pytest.fixture
+def test_txt(tmp_path) -> Path:
+    (tmp_path / "test.txt").write_text(SENTENCES, encoding="utf-8")
+    return tmp_path / "test.txt"
+
+
+def _cat(test: Path, output) -> list[str]:
+    return ["segment", "--with", "cmd:cat", "--quiet", "-o", str(output), str(test)]
+
+
+def test_o_onto_a_fifo_is_written_into_it(test_txt, tmp_path, capsys):
+    """A FIFO is opened and written in place: its reader gets every byte and
+    the FIFO stays a FIFO (it is never replaced by a file)."""
+    import stat
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert cli.main(_cat(test_txt, fifo)) == 0
+    reader.join(30)
+    assert got == [SEGMENTED.encode("utf-8")]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert capsys.readouterr().err.startswith(f"wrote {fifo}: 3 sentences segmented by cat ")
+
+
+@pytest.mark.parametrize("exists", [True, False], ids=["target", "dangling"])
+def test_o_onto_a_symlink_writes_its_target(test_txt, tmp_path, capsys, exists):
+    """The link is followed: its target is replaced atomically (or made, for
+    a dangling link) and the link stays a link to it."""
+    target = tmp_path / "real.txt"
+    if exists:
+        target.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to("real.txt")
+    assert cli.main(_cat(test_txt, link)) == 0
+    assert link.is_symlink() and os.readlink(link) == "real.txt"
+    assert target.read_text(encoding="utf-8") == SEGMENTED
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt", "test.txt"]
+
+
+def test_o_onto_dev_full_is_an_output_error(test_txt, capsys):
+    import stat
+
+    assert cli.main(_cat(test_txt, "/dev/full")) == 6
+    assert capsys.readouterr() == ("", "committee: error: /dev/full: cannot write: No space "
+                                       "left on device; free some space or choose another "
+                                       "output file\n")
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_o_onto_dev_null_leaves_the_device(test_txt, capsys):
+    import stat
+
+    assert cli.main(_cat(test_txt, "/dev/null")) == 0
+    assert capsys.readouterr().err.startswith("wrote /dev/null: 3 sentences")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.parametrize("output, line", [
+    ("{tmp}", "-o {tmp}: is a directory; name a file"),
+    ("{tmp}/link", "-o {tmp}/link: is a directory; name a file"),
+    ("{tmp}/new/", "-o {tmp}/new/: ends in '/', so it names a directory; name a file"),
+], ids=["directory", "link-to-directory", "trailing-slash"])
+def test_o_onto_a_directory_is_a_usage_error(test_txt, tmp_path, capsys, output, line):
+    (tmp_path / "link").symlink_to(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert cli.main(_cat(test_txt, output.format(tmp=tmp_path))) == 2
+    assert capsys.readouterr() == ("", f"committee: error: {line.format(tmp=tmp_path)} (see "
+                                       "'committee segment --help')\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_open_output_refuses_a_directory_and_names_a_link_loop(tmp_path):
+    """The library's refusals (the command line refuses a directory first)."""
+    from committee.errors import OutputError
+
+    with pytest.raises(OutputError) as e:
+        with fileio.open_output(tmp_path):
+            pass
+    assert (str(e.value), e.value.exit_code) == (
+        f"{tmp_path}: cannot write: is a directory; name a file", 6)
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(OutputError) as e:
+        with fileio.open_output(tmp_path / "loop"):
+            pass
+    assert str(e.value) == (f"{tmp_path}/loop: cannot write: Too many levels of symbolic links; "
+                            "check the output file")
+
+
+def test_a_stream_is_never_refused_as_an_input_it_would_overwrite():
+    """Reading and writing one terminal or FIFO overwrites nothing."""
+    fileio.refuse_overwrite("/dev/null", "the output (-o)", "/dev/null", "the input TEST",
+                            "committee segment", "choose another output file")
+
+
+O_STREAM_CASES = {
+    # the text goes to the process's standard output (a pipe here)
+    "o-dev-stdout": ("segment --with cmd:cat --quiet -o /dev/stdout test.txt", 0, SEGMENTED,
+                     "wrote /dev/stdout: 3 sentences segmented by cat cmd "),
+    "o-dev-fd-1": ("segment --with cmd:cat --quiet -o /dev/fd/1 test.txt", 0, SEGMENTED,
+                   "wrote /dev/fd/1: 3 sentences segmented by cat cmd "),
+    "o-dev-stdout-closed": ("segment --with cmd:cat --quiet -o /dev/stdout test.txt >&-", 6, "",
+                            "committee: error: /dev/stdout: cannot write: the file descriptor "
+                            "it leads to is closed; redirect it (> FILE) or choose another "
+                            "output file\n"),
+    # a file behind /dev/stdout that is the input is still refused
+    "o-dev-stdout-is-the-input": ("segment --with cmd:cat --quiet -o /dev/stdout test.txt "
+                                  "1<>test.txt", 3, "",
+                                  "committee: error: /dev/stdout: the output (-o) is the input "
+                                  "TEST test.txt (a symbolic link): committee segment would "
+                                  "overwrite its own input; choose another output file\n"),
+}
+
+
+@pytest.mark.parametrize("name", list(O_STREAM_CASES))
+def test_o_onto_standard_output(name, test_txt, tmp_path):
+    command, code, out, err = O_STREAM_CASES[name]
+    p = _shell(f"{sys.executable} -m committee {command}", tmp_path)
+    assert (p.returncode, p.stdout) == (code, out)
+    assert p.stderr.startswith(err) and p.stderr.count("\n") == 1
+    assert (tmp_path / "test.txt").read_text(encoding="utf-8") == SENTENCES
