@@ -201,8 +201,9 @@ def cli_int(minimum: int, note: str = ""):
     return parse
 
 
-def cli_real(minimum: float, note: str = ""):
-    """An argparse ``type=``: a finite ASCII decimal number >= ``minimum``.
+def cli_real(minimum: float, note: str = "", *, above: bool = False):
+    """An argparse ``type=``: a finite ASCII decimal number >= ``minimum``
+    (> ``minimum`` with ``above``).
 
     >>> cli_real(0)("0.3")
     0.3
@@ -210,12 +211,16 @@ def cli_real(minimum: float, note: str = ""):
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: expected a number >= 0, got 'nan'
+    >>> cli_real(0, above=True)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a number > 0, got '0'
     """
     def parse(text: str) -> float:
         value = parse_decimal(text)
-        if value is None or value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a number >= {minimum:g}{note}, "
-                                             f"got {text!r}")
+        if value is None or value < minimum or (above and value == minimum):
+            raise argparse.ArgumentTypeError(f"expected a number {'>' if above else '>='} "
+                                             f"{minimum:g}{note}, got {text!r}")
         return value
 
     parse.__name__ = "number"

@@ -227,7 +227,8 @@ def cmd_run(args) -> int:
 
     cfg = config_mod.load_config(args.config, overrides=(args.set or []) + _scheduler(args))
     out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config,
-                       segmenters=args.segmenter or [])
+                       segmenters=args.segmenter or [], timeout=args.timeout,
+                       timeout_name="--timeout")
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
     units = (f"{d['n_words']:,} test words" if "n_words" in d
@@ -281,7 +282,8 @@ def cmd_report(args) -> int:
     workflow.report(args.run_dir, args.config, (args.set or []) + _scheduler(args),
                     analyses=args.analyses,
                     systems=args.system or [], segmenters=args.segmenter or [],
-                    human=args.human, progress=not args.quiet)
+                    human=args.human, progress=not args.quiet, timeout=args.timeout,
+                    timeout_name="--timeout")
     print(workflow.describe_written(args.run_dir, workflow.written_since(args.run_dir, started)))
     return 0
 
@@ -292,7 +294,7 @@ def cmd_segment(args) -> int:
 
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
-    seg = segmenters.load(args.segmenter)
+    seg = segmenters.load(args.segmenter, timeout=args.timeout, timeout_name="--timeout")
     test = corpus.read_corpus(args.test, format=args.format or "sighan", encoding=args.encoding)
     texts = ["".join(s) for s in test.words]
     words = segmenters.segment(seg, texts, test.path, test.lines, progress=not args.quiet)
@@ -414,6 +416,7 @@ def _add_run(sub) -> None:
     r.add_argument("--restart", action="store_true",
                    help="discard a previous run in output.dir made with a different config")
     _with_option(r)
+    _timeout_option(r)
     _scheduler_option(r)
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run, check=_check_segmenters)
@@ -427,6 +430,13 @@ def _with_option(parser) -> None:
     option.build_help = lambda: (f"segment the test set with NAME ({_segmenter_names(None)}, "
                                  "or 'cmd:COMMAND': a command that segments one sentence per "
                                  "line of stdin) and rank it in the report (repeatable)")
+
+
+def _timeout_option(parser) -> None:
+    """``--timeout SECONDS``: how long a ``cmd:COMMAND`` may run (docs/segmenters.md)."""
+    parser.add_argument("--timeout", type=cli_real(0, above=True), metavar="SECONDS",
+                        help="stop a cmd:COMMAND that runs longer than this, a number > 0 "
+                             "(default: experiments.command_timeout, else no limit)")
 
 
 def _scheduler_option(parser) -> None:
@@ -451,6 +461,7 @@ def _add_report(sub) -> None:
     p.add_argument("--system", action="append", metavar="OUTPUT",
                    help="another segmenter's output (SIGHAN) to rank (repeatable)")
     _with_option(p)
+    _timeout_option(p)
     _scheduler_option(p)
     p.add_argument("--human", metavar="FILE", help="human judgements, 'system score' per line")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -502,6 +513,9 @@ def _add_segment(sub) -> None:
                         "for a symbolic link); a device or FIFO (/dev/stdout) is written in "
                         "place; '-' writes standard output")
     _file_options(g, "", "TEST", default="sighan")
+    g.add_argument("--timeout", type=cli_real(0, above=True), metavar="SECONDS",
+                   help="stop a cmd:COMMAND that runs longer than this, a number > 0 "
+                        "(default: no limit)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=cmd_segment, check=_check_segment)
 

@@ -48,13 +48,20 @@ import hashlib
 import importlib
 import io
 import logging
+import math
 import os
+import selectors
 import shlex
+import signal
+import stat
 import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from committee.checkargs import require_real
 from committee.errors import CommitteeError, InputError
 
 __all__ = ["SEGMENTERS", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
@@ -88,7 +95,8 @@ class Segmenter:
     """A loaded segmenter: ``cut(text) -> list of words``.
 
     ``cut_many(texts) -> list of word lists``, when given, segments all
-    sentences at once (a command is run once, not once per sentence);
+    sentences at once (a command is run once, not once per sentence; its
+    ``cut_many`` also takes ``progress`` and ``tagged``, see :func:`command`);
     ``command`` is the command line of a ``cmd:`` segmenter, named in its
     error messages.
     """
@@ -97,7 +105,7 @@ class Segmenter:
     version: str
     cut: Callable[[str], list[str]]
     note: str = ""
-    cut_many: Callable[[Sequence[str]], list[list[str]]] | None = None
+    cut_many: Callable[..., list[list[str]]] | None = None
     command: str = ""
     #: ``tag(text) -> (tokens, IOB2 entity tags)``: the tool as an entity
     #: tagger (``task: ner``), when it is one (a ``cmd:`` tagger's items are
@@ -264,7 +272,8 @@ def tagger_problem(name: str) -> str | None:
     return f"not an entity tagger: {NOT_TAGGERS.get(name, 'it segments words and tags no entities')}"
 
 
-def load_tagger(name: str) -> Segmenter:
+def load_tagger(name: str, *, timeout: float | None = None,
+                timeout_name: str = "timeout") -> Segmenter:
     """:func:`load` of a tool that tags entities (``task: ner``): ``lac``, or a
     ``cmd:COMMAND`` that writes each sentence as ``TOKEN/TAG`` items
     (:func:`command`); any other name is :class:`SegmenterUnavailable`."""
@@ -273,40 +282,71 @@ def load_tagger(name: str) -> Segmenter:
         raise SegmenterUnavailable(f"{name}: {problem}; entity taggers: "
                                    f"{', '.join(TAGGERS)}, "
                                    f"{CMD_PREFIX}COMMAND")
-    return load(name)
+    return load(name, timeout=timeout, timeout_name=timeout_name)
+
+
+def _item_problem(item: str) -> str | None:
+    """Why a tagger's output item is not ``TOKEN/TAG`` (the tag after the
+    last ``/``), or None.
+
+    >>> [_item_problem(i) for i in ("我/B-PER", "a/b/O", "/B-PER", "我/", "我")]
+    [None, None, 'its token is empty', 'its tag is empty', 'it has no /']
+    """
+    token, slash, tag_ = item.rpartition("/")
+    if not slash:
+        return "it has no /"
+    if not token:
+        return "its token is empty"
+    return None if tag_ else "its tag is empty"
 
 
 def tag(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
-        lines: Sequence[int] | None = None) -> tuple[list[list[str]], list[list[str]]]:
-    """Each text's tokens and entity tags by ``segmenter.tag``; the tokens
-    must spell the text (:func:`segment`'s check).
+        lines: Sequence[int] | None = None,
+        progress: bool = False) -> tuple[list[list[str]], list[list[str]]]:
+    """Each text's tokens and entity tags by ``segmenter.tag`` (a ``cmd:``
+    tagger's ``TOKEN/TAG`` items); the tokens must spell the text
+    (:func:`segment`'s check).  An item that is not ``TOKEN/TAG`` (no
+    ``/``, an empty token or tag) or a tag that is none is an
+    :class:`~committee.errors.InputError` naming ``path`` and the line.
 
     >>> fake = Segmenter("fake", "0", list, tag=lambda t: ([t[:2], t[2:]], ["B-PER", "O"]))
     >>> tag(fake, ["江泽好", ""])
     ([['江泽', '好'], []], [['B-PER', 'O'], []])
+    >>> tag(command("sed 's|$|/B-PER|'"), ["约翰"], "t.txt", [3])
+    ([['约翰']], [['B-PER']])
+    >>> tag(command("sed 's|^|/B-PER |'"), ["约翰"], "t.txt", [3])
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: t.txt:3: cmd:sed 's|^|/B-PER |' wrote the item '/B-PER', which is not TOKEN/TAG (its token is empty)
     """
     from committee.corpus.entities import TAG_SHAPE, is_tag
 
+    who = _who(segmenter)
     if segmenter.command:  # the command runs once, on every sentence
-        items = [[i.rpartition("/") for i in ws] for ws in segmenter.cut_many(texts)]
-        pairs = [([w for w, _, _ in ws], [t for _, _, t in ws]) for ws in items]
+        items = segmenter.cut_many(texts, progress=progress, tagged=True)
+        for i, ws in enumerate(items):
+            bad = next(((w, why) for w in ws if (why := _item_problem(w))), None)
+            if bad is not None:
+                raise InputError(path, _line(lines, i), f"{who} wrote the item {bad[0]!r}, "
+                                                        f"which is not TOKEN/TAG ({bad[1]})")
+        pairs = [([w.rpartition("/")[0] for w in ws], [w.rpartition("/")[2] for w in ws])
+                 for ws in items]
     else:
         pairs = [segmenter.tag(t) if t else ([], []) for t in texts]
     for i, (_, tags) in enumerate(pairs):
         bad = next((t for t in tags if not is_tag(t)), None)
         if bad is not None:
-            line = lines[i] if lines is not None and i < len(lines) else i + 1
-            raise InputError(path, line, f"{segmenter.name} wrote the tag {bad!r}, which is "
-                                         f"not {TAG_SHAPE} (a tagger writes TOKEN/TAG items)")
-    words = segment(Segmenter(segmenter.name, segmenter.version, None,
-                              cut_many=lambda _: [p[0] for p in pairs],
-                              command=segmenter.command), texts, path, lines)
+            raise InputError(path, _line(lines, i), f"{who} wrote the tag {bad!r}, which is "
+                                                    f"not {TAG_SHAPE} (a tagger writes "
+                                                    "TOKEN/TAG items)")
+    words = _spelled(who, texts, [p[0] for p in pairs], path, lines)
     return words, [list(p[1]) for p in pairs]
 
 
-def load(name: str) -> Segmenter:
+def load(name: str, *, timeout: float | None = None, timeout_name: str = "timeout") -> Segmenter:
     """Import and initialise segmenter ``name`` (or, for ``cmd:COMMAND``,
-    prepare the command: see :func:`command`).
+    prepare the command: see :func:`command`, which ``timeout`` and
+    ``timeout_name`` are passed to; the adapters of packages ignore them).
 
     Raises
     ------
@@ -326,7 +366,7 @@ def load(name: str) -> Segmenter:
         raise SegmenterUnavailable(f"{name}: {problem}; available: {', '.join(SEGMENTERS)}, "
                                    f"{CMD_PREFIX}COMMAND")
     if name.startswith(CMD_PREFIX):
-        return command(name[len(CMD_PREFIX):])
+        return command(name[len(CMD_PREFIX):], timeout, timeout_name=timeout_name)
     module, _, loader = SEGMENTERS[name]
     try:
         # some print on import (jiojio): nothing may reach standard output,
@@ -369,14 +409,35 @@ def command_name(argv: Sequence[str]) -> str:
     return "".join(c if c.isalnum() or c in "._-+" else "_" for c in name) or "cmd"
 
 
+#: A file a command names is hashed for its version up to this size; a
+#: larger one (a model of gigabytes) goes by its size and modification time.
+FINGERPRINT_MAX_BYTES = 64 << 20
+
+
 def _fingerprint(argv: Sequence[str]) -> str:
     """Version of a command: a hash of its words and of the files they name,
-    so that an edited script is a new version."""
+    so that an edited script is a new version.
+
+    A named regular file of up to :data:`FINGERPRINT_MAX_BYTES` is hashed
+    by its bytes, read in chunks of 1 MiB; a larger one (a model) by its
+    size and modification time (``st_mtime_ns``) alone, so that a model of
+    gigabytes is never read: writing or replacing it changes its time, and
+    so the version.  A directory is not looked into.
+    """
     h = hashlib.sha256("\0".join(argv).encode("utf-8"))
     for arg in argv:
         with contextlib.suppress(OSError):
-            if os.path.isfile(arg):
-                h.update(Path(arg).read_bytes())
+            st = os.stat(arg)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if st.st_size > FINGERPRINT_MAX_BYTES:
+                h.update(f"\0size {st.st_size} mtime_ns {st.st_mtime_ns}".encode("ascii"))
+                continue
+            with open(arg, "rb") as f:  # at most the cap, should the file grow meanwhile
+                left = FINGERPRINT_MAX_BYTES
+                while left > 0 and (chunk := f.read(min(1 << 20, left))):
+                    h.update(chunk)
+                    left -= len(chunk)
     return h.hexdigest()[:12]
 
 
@@ -389,41 +450,288 @@ def _stderr_tail(err: bytes, lines: int = 3, chars: int = 300) -> str:
     return f"; its stderr ends: {text}" if text else "; its stderr is empty"
 
 
-def _run_command(cmdline: str, argv: list[str], sent: list[str]) -> list[str]:
+#: A command may write this many bytes per byte of its input, plus
+#: :data:`OUTPUT_MARGIN` (:func:`output_limit`).  A segmentation adds at
+#: most a separator after each character (twice the bytes of ASCII text);
+#: an entity tagger's ``TOKEN/TAG`` items more (``a/B-PER `` is 8 bytes for
+#: the 1 of ``a``), hence :data:`TAGGED_PER_BYTE`.
+OUTPUT_PER_BYTE = 4
+TAGGED_PER_BYTE = 16
+OUTPUT_MARGIN = 1 << 20
+#: Bytes of a command's standard error kept: its tail, for the messages.
+STDERR_KEPT = 64 << 10
+#: Seconds a command's process group has between SIGTERM and SIGKILL; and
+#: seconds a child left behind by a command that exited may hold its
+#: standard output open.
+GRACE = 2.0
+#: Seconds between redraws of a command's progress bar while it is silent
+#: (on a terminal; elsewhere every 30 s, to keep a log short).
+PROGRESS_EVERY = 1.0
+
+
+def output_limit(n_input: int, tagged: bool = False) -> int:
+    """The most bytes a command may write for ``n_input`` bytes of input:
+    :data:`OUTPUT_PER_BYTE` (an entity tagger, ``tagged``:
+    :data:`TAGGED_PER_BYTE`) times as many, plus :data:`OUTPUT_MARGIN`.
+    Beyond it the command is taken for one writing without end and stopped.
+
+    >>> output_limit(1000), output_limit(1000, tagged=True)
+    (1052576, 1064576)
+    """
+    return (TAGGED_PER_BYTE if tagged else OUTPUT_PER_BYTE) * n_input + OUTPUT_MARGIN
+
+
+def _plural(n: int, noun: str) -> str:
+    """``n`` (with thousands separators) and ``noun``, plural unless ``n`` is 1.
+
+    >>> _plural(1, "line"), _plural(1200, "sentence")
+    ('1 line', '1,200 sentences')
+    """
+    return f"{n:,} {noun if n == 1 else noun + 's'}"
+
+
+def _count_problem(sent: Sequence[str], lines: Sequence[str]) -> str:
+    """How a command's output ``lines`` fail to match its input ``sent``
+    line for line: the first input line whose characters differ, else where
+    the output stops or what follows it.  No line past the input is named.
+
+    >>> _count_problem(["ab", "cd", "ef"], ["a b", "c d"])
+    'its output ends after line 2 of 3'
+    >>> _count_problem(["ab", "cd", "ef"], ["a b", "e f"])
+    'line 2 of its input is the first whose characters differ'
+    >>> _count_problem(["ab"], ["a b", "x"])
+    'its output spells the 1 line of its input, then has 1 more line'
+    >>> _count_problem(["ab", "cd"], [])
+    'its output is empty'
+    """
+    first = next((i for i, (s, line) in enumerate(zip(sent, lines))
+                  if "".join(line.split()) != s), None)
+    if first is not None:
+        return f"line {first + 1:,} of its input is the first whose characters differ"
+    if not lines:
+        return "its output is empty"
+    if len(lines) < len(sent):
+        return f"its output ends after line {len(lines):,} of {len(sent):,}"
+    more = _plural(len(lines) - len(sent), "more line")
+    return f"its output spells the {_plural(len(sent), 'line')} of its input, then has {more}"
+
+
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether the command has exited, its status left uncollected: until
+    it is collected its process id stays taken, so its process group (of
+    the same id) can be signalled without reaching a stranger."""
+    if hasattr(os, "waitid"):
+        try:
+            return os.waitid(os.P_PID, proc.pid,
+                             os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:  # collected already
+            return True
+    return proc.poll() is not None
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether process group ``pgid`` holds a live process.  A zombie has
+    ended (it waits for its parent, or an init that may never reap it, to
+    collect its status), so on Linux the group's members are read from
+    ``/proc``; elsewhere any member, zombies too, counts."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        names = None
+    if not names:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:  # a member that is not ours to signal is still alive
+            return True
+        return True
+    wanted = str(pgid).encode("ascii")
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                text = f.read()
+        except OSError:  # it ended meanwhile
+            continue
+        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid pgrp
+        if len(fields) > 2 and fields[0] not in (b"Z", b"X") and fields[2] == wanted:
+            return True
+    return False
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
+
+
+def _stop_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
+    """Stop the process group the command leads (``start_new_session``),
+    the command and every process it started: SIGTERM, then SIGKILL for
+    what is left after ``grace`` seconds.  Collect the command's status and
+    close its pipes."""
+    pgid = proc.pid
+    _signal_group(pgid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    try:
+        while proc.poll() is None or _group_alive(pgid):
+            if time.monotonic() >= deadline:
+                _signal_group(pgid, signal.SIGKILL)
+                proc.wait()
+                break
+            time.sleep(0.02)
+    except BaseException:  # a stop signal meanwhile: no grace left for what ignores SIGTERM
+        _signal_group(pgid, signal.SIGKILL)
+        raise
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearray,
+              limit: int, deadline: float | None, bar) -> str:
+    """Feed ``data`` to the command's standard input while reading its
+    standard output into ``out`` and the last :data:`STDERR_KEPT` bytes of
+    its standard error into ``err``, all at once (neither side waits on the
+    other), until the command has exited and closed both, or :data:`GRACE`
+    seconds after it exited while a child of its holds them open.
+
+    Returns ``"done"``, or why it stopped early: ``"timeout"`` (``deadline``,
+    of :func:`time.monotonic`, passed) or ``"overflow"`` (more than
+    ``limit`` bytes of output).  The caller stops the process group.
+    """
+    sel = selectors.DefaultSelector()
+    view, sent = memoryview(data), 0
+    every = PROGRESS_EVERY if sys.stderr.isatty() else 30.0
+    try:
+        if data:
+            os.set_blocking(proc.stdin.fileno(), False)
+            sel.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        ended = None
+        shown = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if ended is None and _exited(proc):
+                ended = now
+            if ended is not None:
+                if not proc.stdin.closed:  # it reads no more
+                    sel.unregister(proc.stdin)
+                    with contextlib.suppress(OSError):
+                        proc.stdin.close()
+                if not sel.get_map() or now - ended >= GRACE:
+                    return "done"
+            if deadline is not None and now >= deadline:
+                return "timeout"
+            if now - shown >= every:
+                bar.refresh()  # the elapsed time moves on while the command is silent
+                shown = now
+            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - now))
+            if not sel.get_map():  # it closed its output and has not exited yet
+                time.sleep(wait)
+                continue
+            for key, _ in sel.select(wait):
+                if key.fileobj is proc.stdin:
+                    try:
+                        sent += os.write(key.fd, view[sent:sent + (64 << 10)])
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # it stopped reading: its output tells the rest
+                        sent = len(data)
+                    if sent >= len(data):
+                        sel.unregister(proc.stdin)
+                        with contextlib.suppress(OSError):
+                            proc.stdin.close()
+                    continue
+                chunk = os.read(key.fd, 64 << 10)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                elif key.fileobj is proc.stdout:
+                    out += chunk
+                    bar.update(chunk.count(b"\n"))
+                    if len(out) > limit:
+                        return "overflow"
+                else:
+                    err += chunk
+                    del err[:-STDERR_KEPT]
+    finally:
+        sel.close()
+
+
+def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
+                 timeout: float | None = None, timeout_name: str = "timeout",
+                 progress: bool = False, tagged: bool = False) -> list[str]:
     """Run the command on ``sent`` (one per line); its output lines, checked
-    for count and encoding."""
+    for count and encoding.
+
+    The command runs in a session and process group of its own, stopped
+    whole (:func:`_stop_group`) however this ends: its output read, a
+    failure, ``timeout`` seconds passed, more output than
+    :func:`output_limit`, an exception or a stop signal (the command line
+    turns SIGTERM and SIGHUP into :class:`KeyboardInterrupt`).  With
+    ``progress``, a bar on standard error counts the lines it wrote and the
+    time since it started.
+    """
+    from tqdm import tqdm
+
     who = f"{CMD_PREFIX}{cmdline}"
     env = dict(os.environ)
     env.setdefault("PYTHONIOENCODING", "utf-8")
     data = "".join(s + "\n" for s in sent).encode("utf-8")
+    limit = output_limit(len(data), tagged)
+    out, err = bytearray(), bytearray()
+    # the bar first: nothing may stand between the command's start and the
+    # try whose finally stops it (a stop signal can arrive at any point)
+    bar = tqdm(total=len(sent), unit="sentence", desc=command_name(argv), disable=not progress,
+               dynamic_ncols=True, mininterval=PROGRESS_EVERY if sys.stderr.isatty() else 30.0)
     try:
-        proc = subprocess.run(argv, input=data, capture_output=True, env=env, check=False)
-    except FileNotFoundError:
-        raise SegmenterFailed(f"{who}: command not found: {argv[0]}") from None
-    except OSError as exc:
-        raise SegmenterFailed(f"{who}: cannot run {argv[0]}: {exc.strerror or exc}") from None
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=env, start_new_session=True)
+        except FileNotFoundError:
+            raise SegmenterFailed(f"{who}: command not found: {argv[0]}") from None
+        except OSError as exc:
+            raise SegmenterFailed(f"{who}: cannot run {argv[0]}: "
+                                  f"{exc.strerror or exc}") from None
+        try:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            why = _exchange(proc, data, out, err, limit, deadline, bar)
+        finally:
+            _stop_group(proc)
+    finally:
+        bar.close()
+    if why == "timeout":
+        raise SegmenterFailed(f"{who}: no answer after {timeout:g} s ({timeout_name}); "
+                              f"stopped it{_stderr_tail(err)}")
+    if why == "overflow":
+        raise SegmenterFailed(f"{who}: wrote more than {limit:,} bytes for {len(data):,} bytes "
+                              f"of input (an endless output?); stopped it{_stderr_tail(err)}")
     if proc.returncode != 0:
         how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
                else f"exited with status {proc.returncode}")
-        raise SegmenterFailed(f"{who}: {how}{_stderr_tail(proc.stderr)}")
+        raise SegmenterFailed(f"{who}: {how}{_stderr_tail(err)}")
     try:
-        out = proc.stdout.decode("utf-8")
+        text = out.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SegmenterFailed(f"{who}: its output is not UTF-8 (byte {exc.start + 1})"
-                              f"{_stderr_tail(proc.stderr)}") from None
-    lines = [s.rstrip("\r") for s in out.split("\n")]
+                              f"{_stderr_tail(err)}") from None
+    lines = [s.rstrip("\r") for s in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     if len(lines) != len(sent):
-        first = next((i for i, (s, line) in enumerate(zip(sent, lines))
-                      if "".join(line.split()) != s), min(len(sent), len(lines)))
         raise SegmenterFailed(
-            f"{who}: wrote {len(lines):,} lines for {len(sent):,} sentences (the first that "
-            f"differs is line {first + 1} of its input){_stderr_tail(proc.stderr)}")
+            f"{who}: wrote {_plural(len(lines), 'line')} for {_plural(len(sent), 'sentence')} "
+            f"({_count_problem(sent, lines)}){_stderr_tail(err)}")
     return lines
 
 
-def command(cmdline: str) -> Segmenter:
+def command(cmdline: str, timeout: float | None = None, *,
+            timeout_name: str = "timeout") -> Segmenter:
     """A segmenter that runs ``cmdline`` once on all sentences.
 
     The command (split by :func:`shlex.split`, run without a shell) reads
@@ -432,12 +740,34 @@ def command(cmdline: str) -> Segmenter:
     standard output, in UTF-8 (``PYTHONIOENCODING=utf-8`` is set unless the
     environment sets it).  Empty sentences are not sent.
 
+    It runs in a session and process group of its own, fed and read at
+    once, and the whole group is stopped (SIGTERM, then SIGKILL after
+    :data:`GRACE` seconds) whenever committee is done with it, fails or is
+    stopped: no process it started outlives the run.  A child it leaves
+    behind holding its standard output open is given :data:`GRACE` seconds,
+    then stopped, and what the command wrote is used.  Its output may hold
+    :func:`output_limit` bytes (4 bytes per byte of input plus 1 MiB; 16
+    per byte for an entity tagger); of its standard error the last 64 KiB
+    are kept, for the messages.
+
+    Parameters
+    ----------
+    cmdline : str
+        The command line.
+    timeout : float, optional
+        Seconds the command may run; default: no limit (with progress on,
+        a bar shows it is still running).
+    timeout_name : str
+        How the messages name the timeout (the command line says
+        ``--timeout``).
+
     Raises
     ------
     SegmenterFailed
         When segmenting: the command is not found, exits non-zero, writes
-        output that is not UTF-8, or a number of lines other than the number
-        of sentences; one line naming the command, with the tail of its
+        output that is not UTF-8, more output than its limit, a number of
+        lines other than the number of sentences, or runs longer than
+        ``timeout``; one line naming the command, with the tail of its
         standard error.
 
     Examples
@@ -451,14 +781,23 @@ def command(cmdline: str) -> Segmenter:
     Traceback (most recent call last):
     ...
     committee.segmenters.SegmenterFailed: cmd:false: exited with status 1; its stderr is empty
+    >>> segment(command("sleep 30", timeout=0.5), ["约翰"])
+    Traceback (most recent call last):
+    ...
+    committee.segmenters.SegmenterFailed: cmd:sleep 30: no answer after 0.5 s (timeout); stopped it; its stderr is empty
     """
     argv = shlex.split(cmdline)
     if not argv:
         raise SegmenterUnavailable(f"{CMD_PREFIX}{cmdline}: no command after {CMD_PREFIX}")
+    if timeout is not None:
+        timeout = require_real("command", "timeout", timeout, 0, math.inf, open_ends=True)
 
-    def cut_many(texts: Sequence[str]) -> list[list[str]]:
+    def cut_many(texts: Sequence[str], progress: bool = False,
+                 tagged: bool = False) -> list[list[str]]:
         sent = [t for t in texts if t]
-        lines = iter(_run_command(cmdline, argv, sent) if sent else [])
+        lines = iter(_run_command(cmdline, argv, sent, timeout=timeout,
+                                  timeout_name=timeout_name, progress=progress, tagged=tagged)
+                     if sent else [])
         return [next(lines).split() if t else [] for t in texts]
 
     return Segmenter(command_name(argv), f"cmd {_fingerprint(argv)}",
@@ -496,13 +835,30 @@ def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
     """
     from tqdm import tqdm
 
-    if segmenter.cut_many is not None:
+    if segmenter.command:  # the command runs once, on every sentence
+        every = segmenter.cut_many(texts, progress=progress)
+    elif segmenter.cut_many is not None:
         every = segmenter.cut_many(texts)
     else:
         every = (segmenter.cut(text) if text else []
                  for text in tqdm(texts, unit="sentence", desc=segmenter.name,
                                   disable=not progress, dynamic_ncols=True))
-    who = f"{CMD_PREFIX}{segmenter.command}" if segmenter.command else segmenter.name
+    return _spelled(_who(segmenter), texts, every, path, lines)
+
+
+def _who(segmenter: Segmenter) -> str:
+    """How messages name a segmenter: ``cmd:COMMAND``, or its name."""
+    return f"{CMD_PREFIX}{segmenter.command}" if segmenter.command else segmenter.name
+
+
+def _line(lines: Sequence[int] | None, i: int) -> int:
+    """The line of text ``i`` in its file (``lines``, else counted from 1)."""
+    return lines[i] if lines is not None and i < len(lines) else i + 1
+
+
+def _spelled(who: str, texts: Sequence[str], every, path: str,
+             lines: Sequence[int] | None) -> list[list[str]]:
+    """The words of each text, once checked to spell it (:func:`segment`)."""
     out = []
     for i, (text, cut) in enumerate(zip(texts, every)):
         words = [w for w in cut if w.strip()]
@@ -512,8 +868,8 @@ def segment(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
                      min(len(text), len(got)))
             a = f"has {text[k]!r}" if k < len(text) else "ends"
             b = f"has {got[k]!r}" if k < len(got) else "ends"
-            line = lines[i] if lines is not None and i < len(lines) else i + 1
-            raise InputError(path, line, f"{who} changed the characters at "
-                                         f"character {k + 1}: its output {b} where the text {a}")
+            raise InputError(path, _line(lines, i), f"{who} changed the characters at "
+                                                    f"character {k + 1}: its output {b} where "
+                                                    f"the text {a}")
         out.append(words)
     return out

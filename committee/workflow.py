@@ -14,13 +14,14 @@ the config.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from committee import config as config_mod
 from committee import rundir, runlock
-from committee.checkargs import require, require_many
+from committee.checkargs import require, require_many, require_real
 from committee.errors import ConfigError
 
 _PATH = (str, os.PathLike)
@@ -32,7 +33,8 @@ def _overrides(overrides: dict) -> list[str]:
 
 
 def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
-        segmenters: Sequence[str] = (), **overrides) -> Path:
+        segmenters: Sequence[str] = (), timeout: float | None = None,
+        timeout_name: str = "timeout", **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
     experiments switched on in its ``experiments`` section; return the output
     directory.
@@ -46,9 +48,13 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     would be identical are refused before any training.  ``segmenters``
     adds systems the report runs, as ``committee run --with`` does (a
     ``cmd:COMMAND`` is named here or on the command line, never in a
-    config: docs/security.md).  An argument of another type is a
-    :class:`TypeError` naming it.
+    config: docs/security.md).  ``timeout`` (seconds, default
+    ``experiments.command_timeout``) stops a ``cmd:COMMAND`` that runs
+    longer, its message naming it ``timeout_name``
+    (:func:`committee.segmenters.command`).  An argument of another type is
+    a :class:`TypeError` naming it.
     """
+    _check_timeout("run", timeout)
     require("run", "config", config, (*_PATH, config_mod.Config),
             "a path to a YAML config or a committee.config.Config")
     require("run", "restart", restart, bool, "True or False")
@@ -84,26 +90,33 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
         out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if wanted:
             report_mod.build_report(out, cfg, inputs=inputs, progress=progress,
-                                    segmenters=segmenters)
+                                    segmenters=segmenters, timeout=timeout,
+                                    timeout_name=timeout_name)
     return out
 
 
 def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
            analyses: Sequence[str] | None = None, systems: Sequence[str] = (),
-           segmenters: Sequence[str] = (), human=None, progress: bool = True) -> Path:
+           segmenters: Sequence[str] = (), human=None, progress: bool = True,
+           timeout: float | None = None, timeout_name: str = "timeout") -> Path:
     """``committee report``: the analyses on the finished run in ``run_dir``
     (config: ``config_path``, else the one its manifest records; ``overrides``
-    applied); return the path of ``report.md``.  An argument of another type
-    is a :class:`TypeError` naming it."""
+    applied); return the path of ``report.md``.  ``timeout`` (seconds,
+    default ``experiments.command_timeout``) stops a ``cmd:COMMAND`` of
+    ``segmenters`` that runs longer, its message naming it ``timeout_name``
+    (:func:`committee.segmenters.command`).  An argument of another type is
+    a :class:`TypeError` naming it."""
     from committee import pipeline, report as report_mod
 
     _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
                        progress)
+    _check_timeout("report", timeout)
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
     _check_report_inputs(run_dir, cfg, systems, human)
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
-                                   load_inputs=pipeline.load_inputs)
+                                   load_inputs=pipeline.load_inputs, timeout=timeout,
+                                   timeout_name=timeout_name)
 
 
 def written_since(run_dir, since_ns: int) -> list[tuple[Path, int]]:
@@ -175,6 +188,12 @@ def _size(n: int) -> str:
         if n < 1000 or unit == "TB":
             return f"{n:.1f} {unit}"
     raise AssertionError("unreachable")
+
+
+def _check_timeout(api: str, timeout) -> None:
+    """``timeout``: None or a number of seconds > 0."""
+    if timeout is not None:
+        require_real(api, "timeout", timeout, 0, math.inf, open_ends=True)
 
 
 def _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,

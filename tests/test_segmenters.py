@@ -47,7 +47,7 @@ def test_cli_segment_missing_segmenter_exits_3(tmp_path, monkeypatch, capsys):
     test = tmp_path / "test.txt"
     test.write_text("约翰  喜欢  玛丽\n", encoding="utf-8")
 
-    def unavailable(name):
+    def unavailable(name, **_):
         raise SegmenterUnavailable(f"{name}: not installed; install it with: "
                                    f"pip install 'committee[{name}]'")
 
@@ -62,8 +62,8 @@ def test_cli_segment_writes_aligned_sighan(tmp_path, monkeypatch):
     test = tmp_path / "test.txt"
     test.write_text("约翰  喜欢  玛丽\n\n计算机  总是  有  问题\n", encoding="utf-8")
     monkeypatch.setattr(segmenters, "load",
-                        lambda name: Segmenter(name, "0", lambda t: [t[i:i + 2]
-                                                                     for i in range(0, len(t), 2)]))
+                        lambda name, **_: Segmenter(name, "0", lambda t: [
+                            t[i:i + 2] for i in range(0, len(t), 2)]))
     out = tmp_path / "out.txt"
     assert cli.main(["segment", "--with", "jieba", str(test), "-o", str(out), "--quiet"]) == 0
     got = corpus.read_corpus(out)

@@ -37,7 +37,8 @@ PAGE_BOOTSTRAP = 1000
 
 def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | None = None,
                  systems: Sequence[str] = (), segmenters: Sequence[str] = (),
-                 human=None, progress: bool = True, load_inputs=None) -> Path:
+                 human=None, progress: bool = True, load_inputs=None,
+                 timeout: float | None = None, timeout_name: str = "timeout") -> Path:
     """Write ``report.md``, ``table2.csv`` and ``report/`` into ``run_dir``.
 
     Parameters
@@ -59,6 +60,10 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
         must be trained and ``inputs`` is not given
         (:func:`committee.workflow.report` passes
         :func:`committee.pipeline.load_inputs`).
+    timeout : float, optional
+        Seconds a ``cmd:COMMAND`` segmenter may run (default:
+        ``experiments.command_timeout``, else no limit); its message names
+        it ``timeout_name`` (:func:`committee.segmenters.command`).
 
     Returns
     -------
@@ -72,13 +77,15 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     if unknown:
         raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
     check_experiments(cfg, analyses or ("ranking",))
+    if timeout is None and cfg.experiments.command_timeout is not None:
+        timeout, timeout_name = cfg.experiments.command_timeout, "experiments.command_timeout"
     with runlock.hold(run_dir, runlock.REPORT):  # one writer of run_dir at a time
         return _build(run_dir, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
-                      progress)
+                      progress, (timeout, timeout_name))
 
 
 def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
-           progress) -> Path:
+           progress, timeout=(None, "timeout")) -> Path:
     """:func:`build_report` once ``run_dir`` is held."""
     data = load_run(run_dir)
     analyses, left_out = _for_task(analyses, data.task)
@@ -94,7 +101,8 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         if plots.cjk_font() is None:
             ctx.notes.append(plots.NO_CJK_FONT)
             log.warning("no CJK font found: Chinese words in the figures show as boxes")
-        _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress)
+        _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress,
+                        timeout)
         _rank_systems(ctx, analyses, human)
         sections, made = [], []
         for name in REGISTRY:
@@ -128,8 +136,9 @@ def _collector(data):
 
 
 def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,
-                    progress) -> None:
-    """The Table 2 models, other systems and members of ``ctx``, scored."""
+                    progress, timeout=(None, "timeout")) -> None:
+    """The Table 2 models, other systems and members of ``ctx``, scored;
+    ``timeout``: the seconds a ``cmd:`` segmenter may run and their name."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
     scorer = _collector(data)
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
@@ -138,7 +147,8 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
     ctx.notes += t2_notes
     files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
     segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
-    ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress)
+    ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress,
+                               timeout=timeout[0], timeout_name=timeout[1])
     recorded = [c for c in recorded_commands(ctx.run_dir) if c not in segs]
     if recorded:  # never run: their saved outputs, read as data
         saved, notes = saved_outputs(data, ctx.out_dir, recorded,

@@ -262,12 +262,14 @@ def _as_written(data: RunData, pred: list) -> tuple[list, list | None]:
 
 
 def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
-                  segmenters: Sequence[str] = (), progress: bool = False) -> list[System]:
-    """Segmenters run by the report (their output kept in ``report/systems/``)
-    and output files of other segmenters."""
+                  segmenters: Sequence[str] = (), progress: bool = False,
+                  timeout: float | None = None, timeout_name: str = "timeout") -> list[System]:
+    """Segmenters run by the report (their output kept in ``report/systems/``;
+    ``timeout``: :func:`committee.segmenters.command`) and output files of
+    other segmenters."""
     systems, taken = [], set()
     for asked in segmenters:
-        systems.append(_run_tool(data, out_dir, asked, taken, progress))
+        systems.append(_run_tool(data, out_dir, asked, taken, progress, timeout, timeout_name))
     for p in files:
         pred = corpus_mod.read_corpus(p, format=_format(data))
         metrics.check_aligned(data.test, pred)
@@ -309,12 +311,14 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
     return found, notes
 
 
-def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bool) -> System:
+def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bool,
+              timeout: float | None = None, timeout_name: str = "timeout") -> System:
     """A segmenter (an entity tagger for ``task: ner``) run on the test set, its
     output kept in ``report/systems/`` and read back while the test set and
     the tool's version are the same."""
     entities = data.task != "segmentation"
-    seg = seg_mod.load_tagger(asked) if entities else seg_mod.load(asked)
+    load = seg_mod.load_tagger if entities else seg_mod.load
+    seg = load(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
     path = out_dir / "systems" / f"{name}.{'bio' if entities else 'txt'}"
     info_path = out_dir / "systems" / f"{name}.json"
@@ -327,7 +331,7 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     texts = ["".join(s) for s in data.test.words]
     where = str(rundir.paths(data.run_dir).test)
     if entities:
-        words, tags = seg_mod.tag(seg, texts, where, data.test.lines)
+        words, tags = seg_mod.tag(seg, texts, where, data.test.lines, progress=progress)
         corpus_mod.write_bio(path, words, tags)
     else:
         words, tags = seg_mod.segment(seg, texts, where, data.test.lines,
