@@ -382,6 +382,96 @@ def test_row_click_shows_each_systems_segmentation(page, toy):
     _shot(page, "detail")
 
 
+# --------------------------------------------------------------------------
+# a sentence longer than the page is wide, opened in the explorer
+
+_PHRASE = ["张三", "在", "北京", "会见", "了", "李四", "，"]  # 张三 PER, 北京 LOC, 李四 PER
+
+
+def _long_sentence_page(tmp_path, kind: str):
+    """A page whose second sentence has 330 words (segmentation) or 990
+    characters and 142 entities (entities), and the item to open: one near
+    the end of that sentence, the only one with d = 1 (first when the
+    explorer lists the hardest first)."""
+    long = [_PHRASE[k % len(_PHRASE)] for k in range(330)]
+    gold = [["今天", "下雨"], long, ["好"]]
+    if kind == "words":
+        merged = [w for k in range(0, len(long), 2) for w in ["".join(long[k:k + 2])]]
+        system = SystemData("pairs", [gold[0], merged, gold[2]])
+        item, d = 2 + 320, np.zeros(sum(map(len, gold)))
+        d[item] = 1.0
+        data = ReportData("long", "", gold, d, [system])
+        return htmlreport.write_html(tmp_path / "long.html", data), item, long[320]
+    sentences = [list("今天下雨"), list("".join(long)), list("好")]
+    units, tags, at = [[], [], []], [], 0
+    for k, w in enumerate(long):
+        label = {0: "PER", 2: "LOC", 5: "PER"}.get(k % len(_PHRASE))
+        if label:
+            units[1].append((at, at + len(w), label))
+            # the tagger calls every third place an organisation
+            said = "ORG" if label == "LOC" and k % 3 == 0 else label
+            tags += [f"B-{said}"] + [f"I-{said}"] * (len(w) - 1)
+        else:
+            tags += ["O"] * len(w)
+        at += len(w)
+    system = SystemData("tagger", sentences, tags=[["O"] * 4, tags, ["O"]])
+    item, d = len(units[1]) - 3, np.zeros(len(units[1]))
+    d[item] = 1.0
+    data = ReportData("long", "", sentences, d, [system], units=units)
+    a, b, _ = units[1][item]
+    return htmlreport.write_html(tmp_path / "long.html", data), item, "".join(long)[a:b]
+
+
+_LAYOUT = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return { l: r.left, r: r.right, t: r.top, b: r.bottom }; };
+  const hit = document.querySelector('#detail .seg span.hit');
+  return { scrollWidth: document.documentElement.scrollWidth, width: innerWidth,
+           height: innerHeight, header: document.querySelector('header').getBoundingClientRect().bottom,
+           panel: box(document.querySelector('#detail')),
+           section: box(document.querySelector('#explorer')),
+           rows: Array.from(document.querySelectorAll('#detail tr')).map(box),
+           hit: box(hit), hitText: hit.firstChild.textContent };
+}"""
+
+
+@pytest.mark.parametrize("kind", ["words", "entities"])
+def test_a_long_sentence_wraps_in_its_panel_with_the_chosen_item_in_view(browser, tmp_path, kind):
+    """A 330-word sentence opened from a word near its end, listed first
+    with every other word below it: its lines wrap inside the explorer's
+    panel (no sideways scroll), and the page scrolls the chosen word, marked
+    in gold, into view below the sticky header."""
+    path, item, text = _long_sentence_page(tmp_path, kind)
+    pg = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(path.as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        pg.select_option("[data-testid=page-size]", "1000")
+        pg.click("#items th[data-key=d]")  # hardest first: the rows of every other word below
+        assert pg.get_attribute("#items tbody tr:first-child", "data-word") == str(item)
+        pg.click("#items tbody tr:first-child")
+        at = pg.evaluate(_LAYOUT)
+        pg.screenshot(path=str(tmp_path / f"long-{kind}.png"))
+        print(f"screenshot: {tmp_path / f'long-{kind}.png'}")
+    finally:
+        pg.close()
+    assert at["hitText"] == text
+    assert at["scrollWidth"] <= at["width"], at  # no sideways scroll
+    panel, section = at["panel"], at["section"]
+    assert section["l"] <= panel["l"] and panel["r"] <= section["r"], at
+    assert len(at["rows"]) == 2  # gold and the one system
+    for row in at["rows"]:
+        assert panel["l"] <= row["l"] and row["r"] <= panel["r"], (row, panel)
+    assert at["rows"][0]["b"] - at["rows"][0]["t"] > 100  # the sentence took several lines
+    hit = at["hit"]
+    assert 0 <= hit["l"] and hit["r"] <= at["width"], hit
+    assert at["header"] <= hit["t"] and hit["b"] <= at["height"], (hit, at["header"])
+    assert errors == []
+
+
 def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_path):
     # the toy run's report kept no segmentation (no Table 2, no segmenter run)
     data = htmlreport.from_run(toy["run"])
@@ -486,6 +576,29 @@ def test_charts_have_readers_axes_titles_and_labelled_points(page, toy):
         assert err and len(err["array"]) == len(err["arrayminus"]) == len(t["y"]), t["name"]
         assert all(v is None or v >= 0 for v in [*err["array"], *err["arrayminus"]])
     assert any(v for t in by_length["traces"] for v in [*t["err"]["array"], *t["err"]["arrayminus"]])
+
+
+_TICK_LABELS = """() => Array.from(document.querySelectorAll('.chart')).flatMap((c) => {
+  const svg = c.querySelector('.main-svg');
+  if (!svg) return [];
+  const box = svg.getBoundingClientRect();
+  const name = c.id === '' ? c.closest('.analysis').querySelector('h3').textContent : c.id;
+  return Array.from(c.querySelectorAll('.xtick text, .ytick text')).map((t) => {
+    const r = t.getBoundingClientRect();
+    return { chart: name, text: t.textContent,
+             inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+                     r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 };
+  });
+})"""
+
+
+def test_every_tick_label_lies_inside_its_chart(page):
+    """No axis label is cut by its chart's edge: the difficulty bins' last
+    label, turned to fit, reaches past the plot area on the right."""
+    labels = page.evaluate(_TICK_LABELS)
+    hist = [t["text"] for t in labels if t["chart"] == "chart-hist"]
+    assert "[0.9, 1.0]" in hist  # the overview's histogram is among them
+    assert [t for t in labels if not t["inside"]] == []
 
 
 def test_points_at_one_place_share_one_label(browser, tmp_path):

@@ -81,7 +81,11 @@
   function plot(id, traces, layout) {
     const base = { margin: { l: 55, r: 20, t: 40, b: 90 }, font: { size: 12 },
                    legend: { orientation: "h", y: -0.32 }, hovermode: "closest" };
-    const draw = () => Plotly.react($(id), traces, Object.assign(base, layout), PLOT_CONFIG);
+    const all = Object.assign(base, layout);
+    // margins grow to hold the tick labels: the last label of an x axis,
+    // turned to fit, reaches past the plot's right edge
+    for (const axis of ["xaxis", "yaxis"]) all[axis] = Object.assign({ automargin: true }, all[axis]);
+    const draw = () => Plotly.react($(id), traces, all, PLOT_CONFIG);
     if (window.Plotly) draw(); else pending.push(draw);
   }
   function loadCharts() {
@@ -513,25 +517,32 @@
                                          `, ${UNIT} ${i + 1}, sentence ${s + 1} (line ${DATA.lines[s]}), d = ${fmt(d[i])}` }));
     const t = el("table");
     if (ENT) {
-      t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l" }, entityLine(s, entitiesOf(s, null), i))));
+      t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l sent" }, entityLine(s, entitiesOf(s, null), i))));
       for (const sys of systems) {
         const o = OUT[sys.out[i]];
         t.append(el("tr", {}, el("th", { class: "l", text: sys.name }),
-                    el("td", { class: "l" }, entityLine(s, entitiesOf(s, sys), i)),
+                    el("td", { class: "l sent" }, entityLine(s, entitiesOf(s, sys), i)),
                     el("td", { class: "l o-" + o, text: o })));
       }
       box.append(t);
+      reveal(box);
       return;
     }
     const ends = new Set(); for (let j = sentStart[s]; j < sentStart[s + 1]; j++) ends.add(itemB[j] - 1);
-    t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l" }, segmentation(s, (c) => ends.has(c), i))));
+    t.append(el("tr", {}, el("th", { class: "l", text: "gold" }), el("td", { class: "l sent" }, segmentation(s, (c) => ends.has(c), i))));
     for (const sys of systems) {
       const bits = sys.endBits, o = OUT[sys.out[i]];
       t.append(el("tr", {}, el("th", { class: "l", text: sys.name }),
-                  el("td", { class: "l" }, segmentation(s, (c) => (bits[c >> 3] >> (c & 7)) & 1, i)),
+                  el("td", { class: "l sent" }, segmentation(s, (c) => (bits[c >> 3] >> (c & 7)) & 1, i)),
                   el("td", { class: "l o-" + o, text: o })));
     }
     box.append(t);
+    reveal(box);
+  }
+  // the chosen item in its gold sentence scrolled into view, however long the sentence
+  function reveal(box) {
+    const hit = box.querySelector(".seg span.hit");
+    if (hit) hit.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   function explorer() {
     if (ENT) {  // the filters' words, said of entities
