@@ -164,6 +164,90 @@ def _bin_ticks(ax, labels: Sequence[str]) -> None:
     ax.set_xticklabels(labels, rotation=35, ha="right")
 
 
+#: Directions (degrees) a point's label is tried in, in turn: beside the
+#: point on the right first, then left, then above and below.
+_LABEL_ANGLES = (30, 0, -30, 150, 180, 210, 90, 270)
+
+
+def _label_points(fig, ax, xs, ys, names, fontsize: float = 8, avoid=(),
+                  others=((), ())) -> list:
+    """Name each point ``(xs[i], ys[i])`` (data coordinates) by ``names[i]``,
+    each label where it covers no label placed before it, no point (these
+    nor the unnamed ``others``, a pair of x and y sequences) and none of the
+    artists ``avoid`` (a legend), inside the axes if it can be.
+
+    Call once the figure's layout is final (after ``tight_layout``): the
+    places are measured with the renderer, in pixels.  A label is tried in
+    the directions of :data:`_LABEL_ANGLES` at growing distances from its
+    point, the nearest free place taken.  A label away from its point gets a
+    thin leader line to it, drawn under every label (labels sit on a white
+    ground), so that crossing leaders leave the names legible.  Labels are
+    placed in the order given, so the same figure always gets the same
+    places.  Returns the labels (annotations).
+    """
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    px = 72.0 / fig.dpi  # points per pixel
+
+    def pixels(u, v):
+        xy = np.column_stack([np.asarray(u, dtype=float), np.asarray(v, dtype=float)])
+        return ax.transData.transform(xy).reshape(-1, 2)
+
+    pts = pixels(xs, ys)
+    frame = ax.get_window_extent(renderer).extents
+    mark = 4.0 / px  # half a marker, in pixels
+    taken = [np.array([x - mark, y - mark, x + mark, y + mark])
+             for x, y in np.vstack([pts, pixels(*others)]) if np.isfinite([x, y]).all()]
+    taken += [a.get_window_extent(renderer).extents for a in avoid]
+
+    def free(box, in_frame):
+        if in_frame and (box[0] < frame[0] or box[1] < frame[1] or box[2] > frame[2]
+                         or box[3] > frame[3]):
+            return False
+        return not any(box[0] < t[2] and t[0] < box[2] and box[1] < t[3] and t[1] < box[3]
+                       for t in taken)
+
+    to_data = ax.transData.inverted().transform
+    out = []
+    for (x, y), name, xd, yd in zip(pts, names, xs, ys):
+        if not np.isfinite([x, y]).all():  # no point, no label
+            continue
+        probe = ax.text(0, 0, name, fontsize=fontsize)
+        w, h = probe.get_window_extent(renderer).size
+        probe.remove()
+        w, h = w + 2, h + 1  # a pixel of air around each label
+        spot = None
+        for in_frame in (True, False):
+            for ring in range(40):
+                gap = 3 + ring * 0.9 * h
+                for angle in _LABEL_ANGLES:
+                    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+                    cx = x + c * (gap + w / 2) if abs(c) > 1e-9 else x
+                    cy = y + s * (gap + h / 2) if abs(s) > 1e-9 else y
+                    box = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+                    if free(box, in_frame):
+                        spot = (cx, cy, ring, box)
+                        break
+                if spot:
+                    break
+            if spot:
+                break
+        if spot is None:  # nowhere free within reach: beside the point
+            spot = (x + 3 + w / 2, y + 3 + h / 2, 0,
+                    np.array([x + 3, y + 3, x + 3 + w, y + 3 + h]))
+        cx, cy, ring, box = spot
+        taken.append(box)
+        if ring:  # the leader, from the point to under the label
+            lx, ly = to_data((cx, cy))
+            ax.plot([xd, lx], [yd, ly], color="#999999", lw=0.5, zorder=2.5)
+        out.append(ax.annotate(name, (xd, yd), xytext=((cx - x) * px, (cy - y) * px),
+                               textcoords="offset points", ha="center", va="center",
+                               fontsize=fontsize, zorder=4,
+                               bbox={"boxstyle": "square,pad=0.05", "fc": "white",
+                                     "ec": "none", "alpha": 0.85}))
+    return out
+
+
 # --------------------------------------------------------------------------
 # the figures
 
@@ -376,6 +460,7 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
     _style(plt)
     fig, (ax, hx) = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"width_ratios": [1.2, 1]})
     a100, b100 = 100 * np.asarray(a), 100 * np.asarray(b)
+    named = []  # the points labelled once the layout is final
     for kind in ("member", "table2", "system"):
         sel = [i for i, k in enumerate(kinds) if k == kind]
         if sel:
@@ -384,9 +469,8 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
                      "system": "other systems"}[kind]
             ax.scatter(a100[sel], b100[sel], color=color, marker=marker,
                        s=40 if kind != "member" else 30, label=f"{label} ({len(sel)})", zorder=3)
-            for i in sel if kind != "member" and len(names) == len(kinds) else ():
-                ax.annotate(names[i], (a100[i], b100[i]), xytext=(4, 3),
-                            textcoords="offset points", fontsize=8)
+            if kind != "member" and len(names) == len(kinds):
+                named += sel
     ok = np.isfinite(a100) & np.isfinite(b100)
     if ok.any():
         lo = float(min(a100[ok].min(), b100[ok].min()))
@@ -398,7 +482,7 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
     r0 = r_all[0]
     ax.set_title(f"One random split: Pearson r = {r0:.4f}" if np.isfinite(r0)
                  else "One random split: Pearson r undefined")
-    ax.legend(fontsize=8, loc="upper left")
+    legend = ax.legend(fontsize=8, loc="upper left")
     finite = r_all[np.isfinite(r_all)]
     hx.hist(finite, bins=min(30, max(5, len(finite) // 3)), color=COLORS[0], alpha=0.8)
     if finite.size:
@@ -409,6 +493,9 @@ def split_half(path, a: np.ndarray, b: np.ndarray, kinds: Sequence[str],
     hx.set_ylabel("splits")
     hx.set_title(f"{len(r_all)} random splits")
     fig.tight_layout()
+    rest = [i for i in range(len(kinds)) if i not in named]
+    _label_points(fig, ax, a100[named], b100[named], [names[i] for i in named], avoid=[legend],
+                  others=(a100[rest], b100[rest]))
     return _save(fig, path)
 
 
