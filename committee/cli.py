@@ -199,6 +199,8 @@ def cmd_score(args) -> int:
              args.train, *(o for o in args.outputs if o != "-")]
     scoring.require_files(files)
     rundir.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
+    rundir.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
+                       *args.outputs], args.task, _cli_spelling("output"))
     fmt = args.format or ("bio" if args.task == "ner" else "sighan")
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
@@ -385,7 +387,7 @@ def _add_score(sub) -> None:
     s.add_argument("--seed", type=cli_int(0), default=12345,
                    help="bootstrap seed, an integer >= 0 (default: 12345)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    s.add_argument("--buckets", nargs="?", const="", metavar="ATTR,...",
+    s.add_argument("--buckets", nargs="?", const=ALL_BUCKETS, metavar="ATTR,...",
                    help="add results by word attribute: length, oov, frequency, consistency, "
                         "sentence, difficulty (default: every one whose input is given; "
                         "docs/metrics.md)")
@@ -614,14 +616,22 @@ _BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train
                  "training corpus": "--train CORPUS (a word list has no counts)"}
 
 
+#: The value of ``--buckets`` given alone: every attribute (distinct from
+#: ``--buckets=``, an empty list, which is refused).
+ALL_BUCKETS = "<every attribute>"
+
+
 def _buckets(value: str | None, args) -> object:
-    """``--buckets``: None (not given), True (every attribute whose input is
-    given) or the attributes named, each checked to exist and to have its
-    input."""
+    """``--buckets``: None (not given), True (given alone: every attribute
+    whose input is given) or the attributes named, each checked to exist and
+    to have its input; a value that names none (``--buckets=``) is refused."""
     from committee.metrics.buckets import KEYS, attribute
 
-    if value is None or value == "":
+    if value is None or value is ALL_BUCKETS:
         return None if value is None else True
+    if not any(n.strip() for n in value.split(",")):
+        raise _UsageError(f"--buckets: {value!r} names no attribute; give --buckets alone for "
+                          "every attribute, or --buckets=ATTR,... (before the OUTPUTs)")
     if args.task == "ner":  # the entities' attributes
         return _entity_buckets(value, args.difficulty is not None)
     given = {"difficulty": args.difficulty is not None,

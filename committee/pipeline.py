@@ -140,6 +140,11 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     train_sentences = task.train_sentences(train, train_units)
     if not train_sentences:
         raise InputError(train.path, None, "the training corpus has no words")
+    if sum(map(len, train_units)) == 0:  # entities: every tag O
+        raise InputError(train.path, None, f"the training corpus has no {task.units} (every "
+                                           f"tag is O): members trained on it would find none; "
+                                           f"give corpus.train a corpus with its {task.units} "
+                                           "tagged")
     units = task.gold(test)
     if sum(map(len, units)) == 0:
         raise InputError(test.path, None, f"the test corpus has no {task.units}")

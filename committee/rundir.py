@@ -555,6 +555,48 @@ def verify_files(paths) -> None:
         verify(p.parent, [p.name])
 
 
+def run_task(run_dir: str | os.PathLike) -> str | None:
+    """The task of the finished run in ``run_dir``: the one its manifest's
+    config names (``segmentation`` when it names none); None when
+    ``run_dir`` holds no readable manifest (no run, or one not final).
+
+    >>> run_task("no/such/dir") is None
+    True
+    """
+    try:
+        data = json.loads((Path(run_dir) / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    config = data.get("config") if isinstance(data, dict) else None
+    task = config.get("task", "segmentation") if isinstance(config, dict) else None
+    return task if isinstance(task, str) else None
+
+
+def check_task(paths, task: str, fix=None) -> None:
+    """Refuse a run directory, or a file directly inside one (its
+    ``test.txt``, ``test.weight_c``, ``train-words.txt``, ...), whose run
+    is of another task than ``task``: a segmentation's words are no
+    entities, nor the reverse.  ``fix(key, value)`` spells the option to
+    give (default: the keyword argument, ``task='ner'``).  None, ``"-"``
+    and values that are no paths are skipped.
+
+    >>> check_task([None, "-", [0.5], "no/such/dir/test.txt"], "ner")
+    """
+    fix = fix or (lambda key, value: f"{key}={value!r}")
+    for given in paths:
+        if not isinstance(given, (str, os.PathLike)) or os.fspath(given) == "-":
+            continue
+        path = Path(given)
+        run = path if path.is_dir() else path.parent
+        other = run_task(run)
+        if other is None or other == task:
+            continue
+        what = "a run" if path.is_dir() else "a file of a run"
+        raise InputError(os.fspath(given), None,
+                         f"is {what} of task {other} ({run / MANIFEST_FILE}), not of task "
+                         f"{task}: score it with {fix('task', other)}")
+
+
 #: What each command writes into a run directory: files, and directories it
 #: writes files into (checked by :func:`check_inputs`).
 WRITTEN_BY = {

@@ -154,6 +154,18 @@ def _format(fmt, gold, output):
     return build
 
 
+def _ner(gold, output):
+    """``committee score --task ner`` of a bio gold and output."""
+    def build(d, mp):
+        put(d / "gold.bio", gold)
+        put(d / "out.bio", output)
+        return ["score", "--task", "ner", "--gold", str(d / "gold.bio"), str(d / "out.bio")]
+    return build
+
+
+GOLD_BIO = "约 B-PER\n翰 I-PER\n在 O\n北 B-LOC\n京 I-LOC\n"
+
+
 def _run(text=None, **subst):
     return lambda d, mp: run_files(d, text, **subst)
 
@@ -307,6 +319,28 @@ CASES = [
     Case("conllu-columns", _format("conllu", "1\t我\t_\tPRON\t_\t_\t0\troot\t_\t_\n",
                                    "1\t我\t_\tPRON\n"), 3,
          r"out\.txt:1: expected 10 tab-separated columns \(CoNLL-U\), found 4"),
+    # ---- entities (bio)
+    Case("bio-whitespace-token", _ner(GOLD_BIO, GOLD_BIO.replace("在 O", "\u3000 O")), 3,
+         r"out\.bio:3: the token is whitespace \(U\+3000 IDEOGRAPHIC SPACE\), which reads as a "
+         r"column separator; a token is visible text: replace it \(with _, say\) in the gold and "
+         r"in every output alike$"),
+    Case("bio-whitespace-token-tab", _ner(GOLD_BIO.replace("在 O", "\u3000\tO"), GOLD_BIO), 3,
+         r"gold\.bio:3: the token is whitespace \(U\+3000 IDEOGRAPHIC SPACE\), which reads as a "
+         r"column separator; .* in every output alike$"),
+    Case("bio-only-docstart", _ner(GOLD_BIO, "-DOCSTART- -X- O O\n\n-DOCSTART- O\n"), 3,
+         r"out\.bio: holds only -DOCSTART- lines \(2\), no sentence: a bio file has a token and "
+         r"its tag a line after them$"),
+    Case("bio-strict-scheme-unlike-the-tags",
+         lambda d, mp: _ner(GOLD_BIO, GOLD_BIO)(d, mp)[:3] + ["--mode", "strict", "--scheme",
+                                                              "IOBES"]
+         + _ner(GOLD_BIO, GOLD_BIO)(d, mp)[3:], 3,
+         r"gold\.bio: no entity is well formed in IOBES \(the default reading finds 2\): the "
+         r"strict mode would score none; its tags look like IOB2 \(--scheme IOB2\)$"),
+    Case("bio-train-is-gold", lambda d, mp: _ner(GOLD_BIO, GOLD_BIO)(d, mp)[:3]
+         + ["--train", str(d / "gold.bio")] + _ner(GOLD_BIO, GOLD_BIO)(d, mp)[3:], 3,
+         r"gold\.bio: holds the same words as the training corpus .*gold\.bio \(train/test "
+         r"overlap 100%\): a committee trained on its test set finds every word easy; give "
+         r"another test set, or accept it with --allow-overlap$"),
     # ---- command-line usage (exit 2)
     Case("score-unknown-encoding", lambda d, mp: score_files(d)[:1] + ["--encoding", "klingon"] + score_files(d)[1:],
          2, r"--encoding: unknown encoding 'klingon'"),

@@ -98,6 +98,15 @@ FLAG_CASES = [
      "--seed: expected an integer >= 0, got '-1'" + USAGE_IRT),
     ("choice-without-argument-prefix", SCORE + ["--normalize", "nfx", "out.txt"],
      "--normalize: invalid choice: 'nfx' (choose from 'none', 'nfkc', 'fullwidth')" + USAGE_SCORE),
+    ("buckets-empty", SCORE + ["--buckets=", "out.txt"],
+     "--buckets: '' names no attribute; give --buckets alone for every attribute, or "
+     "--buckets=ATTR,... (before the OUTPUTs)" + USAGE_SCORE),
+    ("buckets-commas", SCORE + ["--buckets=,,", "out.txt"],
+     "--buckets: ',,' names no attribute; give --buckets alone for every attribute, or "
+     "--buckets=ATTR,... (before the OUTPUTs)" + USAGE_SCORE),
+    ("buckets-empty-entities", SCORE + ["--task", "ner", "--buckets=", "out.txt"],
+     "--buckets: '' names no attribute; give --buckets alone for every attribute, or "
+     "--buckets=ATTR,... (before the OUTPUTs)" + USAGE_SCORE),
 ]
 
 
@@ -106,6 +115,17 @@ FLAG_CASES = [
 def test_a_flag_value_it_does_not_accept_is_a_usage_error(d, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)
     assert (code, out, err) == (2, "", f"committee: error: {message}\n")
+
+
+def test_buckets_alone_means_every_attribute_whose_input_is_given(d, capsys):
+    code, out, err = run_cli(SCORE + ["--difficulty", "gold.weight", "out.txt", "--buckets"],
+                             capsys)
+    assert code == 0, err
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("by ")] == [
+        "by length", "by sentence", "by difficulty"]
+    assert ("committee: note: buckets: oov left out (no vocabulary given); frequency left out "
+            "(no training corpus given); consistency left out (no training corpus given)\n"
+            in err)
 
 
 def test_flag_values_it_accepts_pass():

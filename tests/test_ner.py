@@ -485,6 +485,73 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     assert res.returncode == 3 and "--subset measures its words on perturbed gold" in res.stderr
 
 
+def _score_here(capsys, *args):
+    """``committee score`` in this process: (exit code, stdout, stderr)."""
+    from committee import cli
+
+    code = cli.main(["score", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_run_of_the_other_task_is_named_as_such(ner_run, tmp_path, capsys):
+    p = rundir.paths(ner_run)
+    manifest = ner_run / "manifest.json"
+    words = tmp_path / "words.txt"
+    words.write_text("孙 海涛\n", encoding="utf-8")
+    ner_for_words = ("is a file of a run of task ner ({m}), not of task segmentation: score it "
+                     "with --task ner").format(m=manifest)
+    assert _score_here(capsys, "--gold", str(p.test), str(p.test)) == (
+        3, "", f"committee: error: {p.test}: {ner_for_words}\n")
+    assert _score_here(capsys, "--gold", str(words), "--train-words", str(p.train_words),
+                       str(words)) == (3, "", f"committee: error: {p.train_words}: "
+                                              f"{ner_for_words}\n")
+    assert _score_here(capsys, "--gold", str(words), "--difficulty", str(ner_run),
+                       str(words)) == (
+        3, "", f"committee: error: {ner_run}: is a run of task ner ({manifest}), not of task "
+               "segmentation: score it with --task ner\n")
+    # a segmentation run (what its manifest says of its task: nothing) given to --task ner
+    seg = tmp_path / "seg"
+    seg.mkdir()
+    (seg / "manifest.json").write_text('{"config": {"name": "toy"}}\n', encoding="utf-8")
+    (seg / "test.weight_c").write_text("0.5 0.5\n", encoding="utf-8")
+    words_for_ner = (f"is a file of a run of task segmentation ({seg / 'manifest.json'}), not of "
+                     "task ner: score it with --task segmentation")
+    assert _score_here(capsys, "--task", "ner", "--gold", str(p.test), "--difficulty",
+                       str(seg / "test.weight_c"), str(p.test)) == (
+        3, "", f"committee: error: {seg / 'test.weight_c'}: {words_for_ner}\n")
+    with pytest.raises(InputError) as caught:
+        Scorer(p.test)
+    assert str(caught.value) == (f"{p.test}: is a file of a run of task ner ({manifest}), not "
+                                 "of task segmentation: score it with task='ner'")
+
+
+def test_strict_mode_names_a_scheme_the_gold_is_not_written_in(ner_corpus, capsys):
+    gold = ner_corpus / "test.bio"
+    n = sum(map(len, corpus_mod.entities.entities(corpus_mod.read_corpus(gold, format="bio"))))
+    assert _score_here(capsys, "--task", "ner", "--mode", "strict", "--scheme", "IOBES",
+                       "--gold", str(gold), str(gold)) == (
+        3, "", f"committee: error: {gold}: no entity is well formed in IOBES (the default "
+               f"reading finds {n}): the strict mode would score none; its tags look like IOB2 "
+               "(--scheme IOB2)\n")
+    with pytest.raises(InputError) as caught:
+        Scorer(gold, task="ner", mode="strict", scheme="IOBES")
+    assert str(caught.value).endswith("its tags look like IOB2 (scheme='IOB2')")
+
+
+def test_a_training_corpus_that_is_the_gold_is_refused_unless_allowed(ner_corpus, capsys):
+    gold = str(ner_corpus / "test.bio")
+    line = (f"{gold}: holds the same words as the training corpus {gold} (train/test overlap "
+            "100%): a committee trained on its test set finds every word easy")
+    assert _score_here(capsys, "--task", "ner", "--train", gold, "--gold", gold, gold) == (
+        3, "", f"committee: error: {line}; give another test set, or accept it with "
+               "--allow-overlap\n")
+    code, out, err = _score_here(capsys, "--task", "ner", "--train", gold, "--allow-overlap",
+                                 "--gold", gold, gold)
+    assert code == 0 and out.startswith("system")
+    assert f"committee: warning: {line}\n" in err
+
+
 def test_strict_mode_refuses_a_tag_outside_its_scheme_naming_the_line(tmp_path):
     gold = tmp_path / "g.bio"
     gold.write_text("江 O\n泽 O\n\n北 B-LOC\n京 E-LOC\n", encoding="utf-8")  # well-formed IOBES

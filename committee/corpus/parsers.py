@@ -183,20 +183,51 @@ def _warn_ill_formed(path, tags, lines):
         )
 
 
+def _bio_columns_problem(line: str, found: int) -> str:
+    """Why a ``bio`` line does not split into a token and its tag: the count
+    of its columns, and the whitespace other than a space or a tab that split
+    it, when there is some (Python splits on every Unicode space).
+
+    >>> _bio_columns_problem("江 B-PER O", 3)
+    'expected a token and its tag (2 columns separated by a tab or spaces), found 3'
+    >>> _bio_columns_problem("\u3000 O", 1)
+    'the token is whitespace (U+3000 IDEOGRAPHIC SPACE), which reads as a column separator; a token is visible text: replace it (with _, say) in the gold and in every output alike'
+    >>> _bio_columns_problem("北\u00a0京 B-LOC", 3)
+    'expected a token and its tag (2 columns separated by a tab or spaces), found 3: the whitespace U+00A0 NO-BREAK SPACE at column 2 splits the token'
+    """
+    import re
+
+    from committee.corpus.encodings import describe
+
+    problem = ("expected a token and its tag (2 columns separated by a tab or spaces), "
+               f"found {found}")
+    odd = next(((i, c) for i, c in enumerate(line) if c.isspace() and c not in " \t"), None)
+    if odd is None:
+        return problem
+    column, ch = odd
+    fields = re.split(r"[ \t]+", line.strip(" \t"))
+    if len(fields) == 2 and fields[0].isspace():
+        return (f"the token is whitespace ({describe(ch)}), which reads as a column separator; "
+                "a token is visible text: replace it (with _, say) in the gold and in every "
+                "output alike")
+    return f"{problem}: the whitespace {describe(ch)} at column {column + 1} splits the token"
+
+
 def parse_bio(path, lines, norm):
     """A token and its entity tag a line, separated by a tab or spaces, a
     blank line between sentences; ``-DOCSTART-`` lines are skipped.  The
     third value is the tags.  A sentence's line is its first token's."""
     words, starts, tags, where = [], [], [], []
+    docstarts = 0
     for _, block in _blocks(lines):
         ws, ts, ks = [], [], []
         for k, s in block:
             if s.startswith("-DOCSTART-"):
+                docstarts += 1
                 continue
             cols = s.split()
             if len(cols) != 2:
-                raise InputError(path, k, "expected a token and its tag (2 columns separated by a tab "
-                                          f"or spaces), found {len(cols)}")
+                raise InputError(path, k, _bio_columns_problem(s, len(cols)))
             tok, tag = cols
             if not is_tag(tag):
                 raise InputError(path, k, f"tag {tag!r} is not {TAG_SHAPE}")
@@ -208,5 +239,8 @@ def parse_bio(path, lines, norm):
             tags.append(ts)
             starts.append(ks[0])
             where.append(ks)
+    if not words and docstarts:
+        raise InputError(path, None, f"holds only -DOCSTART- lines ({docstarts}), no sentence: "
+                                     "a bio file has a token and its tag a line after them")
     _warn_ill_formed(path, tags, where)
     return words, starts, tags

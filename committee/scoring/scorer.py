@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from committee import checks, metrics, significance
+from committee import checks, metrics, rundir, significance
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import require, require_choice, require_int, require_many, require_real
@@ -126,6 +126,9 @@ class Scorer:
             format = "bio"
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.spelling = spelling or python_spelling
+        # a run's files belong to its task: a segmentation's words are no entities
+        rundir.check_task([gold, difficulty, train_words, irt], self.task,
+                          self.spelling("output"))
         self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
                                       encoding=gold_encoding or encoding,
                                       normalization=normalization, fix=self.spelling("gold"),
@@ -135,7 +138,7 @@ class Scorer:
         self.difficulty = None
         if self.task == "ner":
             self._init_entities(difficulty, train_words, train_format,
-                                train_encoding or encoding, buckets, _api, irt)
+                                train_encoding or encoding, buckets, _api, irt, allow_overlap)
             return
         _no_entity_tags(self.gold)
         if difficulty is not None:
@@ -172,7 +175,7 @@ class Scorer:
             irt, [w for s in self.gold.words for w in s])
 
     def _init_entities(self, difficulty, train_words, train_format, train_encoding, buckets,
-                       api: str, irt) -> None:
+                       api: str, irt, allow_overlap: bool = False) -> None:
         """The gold side of ``task="ner"`` (:class:`committee.metrics.labelled.EntityCollector`)."""
         from committee.metrics.labelled import ENTITY_ATTRIBUTES, EntityCollector
         from committee.tasks import NER
@@ -180,6 +183,8 @@ class Scorer:
         gold = self.gold
         _need_entity_tags(gold)
         units = NER.gold(gold, self.mode, self.scheme)
+        if self.mode == "strict" and not any(units):
+            _check_strict_gold(gold, self.scheme, self.spelling("output"))
         char_d = None
         if difficulty is not None:
             try:
@@ -192,6 +197,8 @@ class Scorer:
         words, self.train_words_sha256, train = _vocabulary(
             train_words, encoding=train_encoding, normalization=self.normalization,
             train_format=train_format, fix=self.spelling("train"), api=api)
+        if train is not None:  # a training corpus that is the gold: every entity seen
+            _check_overlap(train, gold, allow_overlap, self.spelling("train"))
         if train is not None and train.tags is not None:  # a tagged corpus: its entities
             words = set(NER.texts(train.words, NER.gold(train)))
             self.train_words_sha256 = corpus_mod.word_list_sha256(words)
@@ -377,6 +384,27 @@ def _need_entity_tags(corpus: Corpus) -> None:
     if corpus.tags is None:
         raise InputError(corpus.path, None, "has no entity tags: task ner reads bio files "
                                             "(a token and its tag a line)")
+
+
+def _check_strict_gold(gold: Corpus, scheme: str | None, fix) -> None:
+    """Refuse a gold in which the strict mode finds no entity while the
+    default reading (the conlleval rules) finds some: its tags do not fit
+    the scheme, and every score would be undefined.  Names the scheme the
+    tags look like (:func:`~committee.corpus.entities.detect_scheme`) when
+    it is another."""
+    from committee.corpus.entities import detect_scheme
+    from committee.tasks import NER
+
+    found = sum(map(len, NER.gold(gold)))
+    if not found:
+        return
+    detected = detect_scheme(gold.tags)
+    used = scheme or detected
+    hint = (f"its tags look like {detected} ({fix('scheme', detected)})" if detected != used
+            else f"read it by the conlleval rules ({fix('mode', 'default')})")
+    raise InputError(gold.path, None, f"no entity is well formed in {used} (the default "
+                                      f"reading finds {found:,}): the strict mode would score "
+                                      f"none; {hint}")
 
 
 def _no_entity_tags(corpus: Corpus) -> None:
