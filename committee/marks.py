@@ -26,14 +26,18 @@ True
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import logging
+import math
+import warnings
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from committee import rundir
+from committee.errors import PlausibilityWarning
 from committee.fileio import atomic_write_text, read_npz, write_npz
 
 log = logging.getLogger("committee.run")
@@ -96,11 +100,56 @@ def save_member(out: Path, result, member) -> None:
         ends = np.asarray(ends, dtype=bool)
         record["n_chars"] = int(ends.size)
         record["pred_ends"] = pack(ends)
+    record[CHECKSUM_KEY] = _checksum(record)
     atomic_write_text(rundir.member_path(out, member.index), json.dumps(record) + "\n")
 
 
+#: Key of a member record's checksum: SHA-256 of the rest of the record
+#: (:func:`_checksum`).  Records of earlier versions have none.
+CHECKSUM_KEY = "sha256"
+
+
+def _checksum(record: dict) -> str:
+    """SHA-256 (hex) of a member record without its checksum, as canonical JSON."""
+    rest = {k: v for k, v in record.items() if k != CHECKSUM_KEY}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _tampered(record: dict, marks: np.ndarray) -> str | None:
+    """Why a member record contradicts itself, or None: its marks give
+    another recall than the ``r`` it records (the units it gets right over
+    all gold units), or its content no longer has the checksum it records.
+
+    >>> rec = {"r": 0.5, "marks": "wA=="}
+    >>> rec["sha256"] = _checksum(rec)
+    >>> _tampered(rec, np.array([True, True, False, False]))
+    >>> _tampered(rec, np.array([True, True, True, False]))
+    'its marks give recall 0.7500 (3 of 4 gold units right), its recorded r is 0.5000'
+    >>> _tampered(dict(rec, marks="4A=="), np.array([True, True, False, False]))[:47]
+    'its content does not match its checksum (sha256'
+    """
+    r, n = record.get("r"), int(marks.size)
+    if isinstance(r, (int, float)) and not isinstance(r, bool) and n and math.isfinite(r):
+        right = int(marks.sum())
+        if abs(right / n - r) > 1e-9:
+            return (f"its marks give recall {right / n:.4f} ({right} of {n} gold units right), "
+                    f"its recorded r is {r:.4f}")
+    recorded = record.get(CHECKSUM_KEY)
+    if recorded is not None:
+        actual = _checksum(record)
+        if actual != recorded:
+            return (f"its content does not match its checksum (sha256 {actual[:12]}, recorded "
+                    f"{str(recorded)[:12]})")
+    return None
+
+
 def load_member(out: Path, member, n_gold: int) -> dict | None:
-    """A saved member, or None when it is missing or does not belong to this run."""
+    """A saved member, or None when it is missing or does not belong to this run.
+
+    A record that contradicts itself (:func:`_tampered`: edited by hand or
+    damaged) is not used: a :class:`~committee.errors.PlausibilityWarning`
+    names its file, and the member is trained again.
+    """
     path = rundir.member_path(out, member.index)
     if not path.exists():
         return None
@@ -116,6 +165,14 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
         log.warning("member %d: saved result does not match this run; training it again",
                     member.index)
         return None
+    problem = _tampered(record, marks)
+    if problem is not None:
+        message = (f"{path}: {problem}: edited or damaged since committee run saved it; member "
+                   f"{member.index} is trained again")
+        log.warning(message)
+        warnings.warn(PlausibilityWarning(message), stacklevel=2)
+        return None
+    record.pop(CHECKSUM_KEY, None)
     record["marks"] = marks
     packed_ends = record.pop("pred_ends", None)
     record["pred_ends"] = None  # members saved before segmentations were recorded

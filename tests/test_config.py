@@ -315,7 +315,8 @@ CASES = [
     (with_change("crf.params.epsilon", -1.0), "crf.params.epsilon: must be >= 0, got -1.0"),
     (with_change("crf.params.delta", -0.5), "crf.params.delta: must be >= 0, got -0.5"),
     (with_change("crf.params.max_iterations", "100"),
-     "crf.params.max_iterations: expected an integer, got '100' (a string)"),
+     "crf.params.max_iterations: expected an integer, got '100' (a string: it is in quotes); "
+     "write 100 without quotes"),
     (with_change("crf.params.c2", "1e-3"),
      "crf.params.c2: expected a number, got '1e-3' (a string: YAML reads exponents without "
      "a '.' as text; write e.g. 1.0e-3)"),

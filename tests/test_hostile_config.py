@@ -118,6 +118,24 @@ def _previous_run(build):
     return wrapped
 
 
+def _ner_without_training_entities(d, mp):
+    """An entity run whose training corpus tags no entity (every tag O)."""
+    chars = "约翰喜欢北京"
+    (d / "train.bio").write_text("".join(f"{c} O\n" for c in chars) * 2, encoding="utf-8")
+    (d / "test.bio").write_text("约 B-PER\n翰 I-PER\n喜 O\n欢 O\n北 B-LOC\n京 I-LOC\n",
+                                encoding="utf-8")
+    (d / "c.yaml").write_text(f"""\
+name: hostile
+task: ner
+corpus:
+  train: {{path: {d / 'train.bio'}, format: bio}}
+  test: {{path: {d / 'test.bio'}, format: bio}}
+committee: {{size: 2, seed: 1}}
+output: {{dir: {d / 'run'}}}
+""", encoding="utf-8")
+    return ["run", str(d / "c.yaml"), "--quiet"]
+
+
 BOMB_LINE = ("{c}: line 13, column 12: alias *a3 expands the config past 10000 values (aliases "
              "of aliases: an alias bomb?); a config holds a few dozen: write the values out")
 SAME = ("{c}: committee.ratios: the 6 members would be identical: with the one template F2 and "
@@ -199,6 +217,24 @@ CASES = [
     Case("output-dir-foreign", lambda d, mp: (d / "run").mkdir() or (d / "run" / "x.tex").touch()
          or setup(d), 5, "output.dir {d}/run holds files that are not part of a committee run "
                          "(x.tex); choose an empty or new output.dir"),
+    Case("number-in-quotes", _committee('{size: auto, max_size: 4, seed: 1, '
+                                        'stable: {reliability: "0.99"}}'), 4,
+         "{c}: committee.stable.reliability: expected a number, got '0.99' (a string: it is in "
+         "quotes); write 0.99 without quotes"),
+    Case("number-in-quotes-set", _with_set("committee.size=auto",
+                                           'committee.stable.reliability="0.99"'), 4,
+         "--set committee.stable.reliability=\"0.99\": expected a number, got '0.99' (a "
+         "string: it is in quotes); write 0.99 without quotes"),
+    Case("integer-in-quotes", _committee('{size: 2, seed: "1"}'), 4,
+         "{c}: committee.seed: expected an integer, got '1' (a string: it is in quotes); write 1 "
+         "without quotes"),
+    Case("exponent-read-as-text", _committee("{size: auto, max_size: 4, seed: 1, "
+                                             "stable: {reliability: 9e-1}}"), 4,
+         "{c}: committee.stable.reliability: expected a number, got '9e-1' (a string: YAML reads "
+         "exponents without a '.' as text; write e.g. 1.0e-3)"),
+    Case("entities-without-an-entity-to-learn", _ner_without_training_entities, 3,
+         "{d}/train.bio: the training corpus has no entities (every tag is O): members trained "
+         "on it would find none; give corpus.train a corpus with its entities tagged"),
     Case("identical-members-on-a-tiny-training-set",
          _with_set("committee.size=6", "committee.templates=[F2]", "committee.ratios=[0.99]"),
          4, "{c}: committee.ratios: the 6 members would be identical: with the one template F2 "
@@ -372,6 +408,53 @@ def test_memory_needed_golden():
 def test_physical_memory_is_a_positive_number_here():
     have = members.physical_memory()
     assert have is None or have > 0
+
+
+# --------------------------------------------------------------------------
+# a member record edited by hand is not reused
+
+
+def test_a_member_record_edited_by_hand_is_named_and_trained_again(toy_corpus, tmp_path,
+                                                                   capsys):
+    """Its marks all set to 1 contradict its recorded r; its segmentation
+    edited contradicts its checksum.  Either way the file is named, the
+    member is trained again, and the run ends as if nothing had happened."""
+    import base64
+
+    from toyrun import write_config
+
+    from committee import marks
+
+    out = tmp_path / "run"
+    cfg = write_config(tmp_path / "c.yaml", toy_corpus, out, size=2)
+    assert cli.main(["run", str(cfg), "--quiet"]) == 0
+    capsys.readouterr()
+    member = out / "members" / "member-0001.json"
+    original = member.read_bytes()
+    record = json.loads(original)
+    n = record["n_gold"]
+    member.write_text(json.dumps(dict(record, marks=base64.b64encode(
+        b"\xff" * ((n + 7) // 8)).decode())) + "\n", encoding="utf-8")
+    assert cli.main(["run", str(cfg), "--set", "committee.size=3", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"committee: warning: {member}: its marks give recall 1.0000 ({n} of {n} gold "
+                   f"units right), its recorded r is {record['r']:.4f}: edited or damaged since "
+                   "committee run saved it; member 1 is trained again\n"
+                   f"committee: resuming {out}: 1 member saved, 2 to train\n")
+    assert member.read_bytes() == original  # trained again, to the same record
+    ends = bytearray(base64.b64decode(record["pred_ends"]))
+    ends[0] ^= 0xFF
+    edited = dict(record, pred_ends=base64.b64encode(bytes(ends)).decode())
+    member.write_text(json.dumps(edited) + "\n", encoding="utf-8")
+    before = {name: (out / name).read_bytes() for name in rundir.OUTPUT_FILES}
+    assert cli.main(["run", str(cfg), "--set", "committee.size=3", "--quiet"]) == 0
+    assert capsys.readouterr().err == (
+        f"committee: warning: {member}: its content does not match its checksum (sha256 "
+        f"{marks._checksum(edited)[:12]}, recorded {record['sha256'][:12]}): edited or damaged "
+        "since committee run saved it; member 1 is trained again\n"
+        f"committee: resuming {out}: 2 members saved, 1 to train\n")
+    assert member.read_bytes() == original
+    assert {name: (out / name).read_bytes() for name in rundir.OUTPUT_FILES} == before
 
 
 # --------------------------------------------------------------------------

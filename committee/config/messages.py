@@ -141,11 +141,27 @@ def _unknown_algorithm(e: _Error) -> str:
     return _unknown_value(given, ALGORITHMS, guess_any=True)
 
 
-def _not_a_number(e: _Error) -> str:
-    if isinstance(e.value, str) and _looks_numeric(e.value):
+def _quoted_number(text: str) -> bool:
+    """Whether YAML reads ``text``, unquoted, as a number: then a string of it
+    was written in quotes (``"0.99"``).
+
+    >>> _quoted_number("0.99"), _quoted_number("3"), _quoted_number("1e-3"), _quoted_number("x")
+    (True, True, False, False)
+    """
+    import yaml
+
+    tag = yaml.SafeLoader.resolve(yaml.SafeLoader, yaml.ScalarNode, text, (True, False))
+    return tag in ("tag:yaml.org,2002:float", "tag:yaml.org,2002:int")
+
+
+def _not_a_number(e: _Error, expected: str = "a number") -> str:
+    if isinstance(e.value, str) and _quoted_number(e.value):
+        return (f"expected {expected}, got {_show(e.value)} (a string: it is in quotes); "
+                f"write {e.value} without quotes")
+    if expected == "a number" and isinstance(e.value, str) and _looks_numeric(e.value):
         return (f"expected a number, got {_show(e.value)} (a string: YAML reads "
                 "exponents without a '.' as text; write e.g. 1.0e-3)")
-    return f"expected a number, got {_got(e.value)}"
+    return f"expected {expected}, got {_got(e.value)}"
 
 
 _BOUNDS = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}",
@@ -194,8 +210,7 @@ _MESSAGES: dict[str, Callable[[_Error], str | None]] = {
     **_kinds("union_tag_invalid union_tag_not_found", _unknown_algorithm),
     "literal_error": lambda e: _unknown_value(
         e.value, re.findall(r"'([^']*)'", e.ctx.get("expected", ""))),
-    **_kinds("int_type int_parsing int_from_float",
-             lambda e: f"expected an integer, got {_got(e.value)}"),
+    **_kinds("int_type int_parsing int_from_float", lambda e: _not_a_number(e, "an integer")),
     **_kinds("float_type float_parsing", _not_a_number),
     "finite_number": lambda e: f"must be a finite number, got {_show(e.value)}",
     **_kinds("bool_type bool_parsing", lambda e: f"expected true or false, got {_got(e.value)}"),
