@@ -76,107 +76,6 @@ def _columns(names: str | None, irt: bool = False) -> tuple:
     return chosen
 
 
-def _cell(system: dict, m) -> str:
-    """One metric of one system as the table shows it."""
-    return m.format(system.get(m.key), None if m.pair is None else system.get(m.pair))
-
-
-def _ranked(columns) -> list[str]:
-    """The metrics among ``columns`` (metric records) that outputs are ranked
-    by, and compared by the paired bootstrap: f1 and fb, each when chosen."""
-    keys = {m.key for m in columns}
-    return [k for k in ("f1", "fb") if k in keys]
-
-
-def format_table(result: dict, columns=None) -> str:
-    """Render a score result as a fixed-width table: percentages with 2
-    decimals, ``–`` when undefined; ``columns`` are metric records (default:
-    every shown one the systems have), the statistics ones before the ranks
-    (``#f1`` and ``#fb``, each when its metric is a column).  Intervals and
-    paired tests are those of f1 and fb among the columns, and the line of
-    the outputs that f1 and fb rank differently needs both."""
-    from committee.metrics import records
-
-    systems = result["systems"]
-    if columns is None:
-        columns = [m for m in records.registry() if m.shown
-                   and (m.source == "stats" or any(m.key in s for s in systems))]
-    ranked = _ranked(columns)
-    groups = ([m for m in columns if m.source == "stats"], None,
-              [m for m in columns if m.source != "stats"])
-    name_w = max([len("system")] + [len(s["name"]) for s in systems])
-    rows = [["system".ljust(name_w)]] + [[s["name"].ljust(name_w)] for s in systems]
-    for group in groups:
-        if group is None:
-            rows[0] += [f"#{k}" for k in ranked]
-            for row, s in zip(rows[1:], systems):
-                row += [str(s[f"rank_{k}"] or records.UNDEFINED).rjust(3) for k in ranked]
-            continue
-        for m in group:
-            cells = [_cell(s, m) for s in systems]
-            width = max([6, len(m.heading)] + [len(c) for c in cells])
-            rows[0].append(m.heading.rjust(width))
-            for row, c in zip(rows[1:], cells):
-                row.append(c.rjust(width))
-    lines = ["  ".join(row) for row in rows]
-    if ranked and any("ci" in s for s in systems):
-        lines.append("")
-        lines.append("95% bootstrap intervals:")
-        for s in systems:
-            ci = s["ci"]
-            parts = [f"{k} [{records.pct(ci[k][0])}, {records.pct(ci[k][1])}]"
-                     for k in ranked if k in ci]
-            lines.append(f"  {s['name'].ljust(name_w)}  " + "  ".join(parts))
-    paired = [s for s in systems if "paired" in s]
-    if paired and ranked:
-        lines.append("")
-        lines.append("paired bootstrap (share of resamples in which the first system is better):")
-        for s in paired:
-            for key in ranked:
-                pb = s["paired"][key]
-                lines.append(f"  {key}: {pb['against']} > {s['name']}: {pb['share_a_better']:.3f}")
-    disagree = [s["name"] for s in systems if s["rank_f1"] != s["rank_fb"]]
-    if disagree and ranked == ["f1", "fb"] and all(s["rank_fb"] is not None for s in systems):
-        lines.append("")
-        lines.append("f1 and fb rank these differently: " + ", ".join(disagree))
-    lines.append("")
-    lines.append(result["signature"])
-    return "\n".join(lines)
-
-
-def select_metrics(result: dict, columns) -> dict:
-    """``result`` (:meth:`~committee.scoring.Scorer.score_all`) with, for each
-    system, only the metrics of ``columns`` (metric records; a metric's
-    ``pair``, ``theta_se``, comes with it): what ``committee score --json
-    --metrics`` prints.  A system keeps its ``name`` and ``path``, the
-    chosen metrics, their ``ci``, the ranks and ``paired`` tests of f1 and
-    fb when chosen (:func:`_ranked`), and ``buckets`` when asked for.
-
-    >>> from committee.metrics import records
-    >>> result = {"signature": "S", "systems": [{"name": "a", "path": "a.txt", "p": 0.5,
-    ...     "f1": 0.4, "fb": 0.3, "counts": {}, "ci": {"p": [0.1, 0.9], "f1": [0.2, 0.6]},
-    ...     "rank_f1": 1, "rank_fb": 1}]}
-    >>> select_metrics(result, [m for m in records.registry() if m.key == "f1"])
-    {'signature': 'S', 'systems': [{'name': 'a', 'path': 'a.txt', 'f1': 0.4, 'ci': {'f1': [0.2, 0.6]}, 'rank_f1': 1}]}
-    """
-    keys = [k for m in columns for k in (m.key, m.pair) if k is not None]
-    ranked = _ranked(columns)
-    systems = []
-    for s in result["systems"]:
-        row = {"name": s["name"], "path": s["path"]}
-        row.update({k: s.get(k) for k in keys})
-        ci = {k: s["ci"][k] for k in keys if k in s.get("ci", {})}
-        if ci:
-            row["ci"] = ci
-        row.update({f"rank_{k}": s[f"rank_{k}"] for k in ranked})
-        if "paired" in s and ranked:
-            row["paired"] = {k: s["paired"][k] for k in ranked}
-        if "buckets" in s:
-            row["buckets"] = s["buckets"]
-        systems.append(row)
-    return {**result, "systems": systems}
-
-
 def _cli_spelling(source: str):
     """How messages spell setting ``key`` of ``source`` (``gold``, ``train``,
     ``output``) on the command line: ``--gold-format conllu``, ``--format conllu``."""
@@ -215,11 +114,11 @@ def cmd_score(args) -> int:
                               progress=True)
     if args.json:
         if args.metrics is not None:
-            result = select_metrics(result, args.columns)
+            result = scoring.select_metrics(result, args.columns)
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         buckets = scoring.format_buckets(result)
-        print(format_table(result, args.columns) + ("\n" + buckets if buckets else ""))
+        print(scoring.format_table(result, args.columns) + ("\n" + buckets if buckets else ""))
     return 0
 
 

@@ -124,7 +124,7 @@ def test_columns_of_metrics_with_irt():
     result = {"signature": "sig", "systems": [
         {"name": "a", "f1": 0.5, "fb": None, "theta": 0.25, "theta_se": 0.125,
          "rank_f1": 1, "rank_fb": None}]}
-    lines = cli.format_table(result, chosen).splitlines()
+    lines = committee.scoring.format_table(result, chosen).splitlines()
     assert lines[0].split() == ["system", "f1", "fb", "#f1", "#fb", "theta"]
     assert lines[1].split() == ["a", "50.00", "–", "1", "–", "0.250±0.125"]
 

@@ -30,10 +30,10 @@ from committee.scoring.inputs import (OOV_WARN_RATE, SCORER_OPTIONS, SEGMENTATIO
                                       read_corpus, read_irt_items, read_segmentation,
                                       require_files, system_name)
 from committee.scoring.scorer import SEED, Scorer, compare, score
-from committee.scoring.scores import Scores, format_buckets
+from committee.scoring.scores import Scores, format_buckets, format_table, select_metrics
 
 __all__ = ["OOV_WARN_RATE", "SCORER_OPTIONS", "SEED", "SEGMENTATION", "Scorer", "Scores",
-           "check_oov_rate", "check_provenance", "compare", "format_buckets", "python_spelling",
-           "rank",
+           "check_oov_rate", "check_provenance", "compare", "format_buckets", "format_table",
+           "python_spelling", "rank",
            "read_corpus", "read_irt_items", "read_segmentation", "require_files", "score",
-           "system_name"]
+           "select_metrics", "system_name"]
