@@ -50,17 +50,13 @@ import io
 import logging
 import math
 import os
-import selectors
 import shlex
-import signal
 import stat
-import subprocess
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from committee import supervise
 from committee.checkargs import require_real
 from committee.errors import CommitteeError, InputError
 
@@ -458,17 +454,6 @@ def _stderr_tail(err: bytes, lines: int = 3, chars: int = 300) -> str:
 OUTPUT_PER_BYTE = 4
 TAGGED_PER_BYTE = 16
 OUTPUT_MARGIN = 1 << 20
-#: Bytes of a command's standard error kept: its tail, for the messages.
-STDERR_KEPT = 64 << 10
-#: Seconds a command's process group has between SIGTERM and SIGKILL; and
-#: seconds a child left behind by a command that exited may hold its
-#: standard output open.
-GRACE = 2.0
-#: Seconds between redraws of a command's progress bar while it is silent
-#: (on a terminal; elsewhere every 30 s, to keep a log short).
-PROGRESS_EVERY = 1.0
-
-
 def output_limit(n_input: int, tagged: bool = False) -> int:
     """The most bytes a command may write for ``n_input`` bytes of input:
     :data:`OUTPUT_PER_BYTE` (an entity tagger, ``tagged``:
@@ -516,167 +501,15 @@ def _count_problem(sent: Sequence[str], lines: Sequence[str]) -> str:
     return f"its output spells the {_plural(len(sent), 'line')} of its input, then has {more}"
 
 
-def _exited(proc: subprocess.Popen) -> bool:
-    """Whether the command has exited, its status left uncollected: until
-    it is collected its process id stays taken, so its process group (of
-    the same id) can be signalled without reaching a stranger."""
-    if hasattr(os, "waitid"):
-        try:
-            return os.waitid(os.P_PID, proc.pid,
-                             os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-        except ChildProcessError:  # collected already
-            return True
-    return proc.poll() is not None
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether process group ``pgid`` holds a live process.  A zombie has
-    ended (it waits for its parent, or an init that may never reap it, to
-    collect its status), so on Linux the group's members are read from
-    ``/proc``; elsewhere any member, zombies too, counts."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        names = None
-    if not names:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return False
-        except OSError:  # a member that is not ours to signal is still alive
-            return True
-        return True
-    wanted = str(pgid).encode("ascii")
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                text = f.read()
-        except OSError:  # it ended meanwhile
-            continue
-        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid pgrp
-        if len(fields) > 2 and fields[0] not in (b"Z", b"X") and fields[2] == wanted:
-            return True
-    return False
-
-
-def _signal_group(pgid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signum)
-
-
-def _stop_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
-    """Stop the process group the command leads (``start_new_session``),
-    the command and every process it started: SIGTERM, then SIGKILL for
-    what is left after ``grace`` seconds.  Collect the command's status and
-    close its pipes."""
-    pgid = proc.pid
-    _signal_group(pgid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    try:
-        while proc.poll() is None or _group_alive(pgid):
-            if time.monotonic() >= deadline:
-                _signal_group(pgid, signal.SIGKILL)
-                proc.wait()
-                break
-            time.sleep(0.02)
-    except BaseException:  # a stop signal meanwhile: no grace left for what ignores SIGTERM
-        _signal_group(pgid, signal.SIGKILL)
-        raise
-    for pipe in (proc.stdin, proc.stdout, proc.stderr):
-        if pipe is not None:
-            with contextlib.suppress(OSError):
-                pipe.close()
-
-
-def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearray,
-              limit: int, deadline: float | None, bar) -> str:
-    """Feed ``data`` to the command's standard input while reading its
-    standard output into ``out`` and the last :data:`STDERR_KEPT` bytes of
-    its standard error into ``err``, all at once (neither side waits on the
-    other), until the command has exited and closed both, or :data:`GRACE`
-    seconds after it exited while a child of its holds them open.
-
-    Returns ``"done"``, or why it stopped early: ``"timeout"`` (``deadline``,
-    of :func:`time.monotonic`, passed) or ``"overflow"`` (more than
-    ``limit`` bytes of output).  The caller stops the process group.
-    """
-    sel = selectors.DefaultSelector()
-    view, sent = memoryview(data), 0
-    every = PROGRESS_EVERY if sys.stderr.isatty() else 30.0
-    try:
-        if data:
-            os.set_blocking(proc.stdin.fileno(), False)
-            sel.register(proc.stdin, selectors.EVENT_WRITE)
-        else:
-            proc.stdin.close()
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        sel.register(proc.stderr, selectors.EVENT_READ)
-        ended = None
-        shown = time.monotonic()
-        while True:
-            now = time.monotonic()
-            if ended is None and _exited(proc):
-                ended = now
-            if ended is not None:
-                if not proc.stdin.closed:  # it reads no more
-                    sel.unregister(proc.stdin)
-                    with contextlib.suppress(OSError):
-                        proc.stdin.close()
-                if not sel.get_map() or now - ended >= GRACE:
-                    return "done"
-            if deadline is not None and now >= deadline:
-                return "timeout"
-            if now - shown >= every:
-                bar.refresh()  # the elapsed time moves on while the command is silent
-                shown = now
-            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - now))
-            if not sel.get_map():  # it closed its output and has not exited yet
-                time.sleep(wait)
-                continue
-            for key, _ in sel.select(wait):
-                if key.fileobj is proc.stdin:
-                    try:
-                        sent += os.write(key.fd, view[sent:sent + (64 << 10)])
-                    except BlockingIOError:
-                        continue
-                    except BrokenPipeError:  # it stopped reading: its output tells the rest
-                        sent = len(data)
-                    if sent >= len(data):
-                        sel.unregister(proc.stdin)
-                        with contextlib.suppress(OSError):
-                            proc.stdin.close()
-                    continue
-                chunk = os.read(key.fd, 64 << 10)
-                if not chunk:
-                    sel.unregister(key.fileobj)
-                elif key.fileobj is proc.stdout:
-                    out += chunk
-                    bar.update(chunk.count(b"\n"))
-                    if len(out) > limit:
-                        return "overflow"
-                else:
-                    err += chunk
-                    del err[:-STDERR_KEPT]
-    finally:
-        sel.close()
-
-
 def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
                  timeout: float | None = None, timeout_name: str = "timeout",
                  progress: bool = False, tagged: bool = False) -> list[str]:
-    """Run the command on ``sent`` (one per line); its output lines, checked
-    for count and encoding.
-
-    The command runs in a session and process group of its own, stopped
-    whole (:func:`_stop_group`) however this ends: its output read, a
-    failure, ``timeout`` seconds passed, more output than
-    :func:`output_limit`, an exception or a stop signal (the command line
-    turns SIGTERM and SIGHUP into :class:`KeyboardInterrupt`).  With
-    ``progress``, a bar on standard error counts the lines it wrote and the
-    time since it started.
-    """
+    """Run the command on ``sent`` (one per line), supervised
+    (:func:`committee.supervise.run`: its own process group, stopped whole
+    however this ends; at most :func:`output_limit` bytes of output;
+    ``timeout`` seconds); its output lines, checked for count and encoding.
+    With ``progress``, a bar on standard error counts the lines it wrote and
+    the time since it started."""
     from tqdm import tqdm
 
     who = f"{CMD_PREFIX}{cmdline}"
@@ -684,49 +517,39 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
     env.setdefault("PYTHONIOENCODING", "utf-8")
     data = "".join(s + "\n" for s in sent).encode("utf-8")
     limit = output_limit(len(data), tagged)
-    out, err = bytearray(), bytearray()
-    # the bar first: nothing may stand between the command's start and the
-    # try whose finally stops it (a stop signal can arrive at any point)
     bar = tqdm(total=len(sent), unit="sentence", desc=command_name(argv), disable=not progress,
-               dynamic_ncols=True, mininterval=PROGRESS_EVERY if sys.stderr.isatty() else 30.0)
+               dynamic_ncols=True, mininterval=supervise.progress_every())
     try:
-        try:
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=env, start_new_session=True)
-        except FileNotFoundError:
-            raise SegmenterFailed(f"{who}: command not found: {argv[0]}") from None
-        except OSError as exc:
-            raise SegmenterFailed(f"{who}: cannot run {argv[0]}: "
-                                  f"{exc.strerror or exc}") from None
-        try:
-            deadline = None if timeout is None else time.monotonic() + timeout
-            why = _exchange(proc, data, out, err, limit, deadline, bar)
-        finally:
-            _stop_group(proc)
+        done = supervise.run(argv, data, limit=limit, timeout=timeout, env=env, bar=bar)
+    except FileNotFoundError:
+        raise SegmenterFailed(f"{who}: command not found: {argv[0]}") from None
+    except OSError as exc:
+        raise SegmenterFailed(f"{who}: cannot run {argv[0]}: {exc.strerror or exc}") from None
     finally:
         bar.close()
-    if why == "timeout":
+    tail = _stderr_tail(done.err)
+    if done.why == "timeout":
         raise SegmenterFailed(f"{who}: no answer after {timeout:g} s ({timeout_name}); "
-                              f"stopped it{_stderr_tail(err)}")
-    if why == "overflow":
+                              f"stopped it{tail}")
+    if done.why == "overflow":
         raise SegmenterFailed(f"{who}: wrote more than {limit:,} bytes for {len(data):,} bytes "
-                              f"of input (an endless output?); stopped it{_stderr_tail(err)}")
-    if proc.returncode != 0:
-        how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
-               else f"exited with status {proc.returncode}")
-        raise SegmenterFailed(f"{who}: {how}{_stderr_tail(err)}")
+                              f"of input (an endless output?); stopped it{tail}")
+    if done.returncode != 0:
+        how = (f"killed by signal {-done.returncode}" if done.returncode < 0
+               else f"exited with status {done.returncode}")
+        raise SegmenterFailed(f"{who}: {how}{tail}")
     try:
-        text = out.decode("utf-8")
+        text = done.out.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SegmenterFailed(f"{who}: its output is not UTF-8 (byte {exc.start + 1})"
-                              f"{_stderr_tail(err)}") from None
+                              f"{tail}") from None
     lines = [s.rstrip("\r") for s in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     if len(lines) != len(sent):
         raise SegmenterFailed(
             f"{who}: wrote {_plural(len(lines), 'line')} for {_plural(len(sent), 'sentence')} "
-            f"({_count_problem(sent, lines)}){_stderr_tail(err)}")
+            f"({_count_problem(sent, lines)}){tail}")
     return lines
 
 
@@ -742,10 +565,10 @@ def command(cmdline: str, timeout: float | None = None, *,
 
     It runs in a session and process group of its own, fed and read at
     once, and the whole group is stopped (SIGTERM, then SIGKILL after
-    :data:`GRACE` seconds) whenever committee is done with it, fails or is
-    stopped: no process it started outlives the run.  A child it leaves
-    behind holding its standard output open is given :data:`GRACE` seconds,
-    then stopped, and what the command wrote is used.  Its output may hold
+    :data:`committee.supervise.GRACE` seconds) whenever committee is done
+    with it, fails or is stopped: no process it started outlives the run.  A
+    child it leaves behind holding its standard output open is given the
+    same grace, then stopped, and what the command wrote is used.  Its output may hold
     :func:`output_limit` bytes (4 bytes per byte of input plus 1 MiB; 16
     per byte for an entity tagger); of its standard error the last 64 KiB
     are kept, for the messages.

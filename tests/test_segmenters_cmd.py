@@ -266,6 +266,20 @@ def test_a_hung_command_is_stopped_after_its_timeout(user, capsys):
                     "answer after 1 s (--timeout); stopped it; its stderr ends: loading model...")
 
 
+def test_a_command_that_writes_before_it_reads_does_not_block():
+    """1 MB on stderr before it reads 95 kB of input (more than a pipe
+    holds), then its output: fed and read at once, the tail of stderr kept."""
+    script = ("import sys; sys.stderr.write('e' * 1_000_000 + '\\nlast words\\n'); "
+              "sys.stderr.flush(); sys.stdout.write(sys.stdin.read()); sys.exit(1)")
+    seg = segmenters.command(f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}",
+                             timeout=120)  # a deadlock fails, not hangs
+    with pytest.raises(SegmenterFailed) as caught:
+        segmenters.segment(seg, ["约翰喜欢玛丽"] * 5000)
+    tail = " | last words"
+    assert str(caught.value).endswith(f": exited with status 1; its stderr ends: …"
+                                      f"{'e' * (300 - len(tail))}{tail}")
+
+
 @needs_proc
 def test_a_command_ignoring_sigterm_is_killed_after_the_grace(tmp_path):
     pgfile = tmp_path / "group"

@@ -1,0 +1,247 @@
+"""A user's command run on bytes of input, supervised: in a session and
+process group of its own, fed and read at once, its output bounded, its time
+limited, and its whole group stopped however the run ends.
+
+:func:`run` starts the command (``start_new_session=True``: it leads a new
+process group, so a Ctrl-C at the terminal reaches committee, not it) and
+exchanges data with it through :mod:`selectors`, so that neither side waits
+on the other: its standard input is written while its standard output is
+read into memory and the last :data:`STDERR_KEPT` bytes of its standard
+error are kept.  It stops early when the output passes ``limit`` bytes or
+the time passes ``timeout`` seconds, and once the command has exited waits
+only :data:`GRACE` seconds for a child it left behind to let go of its
+output.  In every case, an exception or a stop signal (the command line
+turns SIGTERM and SIGHUP into :class:`KeyboardInterrupt`) included, a
+``finally`` stops the whole group: SIGTERM, then SIGKILL after
+:data:`GRACE` seconds for what is left (:func:`stop_group`).
+
+Only a process that leaves the group on purpose (``setsid``, a daemon)
+escapes.  POSIX only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["GRACE", "STDERR_KEPT", "Outcome", "run", "stop_group"]
+
+#: Bytes of a command's standard error kept: its tail, for the messages.
+STDERR_KEPT = 64 << 10
+#: Seconds a command's process group has between SIGTERM and SIGKILL; and
+#: seconds a child left behind by a command that exited may hold its
+#: standard output open.
+GRACE = 2.0
+#: Seconds between redraws of a progress bar while the command is silent
+#: on a terminal (elsewhere every 30 s, to keep a log short).
+PROGRESS_EVERY = 1.0
+#: Bytes written to or read from a pipe at a time.
+_CHUNK = 64 << 10
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a command's run ended: ``why`` is ``"done"`` (it exited and its
+    output was read), ``"timeout"`` or ``"overflow"`` (stopped early);
+    ``returncode`` is its exit status (negative: the signal that killed
+    it); ``out`` its standard output; ``err`` the end of its standard
+    error."""
+
+    why: str
+    returncode: int
+    out: bytes
+    err: bytes
+
+
+def progress_every() -> float:
+    """Seconds between redraws of a progress bar: :data:`PROGRESS_EVERY` on
+    a terminal, 30 elsewhere."""
+    try:
+        return PROGRESS_EVERY if sys.stderr.isatty() else 30.0
+    except (AttributeError, ValueError):  # no stderr, or closed
+        return 30.0
+
+
+def run(argv: Sequence[str], data: bytes, *, limit: int, timeout: float | None = None,
+        env: dict | None = None, bar=None) -> Outcome:
+    """Run ``argv`` on ``data`` (its standard input), supervised (see the
+    module).  ``limit``: the most bytes of output read; ``timeout``:
+    seconds it may run (None: no limit); ``bar``: a :mod:`tqdm` bar that
+    counts its output lines, redrawn while it is silent.
+
+    Raises :class:`OSError` (:class:`FileNotFoundError`) when it cannot
+    start.
+
+    >>> run(["tr", "a-z", "A-Z"], b"abc\\n", limit=100)
+    Outcome(why='done', returncode=0, out=b'ABC\\n', err=b'')
+    >>> run(["sleep", "30"], b"", limit=100, timeout=0.2).why
+    'timeout'
+    >>> run(["yes"], b"", limit=100).why
+    'overflow'
+    """
+    out, err = bytearray(), bytearray()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    try:  # nothing between the start and this try: a stop signal can come at any point
+        deadline = None if timeout is None else time.monotonic() + timeout
+        why = _exchange(proc, data, out, err, limit, deadline, bar)
+    finally:
+        stop_group(proc)
+    return Outcome(why, proc.returncode, bytes(out), bytes(err))
+
+
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether the command has exited, its status left uncollected: until
+    it is collected its process id stays taken, so its process group (of
+    the same id) can be signalled without reaching a stranger."""
+    if hasattr(os, "waitid"):
+        try:
+            return os.waitid(os.P_PID, proc.pid,
+                             os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:  # collected already
+            return True
+    return proc.poll() is not None
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether process group ``pgid`` holds a live process.  A zombie has
+    ended (it waits for its parent, or an init that may never reap it, to
+    collect its status), so on Linux the group's members are read from
+    ``/proc``; elsewhere any member, zombies too, counts."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        names = None
+    if not names:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:  # a member that is not ours to signal is still alive
+            return True
+        return True
+    wanted = str(pgid).encode("ascii")
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                text = f.read()
+        except OSError:  # it ended meanwhile
+            continue
+        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid pgrp
+        if len(fields) > 2 and fields[0] not in (b"Z", b"X") and fields[2] == wanted:
+            return True
+    return False
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
+
+
+def stop_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
+    """Stop the process group ``proc`` leads (``start_new_session``), the
+    command and every process it started: SIGTERM, then SIGKILL for what is
+    left after ``grace`` seconds (at once when a stop signal interrupts the
+    wait).  Collect the command's status and close its pipes."""
+    pgid = proc.pid
+    _signal_group(pgid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    try:
+        while proc.poll() is None or group_alive(pgid):
+            if time.monotonic() >= deadline:
+                _signal_group(pgid, signal.SIGKILL)
+                proc.wait()
+                break
+            time.sleep(0.02)
+    except BaseException:  # no grace left for what ignores SIGTERM
+        _signal_group(pgid, signal.SIGKILL)
+        raise
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+def _close_stdin(proc: subprocess.Popen, sel: selectors.BaseSelector) -> None:
+    """No more input: the command reads to its end, or has exited."""
+    if not proc.stdin.closed:
+        with contextlib.suppress(KeyError):
+            sel.unregister(proc.stdin)
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+
+
+def _feed(proc: subprocess.Popen, sel: selectors.BaseSelector, view: memoryview,
+          sent: int) -> int:
+    """Write what the pipe takes of ``view[sent:]``; the new ``sent``."""
+    try:
+        sent += os.write(proc.stdin.fileno(), view[sent:sent + _CHUNK])
+    except BlockingIOError:
+        return sent
+    except BrokenPipeError:  # it stopped reading: its output tells the rest
+        sent = len(view)
+    if sent >= len(view):
+        _close_stdin(proc, sel)
+    return sent
+
+
+def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearray,
+              limit: int, deadline: float | None, bar) -> str:
+    """Feed ``data`` to the command while reading its output into ``out``
+    and ``err`` (the last :data:`STDERR_KEPT` bytes), until it has exited
+    and closed both, or :data:`GRACE` seconds after it exited; ``"done"``,
+    else why it stopped early (``"timeout"``, ``"overflow"``)."""
+    sel = selectors.DefaultSelector()
+    view, sent = memoryview(data), 0
+    every, shown, ended = progress_every(), time.monotonic(), None
+    try:
+        if data:
+            os.set_blocking(proc.stdin.fileno(), False)
+            sel.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        while True:
+            now = time.monotonic()
+            if ended is None and _exited(proc):
+                ended = now
+                _close_stdin(proc, sel)  # it reads no more
+            if ended is not None and (not sel.get_map() or now - ended >= GRACE):
+                return "done"  # a child left behind holds its output: not waited for
+            if deadline is not None and now >= deadline:
+                return "timeout"
+            if bar is not None and now - shown >= every:
+                bar.refresh()  # the elapsed time moves on while the command is silent
+                shown = now
+            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - now))
+            if not sel.get_map():  # it closed its output and has not exited yet
+                time.sleep(wait)
+                continue
+            for key, _ in sel.select(wait):
+                if key.fileobj is proc.stdin:
+                    sent = _feed(proc, sel, view, sent)
+                    continue
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                elif key.fileobj is proc.stdout:
+                    out += chunk
+                    if bar is not None:
+                        bar.update(chunk.count(b"\n"))
+                    if len(out) > limit:
+                        return "overflow"
+                else:
+                    err += chunk
+                    del err[:-STDERR_KEPT]
+    finally:
+        sel.close()
