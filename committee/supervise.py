@@ -151,17 +151,15 @@ def stop_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
     """Stop the process group ``proc`` leads (``start_new_session``), the
     command and every process it started: SIGTERM, then SIGKILL for what is
     left after ``grace`` seconds (at once when a stop signal interrupts the
-    wait).  Collect the command's status and close its pipes."""
+    wait), and wait up to ``grace`` seconds more for it to be gone.  Collect
+    the command's status and close its pipes."""
     pgid = proc.pid
     _signal_group(pgid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
     try:
-        while proc.poll() is None or group_alive(pgid):
-            if time.monotonic() >= deadline:
-                _signal_group(pgid, signal.SIGKILL)
-                proc.wait()
-                break
-            time.sleep(0.02)
+        if not _gone(proc, pgid, time.monotonic() + grace):
+            _signal_group(pgid, signal.SIGKILL)
+            _gone(proc, pgid, time.monotonic() + grace)  # a process in the kernel dies late
+            proc.wait()
     except BaseException:  # no grace left for what ignores SIGTERM
         _signal_group(pgid, signal.SIGKILL)
         raise
@@ -169,6 +167,17 @@ def stop_group(proc: subprocess.Popen, grace: float = GRACE) -> None:
         if pipe is not None:
             with contextlib.suppress(OSError):
                 pipe.close()
+
+
+def _gone(proc: subprocess.Popen, pgid: int, deadline: float) -> bool:
+    """Wait until the command has exited (its status collected) and its
+    group ``pgid`` holds no live process, or until ``deadline``; whether it
+    is gone."""
+    while proc.poll() is None or group_alive(pgid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _close_stdin(proc: subprocess.Popen, sel: selectors.BaseSelector) -> None:
