@@ -182,12 +182,20 @@ def _experiments_config(tmp_path, segmenters_yaml: str):
     return load_config(path)
 
 
-def test_a_config_names_a_users_command_as_a_segmenter(tmp_path):
+def test_a_config_names_segmenters_but_never_a_command(tmp_path):
+    """A command is named on the command line only (docs/security.md)."""
+    from committee.errors import ConfigError
     from committee.report.rundata import check_experiments
 
-    cfg = _experiments_config(tmp_path, '[jieba, "cmd:python3 -m my.seg --fast"]')
-    assert cfg.experiments.segmenters == ("jieba", "cmd:python3 -m my.seg --fast")
-    check_experiments(cfg, ["ranking"])  # a command is checked when it runs, not here
+    cfg = _experiments_config(tmp_path, '[snownlp]')
+    assert cfg.experiments.segmenters == ("snownlp",)
+    check_experiments(cfg, ["ranking"])
+    with pytest.raises(ConfigError) as caught:
+        _experiments_config(tmp_path, '[jieba, "cmd:python3 -m my.seg --fast"]')
+    assert caught.value.problems == [
+        "experiments.segmenters[1]: 'cmd:python3 -m my.seg --fast': a config never names a "
+        "command (files are data, docs/security.md); name it on the command line: --with "
+        "'cmd:python3 -m my.seg --fast'"]
 
 
 def test_a_config_refuses_an_unknown_name_and_an_empty_command(tmp_path):
