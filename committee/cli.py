@@ -37,10 +37,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import errno
 import json
-import logging
-import os
 import signal
 import sys
 import warnings
@@ -51,6 +48,8 @@ from committee.corpus import FORMATS
 from committee.corpus.entities import MODES, SCHEMES
 from committee.tasks import TASKS
 from committee.errors import CommitteeError, Note
+from committee.process import (
+    exit_now, handle_stop_signals, run_command, say_stopped, stdout_closed)
 
 def _columns(names: str | None, irt: bool = False) -> tuple:
     """The metric records (:mod:`committee.metrics.records`) chosen by
@@ -608,152 +607,6 @@ def _check_args(args) -> None:
         args.check(args)
 
 
-def _exit_now(code: int) -> None:
-    """Flush the standard streams and end the process without tearing down
-    the interpreter: what is left to free is memory, and the named semaphores
-    of the worker pools, which multiprocessing's exit finalizers release as at
-    a normal exit (otherwise loky's resource tracker reports them as leaked
-    on the terminal)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    logging.shutdown()
-    util = sys.modules.get("multiprocessing.util")
-    if util is not None:
-        try:
-            util._run_finalizers(0)
-        except Exception:  # a finalizer that fails cannot stop the exit
-            pass
-    os._exit(code)
-
-
-class _Stdout:
-    """Standard output for a command: a write that fails (a full disk, a
-    closed descriptor) is an :class:`~committee.errors.OutputError` naming
-    ``<stdout>`` (exit 6), not an unexplained ``OSError``; a reader that went
-    away (``| head``) stays a :class:`BrokenPipeError` (exit 141)."""
-
-    def __init__(self, stream):
-        self._stream = stream
-
-    def _guard(self, method, *args):
-        try:
-            return method(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            from committee.errors import OutputError
-            from committee.fileio import STDOUT
-
-            hint = ("free some space or redirect standard output elsewhere (> FILE)"
-                    if exc.errno in (errno.ENOSPC, errno.EDQUOT)
-                    else "redirect standard output elsewhere (> FILE)")
-            raise OutputError(STDOUT, exc.strerror or str(exc), hint) from None
-
-    def write(self, text):
-        return self._guard(self._stream.write, text)
-
-    def flush(self):
-        return self._guard(self._stream.flush)
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
-def _writes_stdout(args) -> bool:
-    """Whether the command's results go to standard output (all but
-    ``committee segment -o FILE``, whose summary goes to stderr)."""
-    return getattr(args, "output", "-") == "-"
-
-
-def _run_command(args) -> int:
-    """Run the command with standard output guarded (:class:`_Stdout`) and
-    flushed before its exit code counts: output lost is an error."""
-    if _writes_stdout(args) and sys.stdout is None:  # started with stdout closed (>&-)
-        from committee.errors import OutputError
-        from committee.fileio import STDOUT
-
-        raise OutputError(STDOUT, "standard output is closed, the results would be lost",
-                          "redirect it to a file (> FILE) or to /dev/null")
-    real = sys.stdout
-    if real is not None:
-        sys.stdout = _Stdout(real)
-    try:
-        code = args.func(args)
-        if real is not None:
-            sys.stdout.flush()
-        return code
-    finally:
-        sys.stdout = real
-
-
-def _stdout_closed() -> int:
-    """The reader of our standard output went away (``| head``): stop quietly."""
-    try:  # keep Python from complaining again when it flushes stdout at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
-    return 141
-
-
-#: The signals that stop a command, and the word its line uses for each.
-STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
-                signal.SIGHUP: "hung up"}
-
-
-class _Stop(KeyboardInterrupt):
-    """A stop signal, raised in the main thread where the signal arrived: the
-    command unwinds as on Ctrl-C, so every ``finally`` on the way stops its
-    worker processes (:mod:`committee.parallel`) before the process ends."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def stop_line(signum: int) -> str:
-    """What a command stopped by ``signum`` says on stderr."""
-    return (f"committee: {STOP_SIGNALS[signum]} ({signal.Signals(signum).name}); "
-            "finished work is kept")
-
-
-def _say_stopped(signum: int) -> int:
-    """Print :func:`stop_line`; return the exit code, 128 + the signal."""
-    try:
-        print(stop_line(signum), file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # the terminal is gone (SIGHUP)
-        pass
-    return 128 + signum
-
-
-class _StopHandler:
-    """The handler of :data:`STOP_SIGNALS`: the first raises :class:`_Stop`;
-    a second one, while the first one's workers are being stopped, ends the
-    process at once (its workers end with it: ``parallel._init_worker``)."""
-
-    def __init__(self):
-        self.first = None
-
-    def __call__(self, signum, frame):
-        if self.first is None:
-            self.first = signum
-            raise _Stop(signum)
-        _exit_now(_say_stopped(self.first))
-
-
-def _handle_stop_signals() -> None:
-    """Install :class:`_StopHandler`.  SIGINT is honoured even when the process
-    started with it ignored (a background job of a shell script); SIGTERM and
-    SIGHUP stay ignored when they were (``nohup`` ignores SIGHUP)."""
-    handler = _StopHandler()
-    for signum in STOP_SIGNALS:
-        if signum == signal.SIGINT or signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, handler)
-
-
 def main(argv=None) -> int:
     """Entry point of the ``committee`` script; returns the exit code.
 
@@ -768,13 +621,13 @@ def main(argv=None) -> int:
     script = argv is None
     if script:
         argv = sys.argv[1:]
-        _handle_stop_signals()
+        handle_stop_signals()
     try:
         return _main(argv)
     except KeyboardInterrupt as exc:
-        code = _say_stopped(getattr(exc, "signum", signal.SIGINT))
+        code = say_stopped(getattr(exc, "signum", signal.SIGINT))
         if script:
-            _exit_now(code)
+            exit_now(code)
         return code
 
 
@@ -800,12 +653,12 @@ def _main(argv: list[str]) -> int:
         warnings.simplefilter("ignore", ResourceWarning)
         warnings.showwarning = _warning_printer()
         try:
-            return _run_command(args)
+            return run_command(args)
         except CommitteeError as exc:
             print(f"committee: error: {exc}", file=sys.stderr)
             return exc.exit_code
         except BrokenPipeError:
-            return _stdout_closed()
+            return stdout_closed()
         except OSError as exc:
             # readers turn their OSErrors into InputError; what is left failed
             # while writing or managing the output directory

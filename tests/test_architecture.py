@@ -30,7 +30,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "analysis", "plots", "segmenters", "config", "experiments", "checks"),
     ("crf", "trainers", "metrics", "significance", "corpus", "features", "spans", "irt",
      "tasks"),
-    ("fileio", "errors", "checkargs", "supervise"),
+    ("fileio", "errors", "checkargs", "supervise", "process"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 

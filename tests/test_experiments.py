@@ -29,7 +29,9 @@ def test_everything_follows_the_registry_in_report_order():
     for e in experiments.REGISTRY:  # each switch, then its own settings
         i = fields.index(e.name)
         assert fields[i + 1:i + 1 + len(e.settings)] == [s.name for s in e.settings]
-    assert fields[-1] == "seed"
+    # then the settings that belong to no one analysis
+    common = [s.name for s in experiments.COMMON_SETTINGS]
+    assert common[:1] == ["seed"] and fields[-len(common):] == common
 
 
 def test_each_function_is_the_one_the_record_names():

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from committee import cli, parallel, pipeline
+from committee import cli, parallel, pipeline, process
 from committee.config import load_config
 from committee.errors import Note
 import toyrun
@@ -432,8 +432,8 @@ def handlers():
 
 def test_first_signal_unwinds_a_second_one_ends_at_once(monkeypatch, capsys, handlers):
     ended = []
-    monkeypatch.setattr(cli, "_exit_now", ended.append)
-    handler = cli._StopHandler()
+    monkeypatch.setattr(process, "exit_now", ended.append)
+    handler = process.StopHandler()
     with pytest.raises(KeyboardInterrupt) as info:
         handler(signal.SIGTERM, None)
     assert info.value.signum == signal.SIGTERM
@@ -446,10 +446,10 @@ def test_first_signal_unwinds_a_second_one_ends_at_once(monkeypatch, capsys, han
 def test_nohup_keeps_sighup_ignored(handlers):
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a background job of a script
-    cli._handle_stop_signals()
+    process.handle_stop_signals()
     assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
-    assert isinstance(signal.getsignal(signal.SIGINT), cli._StopHandler)
-    assert isinstance(signal.getsignal(signal.SIGTERM), cli._StopHandler)
+    assert isinstance(signal.getsignal(signal.SIGINT), process.StopHandler)
+    assert isinstance(signal.getsignal(signal.SIGTERM), process.StopHandler)
 
 
 def test_ctrl_c_in_the_api_is_exit_130_and_one_line(monkeypatch, capsys):

@@ -136,10 +136,14 @@ class Scorer:
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = None
-        if self.task == "ner":
-            self._init_entities(difficulty, train_words, train_format,
-                                train_encoding or encoding, buckets, _api, irt, allow_overlap)
-            return
+        init = self._init_entities if self.task == "ner" else self._init_words
+        init(difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
+             irt, allow_overlap)
+
+    def _init_words(self, difficulty, train_words, train_format, train_encoding, buckets,
+                    _api: str, irt, allow_overlap: bool) -> None:
+        """The gold side of ``task="segmentation"`` (:class:`committee.metrics.Collector`)."""
+        normalization = self.normalization
         _no_entity_tags(self.gold)
         if difficulty is not None:
             try:
@@ -151,7 +155,7 @@ class Scorer:
             if path is not None:
                 self.known_golds |= check_provenance(path, self.gold)
         self.train_words, self.train_words_sha256, train = _vocabulary(
-            train_words, encoding=train_encoding or encoding, normalization=normalization,
+            train_words, encoding=train_encoding, normalization=normalization,
             train_format=train_format, fix=self.spelling("train"), api=_api)
         if train is not None:
             _check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
