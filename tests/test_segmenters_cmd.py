@@ -487,3 +487,16 @@ def test_a_taggers_item_that_is_not_token_slash_tag_names_its_line(tmp_path, mon
         segmenters.tag(tagger, texts, "t.txt", lines)
     assert str(caught.value) == (f"t.txt:6: {name} wrote the item {bad!r}, which is not "
                                  f"TOKEN/TAG ({why})")
+
+
+def test_the_progress_of_an_endless_command_stops_at_its_total():
+    """``yes`` writes far more lines than it was given sentences: its bar
+    stops at the sentences' count, and the outcome says overflow."""
+    from tqdm import tqdm
+
+    from committee import supervise
+
+    with tqdm(total=2, disable=False, file=open(os.devnull, "w")) as bar:
+        outcome = supervise.run(["yes", "x y z"], b"a\nb\n", limit=1 << 16, bar=bar)
+        assert outcome.why == "overflow" and outcome.out.count(b"\n") > 2
+        assert bar.n == 2
