@@ -100,19 +100,24 @@ _SHUFFLING = {"l2sgd", "ap", "averaged-perceptron", "pa", "passive-aggressive", 
 #: The member recipes a config names with ``crf.preset`` (docs/method.md §10):
 #: the training algorithm and the parameters it fills in.
 #:
-#: * ``paper``: L-BFGS with elastic net, c1 = c2 = 0.1, 100 iterations; the
-#:   default, for committees and Table 2 models.
-#: * ``fast``: L2-SGD with ``paper``'s c2 and 10 epochs, the recipe measured
-#:   closest to ``paper``'s difficulties for about a third of its CPU time
-#:   (Pearson 0.991 on NLPCC Weibo, 0.978 on the embedded corpus;
-#:   docs/method.md §10 and docs/benchmarks.md, "Member recipes").
-#: * ``legacy``: L-BFGS, c2 = 1.0, 100 iterations, the default of earlier
-#:   versions.
+#: * ``paper``: L-BFGS with a strong L1 penalty, c1 = 1.0, c2 = 0, 100
+#:   iterations; the default and the reference, the recipe whose
+#:   difficulties agree best with the authors' released ones
+#:   (docs/method.md §10, "The reference recipe").
+#: * ``fast``: L2-SGD with c2 = 0.1 and 10 epochs, about a third of
+#:   ``paper``'s CPU time for close difficulties (docs/method.md §10 and
+#:   docs/benchmarks.md, "Member recipes").
+#: * ``elastic``: L-BFGS with elastic net, c1 = c2 = 0.1, 100 iterations;
+#:   the reference before it was calibrated on the released difficulties
+#:   (runs made under it are reproduced with it).
+#: * ``legacy``: L-BFGS, c2 = 1.0, 100 iterations, the default before that.
 PRESETS: dict[str, dict] = {
-    "paper": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100}},
+    "paper": {"algorithm": "lbfgs", "params": {"c1": 1.0, "c2": 0.0, "max_iterations": 100}},
     "fast": {"algorithm": "l2sgd",
              "params": {"c2": 0.1, "max_iterations": 10, "calibration.samples": 300,
                         "calibration.candidates": 5}},
+    "elastic": {"algorithm": "lbfgs",
+                "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 100}},
     "legacy": {"algorithm": "lbfgs", "params": {"c2": 1.0, "max_iterations": 100}},
 }
 
@@ -144,11 +149,11 @@ def resolve_preset(section) -> tuple[dict | None, list[str]]:
     Examples
     --------
     >>> resolve_preset({"preset": "paper", "params": {"max_iterations": 50}})[0]
-    {'preset': 'paper', 'algorithm': 'lbfgs', 'params': {'c1': 0.1, 'c2': 0.1, 'max_iterations': 50}}
+    {'preset': 'paper', 'algorithm': 'lbfgs', 'params': {'c1': 1.0, 'c2': 0.0, 'max_iterations': 50}}
     >>> resolve_preset({"algorithm": "ap"})[0]
     {'preset': None, 'algorithm': 'ap', 'params': {}}
     >>> resolve_preset({"preset": "fsat"})[1]
-    ["preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, legacy"]
+    ["preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, elastic, legacy"]
     """
     if section is None:
         section = {}

@@ -114,9 +114,9 @@ def test_minimal_config_gets_every_default(workdir):
     assert config.committee.templates == ("F1", "F2", "F3")
     assert config.committee.ratios == (0.1, 0.2, 0.3)
     assert config.committee.draw == "random" and config.committee.seed == 2016
-    # the paper preset (docs/method.md §10)
+    # the paper preset, the reference recipe (docs/method.md §10)
     assert (config.crf.preset, config.crf.algorithm) == ("paper", "lbfgs")
-    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
+    assert config.crf.trainer_params() == {"c1": 1.0, "c2": 0.0, "max_iterations": 100}
     assert (config.parallel.backend, config.parallel.n_jobs, config.parallel.scheduler) == ("loky", 1, None)
     assert config.output.dir == "runs/pku" and config.output.keep_models is False
 
@@ -134,9 +134,9 @@ def test_full_config_loads_and_is_frozen(workdir):
 def test_params_given_are_set_on_top_of_the_defaults(workdir):
     config = load_config(write(workdir, with_change("crf.params", {"c1": 0.5, "feature.minfreq": 2})))
     # the params replace the file's; the paper preset fills what they leave out
-    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.1, "max_iterations": 100, "feature.minfreq": 2.0}
+    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.0, "max_iterations": 100, "feature.minfreq": 2.0}
     config = load_config(write(workdir, with_change("crf.params", {"max_iterations": None})))
-    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.1}
+    assert config.crf.trainer_params() == {"c1": 1.0, "c2": 0.0}
 
 
 def test_trainer_params_are_accepted_by_pycrfsuite(workdir):
@@ -505,7 +505,7 @@ def test_override_can_fill_a_section_the_file_leaves_out(workdir):
     data = base()
     del data["crf"], data["committee"]
     config = load_config(write(workdir, data), ["crf.params.c1=0.5", "committee.seed=0"])
-    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.1, "max_iterations": 100}
+    assert config.crf.trainer_params() == {"c1": 0.5, "c2": 0.0, "max_iterations": 100}
     assert config.committee.seed == 0 and config.committee.size == 90
 
 
@@ -670,7 +670,7 @@ def test_presets_fill_algorithm_and_params(workdir):
     assert config.crf.trainer_params() == {"c2": 1.0, "max_iterations": 7}
     config = load_config(write(workdir, with_change("crf", {"preset": "paper"})),
                          ["crf.params.c2=0.5"])
-    assert config.crf.trainer_params() == {"c1": 0.1, "c2": 0.5, "max_iterations": 100}
+    assert config.crf.trainer_params() == {"c1": 1.0, "c2": 0.5, "max_iterations": 100}
 
 
 def test_a_preset_and_its_settings_written_out_are_the_same_run(workdir):
@@ -696,13 +696,13 @@ def test_without_a_preset_an_other_algorithm_keeps_its_own_defaults(workdir):
 
 @pytest.mark.parametrize("crf_section, overrides, message", [
     ({"preset": "fsat"}, [],
-     "crf.preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, legacy"),
-    ({"preset": 3}, [], "crf.preset: unknown preset 3; valid: paper, fast, legacy"),
+     "crf.preset: unknown preset 'fsat'; did you mean 'fast'? valid: paper, fast, elastic, legacy"),
+    ({"preset": 3}, [], "crf.preset: unknown preset 3; valid: paper, fast, elastic, legacy"),
     ({"preset": "legacy", "algorithm": "pa"}, [],
      "crf.algorithm: preset 'legacy' trains with 'lbfgs', not 'pa'; drop one of crf.preset "
      "and crf.algorithm"),
     ({"preset": "paper"}, ["crf.preset=quick"],
-     "--set crf.preset=quick: unknown preset 'quick'; valid: paper, fast, legacy"),
+     "--set crf.preset=quick: unknown preset 'quick'; valid: paper, fast, elastic, legacy"),
     ({"preset": "paper", "params": {"c1": -1}}, [], "crf.params.c1: must be >= 0, got -1"),
 ])
 def test_bad_presets_are_named(workdir, crf_section, overrides, message):
@@ -711,9 +711,11 @@ def test_bad_presets_are_named(workdir, crf_section, overrides, message):
 
 
 def test_table2_models_take_their_own_preset(workdir):
-    # a fast committee still gets Table 2 models trained as in the paper
+    # a committee of any recipe gets Table 2 models trained with paper (docs/method.md §10)
     config = load_config(write(workdir, with_change("crf", {"preset": "fast"})))
-    assert config.table2_crf() == ("lbfgs", {"c1": 0.1, "c2": 0.1, "max_iterations": 100})
+    assert config.table2_crf() == ("lbfgs", {"c1": 1.0, "c2": 0.0, "max_iterations": 100})
+    config = load_config(write(workdir, with_change("crf", {"preset": "elastic"})))
+    assert config.table2_crf() == ("lbfgs", {"c1": 1.0, "c2": 0.0, "max_iterations": 100})
     config = load_config(write(workdir, with_change("crf", {"preset": "fast"})),
                          ["experiments.table2_preset=committee"])
     assert config.table2_crf() == (config.crf.algorithm, config.crf.trainer_params())
@@ -722,4 +724,4 @@ def test_table2_models_take_their_own_preset(workdir):
     assert config.table2_crf() == ("lbfgs", {"c2": 1.0, "max_iterations": 300})
     assert problems_of(write(workdir, base()), ["experiments.table2_preset=quick"]) == [
         "--set experiments.table2_preset=quick: unknown value 'quick'; expected one of: "
-        "paper, fast, legacy, committee"]
+        "paper, fast, elastic, legacy, committee"]

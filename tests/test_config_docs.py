@@ -64,7 +64,7 @@ def test_defaults_and_requirements_read_as_yaml():
     text = docs.render()
     assert "| `name` | string (matching `^[A-Za-z0-9._-]+$`) | *required* |" in text
     assert "| `committee.ratios` | list of number (> 0, <= 1) (not empty) | `[0.1, 0.2, 0.3]` |" in text
-    assert "| `crf.preset` | one of: `paper`, `fast`, `legacy` or null | `paper` |" in text
+    assert "| `crf.preset` | one of: `paper`, `fast`, `elastic`, `legacy` or null | `paper` |" in text
     assert "| `experiments.stability_sizes` | list of integer (>= 1) or null | `null` |" in text
     assert "| `output.keep_models` | true/false | `false` |" in text
     # the section's keys in its order: each switch, then its settings

@@ -105,7 +105,8 @@ def test_the_trainer_is_the_one_home_of_defaults_and_checks():
     assert t.parameters("lbfgs")["c2"] == (1.0, 1.0)
     assert t.parameters("ap")["max_iterations"] == (100, 100)
     assert t.parameters("lbfgs")["linesearch"] == ("MoreThuente", None)
-    assert t.presets["paper"]["params"] == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
+    assert t.presets["paper"]["params"] == {"c1": 1.0, "c2": 0.0, "max_iterations": 100}
+    assert t.presets["elastic"]["params"] == {"c1": 0.1, "c2": 0.1, "max_iterations": 100}
     assert t.resolve_preset({"preset": "fast"})[0]["algorithm"] == "l2sgd"
     # the messages are those of the one rule set, word for word
     assert trainers.check_params("lbfgs", {"max_iteration": 5, "c2": "1"}) == [
