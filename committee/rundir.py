@@ -290,10 +290,27 @@ def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: boo
             raise RunError(
                 f"output.dir {out} holds a run of a different config or corpus "
                 f"(run {state.get('name')!r}, fingerprint {str(state.get('fingerprint'))[:12]}, "
-                f"now {fingerprint[:12]}); pass --restart to discard it, "
-                "or choose another output.dir")
+                f"now {fingerprint[:12]}{_recorded_recipe(out)}); pass --restart to discard "
+                "it, or choose another output.dir")
         return True
     return False
+
+
+def _recorded_recipe(out: Path) -> str:
+    """``; its members: lbfgs c1 = 0.1, ... (crf.preset elastic)``: the recipe
+    a finished run's manifest records, for the message of a changed config
+    (a preset's values change between versions; docs/method.md §10), or ""."""
+    try:
+        crf = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))["config"]["crf"]
+        algorithm, params = crf["algorithm"], dict(crf["params"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    from committee.crf import PRESETS
+
+    shown = ", ".join(f"{k} = {v}" for k, v in params.items())
+    named = [n for n, p in PRESETS.items() if p["algorithm"] == algorithm and p["params"] == params]
+    return (f"; its members: {algorithm}{' ' + shown if shown else ''}"
+            + (f" (crf.preset {named[0]})" if named else ""))
 
 
 def _is_leftover(name: str) -> bool:
