@@ -536,6 +536,8 @@ class CrfsuiteTrainer:
     algorithms = ALGORITHMS
     presets = PRESETS
     default_preset = DEFAULT_PRESET
+    #: String parameters that take one of a few values (the config's schema lists them).
+    choices = {"linesearch": LINESEARCH}
 
     def parameters(self, algorithm: str) -> dict[str, tuple]:
         """Every parameter of ``algorithm`` as ``name: (python-crfsuite's

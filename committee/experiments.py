@@ -226,7 +226,8 @@ REGISTRY: tuple[Experiment, ...] = (
                  unique=True),
          Setting("table2_template", Literal[TEMPLATES], "F2", "feature template of the models"),
          Setting("table2_preset", Literal[(*crf.PRESETS, "committee")], "paper",
-                 "CRF recipe of the models (committee: the members' own crf section)"),
+                 "recipe of the models, a preset of crf.trainer (committee: the members' own crf "
+                 "section)"),
          Setting("table2_max_iterations", _Positive | None, None,
                  "replaces the recipe's max_iterations for these models; null: the recipe's")),
         ("table2.csv", "report/table2.md", "report/table2.png"),

@@ -218,11 +218,6 @@ def _member_task(task: members_mod.MemberTask):
     return result
 
 
-def _trainer_name(cfg) -> str:
-    """The config's ``crf.trainer`` (:data:`committee.trainers.TRAINERS`)."""
-    return getattr(cfg.crf, "trainer", trainers.DEFAULT_TRAINER)
-
-
 def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
     """One :class:`~committee.members.MemberTask` per member of ``todo``
     (each as the argument tuple of :func:`_member_task`), made as the pool
@@ -234,7 +229,7 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
         yield (members_mod.MemberTask(
             m, [inputs.train_sentences[i] for i in idx], test_chars, inputs.units,
             cfg.crf.algorithm, cfg.crf.trainer_params(), str(workdir),
-            cfg.output.keep_models, _trainer_name(cfg), inputs.task),)
+            cfg.output.keep_models, cfg.crf.trainer, inputs.task),)
 
 
 
@@ -245,7 +240,8 @@ def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) 
     """A citable string naming everything the difficulties depend on; a run
     of ``size: auto`` names the size it reached and its ``stability``
     (``K:60|stable:reliability=0.9903>=0.99``; ``<`` when it stopped at
-    ``max_size`` short of the target)."""
+    ``max_size`` short of the target); members of another trainer than the
+    default name it (``trainer:NAME``)."""
     c = cfg.committee
     params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
     stable = [] if stability is None else [
@@ -263,6 +259,7 @@ def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) 
         f"ratios:{','.join(str(r) for r in c.ratios)}",
         f"draw:{c.draw}",
         f"seed:{c.seed}",
+        *([] if cfg.crf.trainer == trainers.DEFAULT_TRAINER else [f"trainer:{cfg.crf.trainer}"]),
         f"crf:{cfg.crf.algorithm}({params})",
         f"norm:{cfg.corpus.train.normalization or 'none'}",
         f"version:{__version__}",

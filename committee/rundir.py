@@ -305,11 +305,14 @@ def _recorded_recipe(out: Path) -> str:
         algorithm, params = crf["algorithm"], dict(crf["params"])
     except (OSError, ValueError, KeyError, TypeError):
         return ""
-    from committee.crf import PRESETS
+    from committee import trainers
 
+    name = crf.get("trainer", trainers.DEFAULT_TRAINER)
+    presets = getattr(trainers.TRAINERS.get(name), "presets", {}) if isinstance(name, str) else {}
     shown = ", ".join(f"{k} = {v}" for k, v in params.items())
-    named = [n for n, p in PRESETS.items() if p["algorithm"] == algorithm and p["params"] == params]
-    return (f"; its members: {algorithm}{' ' + shown if shown else ''}"
+    named = [n for n, p in presets.items() if p["algorithm"] == algorithm and p["params"] == params]
+    by = "" if name == trainers.DEFAULT_TRAINER else f"{name} "
+    return (f"; its members: {by}{algorithm}{' ' + shown if shown else ''}"
             + (f" (crf.preset {named[0]})" if named else ""))
 
 

@@ -60,12 +60,12 @@ def member_task(task):
     return pipeline._member_task(task)
 
 
-def table2_task(index, *args):
+def table2_task(job):
     from committee.report import systems
 
     if not _first("table2"):
-        pause(f"table2-{index}")
-    return systems._train_one(index, *args)
+        pause(f"table2-{job.index}")
+    return systems._train_one(job)
 
 
 def _before(module, name: str, phase: str) -> None:

@@ -725,3 +725,22 @@ def test_table2_models_take_their_own_preset(workdir):
     assert problems_of(write(workdir, base()), ["experiments.table2_preset=quick"]) == [
         "--set experiments.table2_preset=quick: unknown value 'quick'; expected one of: "
         "paper, fast, elastic, legacy, committee"]
+
+
+def test_crf_trainer_at_its_default_changes_no_fingerprint():
+    """``crf.trainer: crfsuite`` (the default) written or not: the same recipe,
+    fingerprints, config dict (the manifest's) and the fingerprints configs
+    had before ``crf.trainer`` existed."""
+    path = Path(__file__).resolve().parents[1] / "configs" / "default.yaml"
+    plain = load_config(path, check_paths=False)
+    named = load_config(path, ["crf.trainer=crfsuite"], check_paths=False)
+    assert named.crf.trainer == plain.crf.trainer == "crfsuite"
+    assert named.recipe() == plain.recipe()
+    assert "trainer" not in plain.recipe()["crf"]
+    assert named.to_dict(resolved=False) == plain.to_dict(resolved=False)
+    assert "trainer" not in plain.to_dict(resolved=False)["crf"]
+    # the values of configs/default.yaml before the key existed
+    assert plain.fingerprint() == named.fingerprint() == (
+        "d96d90dbfbc5ba57bfdd8bc1dcb2acf437c454a2836957883abb96dc78ae465c")
+    assert plain.fingerprint(members=True) == named.fingerprint(members=True) == (
+        "b5250f062052859acf8b73889a0bf56a58e1367fcb73db2964144738d0379958")

@@ -104,6 +104,23 @@ def test_same_outputs_with_two_workers(reference_run, toy_corpus, tmp_path):
     assert outputs(out) == outputs(reference_run)
 
 
+def test_the_default_trainer_named_gives_the_same_run(reference_run, toy_corpus, tmp_path):
+    """``crf.trainer: crfsuite`` written out: the same fingerprint, signature,
+    manifest and bytes as the config without it (made before the key existed)."""
+    out = tmp_path / "named"
+    path = write_config(tmp_path, toy_corpus, out, keep_models=True,
+                        crf="{trainer: crfsuite, preset: legacy, params: {max_iterations: 5}}")
+    cfg = load_config(path)
+    ref = load_config(write_config(tmp_path, toy_corpus, reference_run, keep_models=True))
+    inputs = pipeline.load_inputs(cfg)
+    assert pipeline.run_fingerprint(cfg, inputs) == pipeline.run_fingerprint(ref, inputs)
+    assert (pipeline.difficulty_signature(cfg, inputs)
+            == pipeline.difficulty_signature(ref, inputs))
+    assert "trainer" not in pipeline.difficulty_signature(cfg, inputs)
+    pipeline.run(cfg, progress=False)
+    assert outputs(out) == outputs(reference_run)
+
+
 @pytest.mark.parametrize("preset", ["paper", "fast", "legacy"])
 # the toy's smallest samples make a weak member under paper: said, and beside the point here
 @pytest.mark.filterwarnings("ignore:member .* scores more than:committee.errors.PlausibilityWarning")

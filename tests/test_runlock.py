@@ -407,7 +407,8 @@ def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
         return [[]], {"attributes_s": 0.0, "append_s": 0.0, "train_s": 0.0, "tag_s": 0.0}
 
     monkeypatch.setattr(trainers, "train_and_tag", fake)
-    systems._train_one(0, "F2", [["我"]], ["我"], "lbfgs", {}, str(tmp_path), 1)
+    systems._train_one(systems.Table2Job(0, "F2 100%", "F2", [["我"]], ["我"], "crfsuite",
+                                         "lbfgs", {}, str(tmp_path), 1))
     assert fileio.tag_in(seen["prefix"]) == fileio.owner_tag()
     assert seen["prefix"].startswith(".table2-")
 

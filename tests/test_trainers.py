@@ -156,19 +156,18 @@ def test_a_plugged_in_trainer_checks_its_own_params_first(maxmatch, tmp_path):
     assert res.marks.tolist() == [True, True, False, True, True, True, True]
 
 
-# the config's schema knows crfsuite's algorithms only: writing the manifest
-# of a config patched to another one draws pydantic's serializer warning
-@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
 def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_path):
     out = tmp_path / "out"
     cfg = load_config(toyrun.write_config(tmp_path / "c.yaml", toy_corpus, out,
-                                          backend="sequential"))
-    # the config as it would read with ``crf: {trainer: maxmatch, algorithm: forward}``
-    params = cfg.crf.params.model_copy(update={"c2": None, "max_iterations": None})
-    cfg = cfg.model_copy(update={"crf": cfg.crf.model_copy(update={
-        "trainer": "maxmatch", "algorithm": "forward", "params": params})})
+                                          backend="sequential", crf="{trainer: maxmatch}"))
+    assert (cfg.crf.trainer, cfg.crf.algorithm, cfg.crf.trainer_params()) == (
+        "maxmatch", "forward", {})
     pipeline.run(cfg, progress=False)
     assert maxmatch.trained == 3
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["config"]["crf"] == {"trainer": "maxmatch", "preset": None,
+                                         "algorithm": "forward", "params": {}}
+    assert "|trainer:maxmatch|crf:forward()|" in manifest["signature"]
     marks = np.load(out / "marks.npz")["marks"]
     assert marks.shape[0] == 3
     # each member's marks are forward maximum matching with its own vocabulary
@@ -186,3 +185,90 @@ def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_
         expected = [span in set(_spans(p)) for g, p in zip(gold_spans, pred) for span in g]
         assert marks[k].tolist() == expected
 
+
+
+def test_crf_trainer_picks_the_trainer_that_validates_the_section(maxmatch, toy_corpus, tmp_path):
+    path = toyrun.write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "out",
+                               crf="{trainer: maxmatch, params: {max_len: 4}}")
+    cfg = load_config(path)
+    assert cfg.crf.trainer_params() == {"max_len": 4}
+    # its own schema (types), its own rules (values), its own algorithms
+    with pytest.raises(ConfigError) as err:
+        load_config(path, ["crf.params.max_len=x", "crf.params.max_lens=3"])
+    assert err.value.problems == [
+        "--set crf.params.max_lens=3: unknown key (did you mean 'crf.params.max_len'?)",
+        "--set crf.params.max_len=x: expected an integer, got 'x' (a string)"]
+    with pytest.raises(ConfigError) as err:
+        load_config(path, ["crf.params.max_len=0"])
+    assert err.value.problems == ["--set crf.params.max_len=0: must be an integer >= 1, got 0"]
+    with pytest.raises(ConfigError) as err:
+        load_config(path, ["crf.algorithm=lbfgs"])
+    assert err.value.problems == [
+        "--set crf.algorithm=lbfgs: unknown value 'lbfgs'; expected one of: forward"]
+    # the recipe names another trainer than the default
+    recipe = cfg.recipe()["crf"]
+    assert recipe == {"trainer": "maxmatch", "algorithm": "forward", "params": {"max_len": 4}}
+
+
+def test_an_unknown_crf_trainer_is_one_config_problem(toy_corpus, tmp_path):
+    path = toyrun.write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "out",
+                               crf="{trainer: nonesuch}")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.problems == ["crf.trainer: unknown trainer 'nonesuch'; valid: crfsuite"]
+    path = toyrun.write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "out")
+    with pytest.raises(ConfigError) as err:
+        load_config(path, ["crf.trainer=crfsuit"])
+    assert err.value.problems == [
+        "--set crf.trainer=crfsuit: unknown trainer 'crfsuit'; did you mean 'crfsuite'? "
+        "valid: crfsuite"]
+
+
+def test_table2_models_train_through_crf_trainer(maxmatch, toy_corpus, tmp_path):
+    from committee.report import build_report
+
+    out = tmp_path / "out"
+    cfg = load_config(toyrun.write_config(
+        tmp_path / "c.yaml", toy_corpus, out, backend="sequential", crf="{trainer: maxmatch}",
+        experiments="  table2: true\n  table2_fractions: [0.5, 1.0]\n"
+                    "  table2_preset: committee\n"))
+    pipeline.run(cfg, progress=False)
+    assert maxmatch.trained == 3
+    build_report(out, cfg, analyses=("table2",), progress=False,
+                     load_inputs=pipeline.load_inputs)
+    assert maxmatch.trained == 5
+    record = json.loads((out / "report" / "table2" / "F2-1000.json").read_text(encoding="utf-8"))
+    assert (record["algorithm"], record["params"]) == ("forward", {})
+    # the paper preset is python-crfsuite's: this trainer has none
+    with pytest.raises(ConfigError) as err:
+        load_config(toyrun.write_config(tmp_path / "d.yaml", toy_corpus, out,
+                                        crf="{trainer: maxmatch}",
+                                        experiments="  table2: true\n"))
+    assert err.value.problems == [
+        "experiments.table2_preset: trainer 'maxmatch' has no preset 'paper'; valid: committee"]
+
+
+def test_a_failed_table2_model_is_named_as_one(maxmatch, toy_corpus, tmp_path, monkeypatch):
+    from committee.errors import RunError
+    from committee.report import build_report, systems
+
+    out = tmp_path / "out"
+    cfg = load_config(toyrun.write_config(
+        tmp_path / "c.yaml", toy_corpus, out, backend="sequential", crf="{trainer: maxmatch}",
+        experiments="  table2_fractions: [0.5]\n  table2_preset: committee\n"))
+    pipeline.run(cfg, progress=False)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("no vocabulary")
+
+    monkeypatch.setattr(maxmatch, "train", boom)
+    job = systems.Table2Job(0, "F2 50%", "F2", [["北京"]], ["北京"], "maxmatch", "forward", {},
+                            str(tmp_path / "w"), 1)
+    failure = systems._train_one(job)
+    assert isinstance(failure, systems.Table2Failure)
+    assert (failure.index, failure.name, failure.error) == (0, "F2 50%",
+                                                            "RuntimeError: no vocabulary")
+    with pytest.raises(RunError, match=r"^Table 2 model F2 50% failed: RuntimeError: "
+                                       r"no vocabulary$"):
+        build_report(out, cfg, analyses=("table2",), progress=False,
+                     load_inputs=pipeline.load_inputs)

@@ -14,7 +14,9 @@ expanded, :data:`MAX_DEPTH` levels, :data:`MAX_BYTES` bytes), applies
 Every key, with its type, default, allowed values and meaning, is listed in
 docs/config.md, written from the schema by ``python -m committee.config.docs``.
 Two defaults in short: ``name``, ``corpus.train``, ``corpus.test`` and
-``output.dir`` are required; ``crf`` defaults to the ``paper`` preset
+``output.dir`` are required; ``crf.trainer`` defaults to ``crfsuite``
+(:data:`committee.trainers.TRAINERS`), which owns the rest of ``crf``;
+``crf`` defaults to the ``paper`` preset
 (L-BFGS, c1 = c2 = 0.1, 100 iterations: :data:`committee.crf.PRESETS`), whose
 parameters a given ``crf.params`` overrides one by one, and ``null`` for a
 name leaves it at python-crfsuite's own default.  ``parallel.n_jobs``

@@ -1,44 +1,49 @@
-"""The ``crf`` section: one params model per algorithm, built from what the
-trainer (:func:`committee.trainers.get`, python-crfsuite) declares of each
-parameter, its preset resolved and its values checked by the trainer's own
-rules: the config keeps no defaults or checks of its own."""
+"""The ``crf`` section: ``crf.trainer`` names the trainer
+(:data:`committee.trainers.TRAINERS`, default ``crfsuite``), and that
+trainer owns the rest of the section: its presets are resolved by it, its
+algorithms pick one params model each, built from what it declares of
+each parameter, and its values are checked by its own rules.  The config
+keeps no defaults or checks of its own.
+
+The models of a trainer are built when a config first names it, so a
+trainer registered at run time is validated like python-crfsuite."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter, ValidationError, create_model, \
-    model_serializer
+from pydantic import Discriminator, Field, SerializeAsAny, Tag, TypeAdapter, ValidationError, \
+    WrapValidator, create_model, model_serializer
 
-from committee import crf, trainers
+from committee import trainers
 from committee.config.base import NonEmptyStr, StrictBool, StrictFloat, StrictInt, _problem, \
     _Section
-from committee.crf import ALGORITHMS, LINESEARCH
 
 
 # --------------------------------------------------------------------------
-# crf: one params model per algorithm, built from python-crfsuite itself
+# crf: one params model per algorithm of a trainer, built from the trainer
 
 class CrfParams(_Section):
-    """Trainer parameters of one algorithm; ``None`` = python-crfsuite's default."""
+    """Trainer parameters of one algorithm; ``None`` = the trainer's own default."""
 
     @model_serializer(mode="wrap")
     def _drop_unset(self, handler):
         return {k: v for k, v in handler(self).items() if v is not None}
 
     def trainer_params(self) -> dict[str, Any]:
-        """The parameters to pass to ``pycrfsuite.Trainer.set_params``."""
+        """The parameters to pass to the trainer (python-crfsuite's ``set_params``)."""
         return self.model_dump(by_alias=True)
 
 
-def _params_model(algorithm: str) -> type[CrfParams]:
-    """The types and defaults of ``algorithm``'s parameters, as the trainer
-    declares them; their values are checked by the trainer (see
-    :func:`_crf_problems`)."""
+def _params_model(trainer: trainers.Trainer, algorithm: str) -> type[CrfParams]:
+    """The types and defaults of ``algorithm``'s parameters, as ``trainer``
+    declares them (a string parameter with ``choices`` takes one of them);
+    their values are checked by the trainer (see :func:`_crf_problems`)."""
     fields: dict[str, Any] = {}
-    for name, (default, value) in trainers.get().parameters(algorithm).items():
-        if name == "linesearch":
-            kind: Any = Literal[LINESEARCH]
+    choices = getattr(trainer, "choices", {})
+    for name, (default, value) in trainer.parameters(algorithm).items():
+        if name in choices:
+            kind: Any = Literal[tuple(choices[name])]
         elif isinstance(default, bool):
             kind = StrictBool
         elif isinstance(default, int):
@@ -55,68 +60,129 @@ def _params_model(algorithm: str) -> type[CrfParams]:
 
 
 class _CrfBase(_Section):
-    preset: Literal[tuple(crf.PRESETS)] | None = None
-    """a recipe of committee.crf.PRESETS (algorithm and parameters) that algorithm and params
-    refine; default paper, null: none"""
+    trainer: NonEmptyStr = trainers.DEFAULT_TRAINER
+    """the trainer of the members and the report's models, a key of
+    committee.trainers.TRAINERS: it decides which crf.preset, crf.algorithm and crf.params
+    exist"""
+    preset: NonEmptyStr | None = None
+    """a recipe of the trainer (algorithm and parameters) that algorithm and params refine;
+    crfsuite's default paper, null: none"""
     algorithm: str
     params: CrfParams
 
     def trainer_params(self) -> dict[str, Any]:
-        """``params`` as ``{crfsuite name: value}``, unset names left out."""
+        """``params`` as ``{the trainer's name: value}``, unset names left out."""
         return self.params.trainer_params()
 
+    @model_serializer(mode="wrap")
+    def _drop_default_trainer(self, handler):
+        data = handler(self)
+        if data.get("trainer") == trainers.DEFAULT_TRAINER:  # configs read as they always did
+            data.pop("trainer")
+        return data
 
-def _crf_model(algorithm: str) -> type[_CrfBase]:
-    params = _params_model(algorithm)
+
+def _tag(trainer: str, algorithm: str) -> str:
+    """The union tag of ``trainer``'s ``algorithm``: the algorithm itself for
+    the default trainer, ``trainer:algorithm`` for another."""
+    return algorithm if trainer == trainers.DEFAULT_TRAINER else f"{trainer}:{algorithm}"
+
+
+def _crf_model(trainer: trainers.Trainer, algorithm: str) -> type[_CrfBase]:
+    params = _params_model(trainer, algorithm)
+    presets = tuple(getattr(trainer, "presets", ()))
     return create_model(
         f"{algorithm.capitalize()}Crf",
         __base__=_CrfBase,
+        trainer=(Literal[trainer.name], trainer.name),
+        preset=(Literal[presets] | None if presets else None,
+                Field(None, description=_CrfBase.model_fields["preset"].description)),
         algorithm=(Literal[algorithm], algorithm),
         params=(params, Field(default_factory=params)),
     )
 
 
-_CRF_MODELS = {algorithm: _crf_model(algorithm) for algorithm in ALGORITHMS}
+def _trainer_of(value: Any) -> str:
+    """The trainer a ``crf`` section names (the default when it names none)."""
+    name = value.get("trainer") if isinstance(value, dict) else None
+    return trainers.DEFAULT_TRAINER if name is None else name
 
 
 def _crf_tag(value: Any) -> str:
+    """The union tag of a ``crf`` section, as written or resolved."""
     if isinstance(value, dict):
-        resolved, _ = trainers.get().resolve_preset(value)
+        name = _trainer_of(value)
+        if trainers.check_trainer(name):
+            return repr(name)
+        resolved, _ = trainers.TRAINERS[name].resolve_preset(value)
         algorithm = (resolved or value).get("algorithm", "lbfgs")
-        return algorithm if isinstance(algorithm, str) else repr(algorithm)
-    return getattr(value, "algorithm", "lbfgs")
+        return _tag(name, algorithm) if isinstance(algorithm, str) else repr(algorithm)
+    return _tag(getattr(value, "trainer", trainers.DEFAULT_TRAINER),
+                getattr(value, "algorithm", "lbfgs"))
 
 
-def _resolve_crf(value: Any) -> Any:
-    """``crf`` as written → with its preset expanded (the trainer's ``resolve_preset``)."""
-    resolved, problems = trainers.get().resolve_preset(value)
+#: Per trainer name: the trainer, its models by union tag, and their union.
+_BUILT: dict[str, tuple[trainers.Trainer, dict[str, type[_CrfBase]], TypeAdapter]] = {}
+
+
+def _built(name: str) -> tuple[dict[str, type[_CrfBase]], TypeAdapter]:
+    """The models of trainer ``name`` (a known one) by tag, and the union
+    that validates its sections; built once per registered trainer."""
+    trainer = trainers.TRAINERS[name]
+    built = _BUILT.get(name)
+    if built is None or built[0] is not trainer:
+        models = {_tag(name, a): _crf_model(trainer, a) for a in trainer.algorithms}
+        union = Annotated[Union[tuple(Annotated[m, Tag(t)] for t, m in models.items())],
+                          Discriminator(_crf_tag)]
+        built = _BUILT[name] = (trainer, models, TypeAdapter(union))
+    return built[1], built[2]
+
+
+def crf_models(name: str | None = None) -> dict[str, type[_CrfBase]]:
+    """The ``crf`` models by union tag: of trainer ``name``, or of every
+    registered trainer (for messages and overrides, which walk the schema)."""
+    names = list(trainers.TRAINERS) if name is None else [name]
+    return {tag: model for n in names for tag, model in _built(n)[0].items()}
+
+
+def _validate_crf(value: Any, handler) -> Any:
+    """``crf`` as written → validated by its trainer's models, its preset
+    expanded (the trainer's ``resolve_preset``)."""
+    if isinstance(value, _CrfBase):
+        return value
+    name = _trainer_of(value)
+    for problem in trainers.check_trainer(name):
+        key, message = problem.split(": ", 1)
+        raise _problem(message, (key,))
+    resolved, problems = trainers.TRAINERS[name].resolve_preset(value)
     if problems:
         key, message = problems[0].split(": ", 1)
         raise _problem(message, (key,))
-    return value if resolved is None else resolved
+    return _built(name)[1].validate_python(value if resolved is None else resolved)
 
 
-#: ``crf`` section: ``algorithm`` picks the model, and so the valid ``params``.
-CrfConfig = Annotated[
-    Union[tuple(Annotated[model, Tag(name)] for name, model in _CRF_MODELS.items())],
-    Discriminator(_crf_tag),
-]
+#: ``crf`` section: ``trainer`` picks the trainer, ``algorithm`` its model, and
+#: so the valid ``params`` (serialized as the model it holds).
+CrfConfig = Annotated[SerializeAsAny[_CrfBase], WrapValidator(_validate_crf)]
 
 
 def _crf_problems(data: dict[str, Any]) -> list[str]:
     """The values of ``crf.params``, checked by the trainer's one rule set
     (:func:`committee.trainers.check_params`; their types are checked by the
     schema; a section whose types are wrong is left to its messages)."""
-    section, problems = trainers.get().resolve_preset(data.get("crf"))
+    value = data.get("crf")
+    name = _trainer_of(value)
+    if trainers.check_trainer(name):
+        return []  # reported by the schema
+    section, problems = trainers.TRAINERS[name].resolve_preset(value)
     if section is None or problems:
         return []  # reported by the schema
     try:
-        validated = TypeAdapter(CrfConfig).validate_python(section)
+        validated = _built(name)[1].validate_python(section)
     except ValidationError:
         return []
     raw = section.get("params") if isinstance(section, dict) else None
     raw = raw if isinstance(raw, dict) else {}
     # each value as written (``-1``, not ``-1.0``), for the message
     shown = {k: raw.get(k, v) for k, v in validated.trainer_params().items()}
-    return [f"crf.{p}" for p in trainers.check_params(validated.algorithm, shown)]
-
+    return [f"crf.{p}" for p in trainers.check_params(validated.algorithm, shown, name)]

@@ -19,8 +19,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from committee import crf
-from committee.config.crfsection import _CRF_MODELS
+from committee import crf, trainers
+from committee.config.crfsection import _CrfBase, crf_models
 from committee.config.schema import Config, CorpusSource, SplitConfig
 from committee.crf import ALGORITHMS
 
@@ -129,16 +129,20 @@ def _table(rows: list[str]) -> list[str]:
 
 
 def _crf_part() -> list[str]:
-    lbfgs = _CRF_MODELS[crf.PRESETS[crf.DEFAULT_PRESET]["algorithm"]]
+    models = crf_models(trainers.DEFAULT_TRAINER)
+    lbfgs = models[crf.PRESETS[crf.DEFAULT_PRESET]["algorithm"]]
     out = ["## crf", "", _meaning(Config.model_fields["crf"]) + ".", ""]
     out += _table([
+        f"| `crf.trainer` | one of: {', '.join(f'`{t}`' for t in trainers.TRAINERS)} | "
+        f"`{trainers.DEFAULT_TRAINER}` | {_meaning(_CrfBase.model_fields['trainer'])} |",
         f"| `crf.preset` | one of: {', '.join(f'`{p}`' for p in crf.PRESETS)} or null | "
         f"`{crf.DEFAULT_PRESET}` | {_meaning(lbfgs.model_fields['preset'])} |",
         f"| `crf.algorithm` | one of: {', '.join(f'`{a}`' for a in ALGORITHMS)} | the preset's "
         "| python-crfsuite's training algorithm; it decides which `crf.params` exist |",
         "| `crf.params` | mapping | the preset's | parameters of the algorithm by "
         "python-crfsuite's names (below); null for a name: python-crfsuite's default |"])
-    out += ["Presets (`crf.preset`, default `" + crf.DEFAULT_PRESET + "`):", ""]
+    out += ["Presets of `" + crf.CRFSUITE.name + "` (`crf.preset`, default `"
+            + crf.DEFAULT_PRESET + "`):", ""]
     out += [f"- `{name}`: `{preset['algorithm']}`, "
             + ", ".join(f"{k} = {v}" for k, v in preset["params"].items())
             for name, preset in crf.PRESETS.items()]
@@ -146,7 +150,7 @@ def _crf_part() -> list[str]:
                                                 crf.PARAM_DEFAULTS.items())
             + " where the algorithm has them, python-crfsuite's defaults for the rest.", ""]
     for algorithm in ALGORITHMS:
-        params = _CRF_MODELS[algorithm].model_fields["params"].annotation
+        params = models[algorithm].model_fields["params"].annotation
         defaults = crf.trainer_defaults(algorithm)
         out += [f"### crf.params of `{algorithm}`", "",
                 "| key | type, allowed values | python-crfsuite default |", "|---|---|---|"]

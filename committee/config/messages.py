@@ -12,9 +12,10 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag, ValidationError
 
+from committee import trainers
 from committee.config.base import _join, _show
+from committee.config.crfsection import _CrfBase, _trainer_of, crf_models
 from committee.config.schema import Config, CorpusSource
-from committee.crf import ALGORITHMS
 
 
 # --------------------------------------------------------------------------
@@ -27,7 +28,10 @@ def _fields(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def _child(annotation: Any) -> type[BaseModel] | dict[str, type[BaseModel]] | None:
-    """The model a field holds, ``{tag: model}`` for a tagged union, else None."""
+    """The model a field holds, ``{tag: model}`` for a tagged union (the
+    ``crf`` section: of every registered trainer), else None."""
+    if annotation is _CrfBase:
+        return crf_models()
     origin = get_origin(annotation)
     if origin is Annotated:
         return _child(get_args(annotation)[0])
@@ -137,8 +141,12 @@ def _unknown_value(given: Any, expected: Iterable[str], guess_any: bool = False)
 
 
 def _unknown_algorithm(e: _Error) -> str:
+    """An algorithm that the section's trainer does not know."""
     given = e.value.get("algorithm") if isinstance(e.value, dict) else e.value
-    return _unknown_value(given, ALGORITHMS, guess_any=True)
+    name = _trainer_of(e.value)
+    trainer = trainers.get(name if isinstance(name, str) and name in trainers.TRAINERS
+                           else trainers.DEFAULT_TRAINER)
+    return _unknown_value(given, trainer.algorithms, guess_any=True)
 
 
 def _quoted_number(text: str) -> bool:

@@ -14,12 +14,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PrivateAttr, StringConstraints, Strict, field_validator, \
     model_serializer, model_validator
 
-from committee import crf
+from committee import trainers
 from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool, StrictInt,
                                    _absolute, _no_duplicates, _problem, _Section, _show)
-from committee.config.crfsection import CrfConfig, _resolve_crf
+from committee.config.crfsection import CrfConfig
 from committee.config.experiments import ExperimentsConfig
 from committee.corpus import FORMATS
+from committee.errors import ConfigError
 from committee.corpus.encodings import ENCODINGS, text_encoding
 from committee.corpus.splits import format_ranges, parse_ranges
 from committee.features import TEMPLATES
@@ -383,7 +384,8 @@ class Config(_Section):
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
     """the committee's recipe"""
     crf: CrfConfig = Field(default_factory=dict, validate_default=True)
-    """the members' CRF: a preset, an algorithm and its parameters"""
+    """what trains the members and the report's models: a trainer (python-crfsuite's CRF by
+    default), its preset, an algorithm and its parameters"""
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     """how members run in parallel (does not change the outputs)"""
     output: OutputConfig
@@ -392,11 +394,6 @@ class Config(_Section):
     """the paper's analyses the report adds after the committee (committee.experiments)"""
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
-
-    @field_validator("crf", mode="before")
-    @classmethod
-    def _preset(cls, value: Any) -> Any:
-        return _resolve_crf(value)
 
     @model_serializer(mode="wrap")
     def _drop_default_task(self, handler):
@@ -418,6 +415,24 @@ class Config(_Section):
             if source.builtin is None and source.format != "bio":
                 raise _problem(f"task {self.task} needs entity tags: set format: bio (a token "
                                f"and its tag a line), got {source.format}", ("corpus", key, "format"))
+        return self
+
+    def _table2_preset_problem(self) -> str | None:
+        """``table2_preset: ...`` when the configured trainer has no preset
+        of that name (only python-crfsuite's are listed by the schema)."""
+        name, preset = self.crf.trainer, self.experiments.table2_preset
+        presets = getattr(trainers.get(name), "presets", {})
+        if preset == "committee" or preset in presets:
+            return None
+        return (f"table2_preset: trainer {name!r} has no preset {preset!r}; valid: "
+                f"{', '.join([*presets, 'committee'])}")
+
+    @model_validator(mode="after")
+    def _table2_preset_of_trainer(self):
+        problem = self._table2_preset_problem() if self.experiments.table2 else None
+        if problem is not None:
+            key, message = problem.split(": ", 1)
+            raise _problem(message, ("experiments", key))
         return self
 
     @field_validator("name")
@@ -486,17 +501,32 @@ class Config(_Section):
             } | ({} if self.corpus.split is None
                  else {"split": self.corpus.split.model_dump(mode="json")}),
             "committee": self.committee.model_dump(mode="json"),
-            "crf": {"algorithm": self.crf.algorithm, "params": self.crf.trainer_params()},
+            "crf": self._crf_recipe(),
         }
+
+    def _crf_recipe(self) -> dict[str, Any]:
+        """What identifies the members' models: their trainer's fingerprint of
+        the algorithm and parameters, and the trainer's name unless it is
+        the default (a default config's recipe reads as it always did)."""
+        name = self.crf.trainer
+        recipe = trainers.get(name).fingerprint(self.crf.algorithm, self.crf.trainer_params())
+        return recipe if name == trainers.DEFAULT_TRAINER else {"trainer": name, **recipe}
 
     def table2_crf(self) -> tuple[str, dict[str, Any]]:
         """Algorithm and parameters of the Table 2 models: ``experiments.table2_preset``
-        (``committee``: the members' own), with ``table2_max_iterations`` when set."""
+        of the configured trainer (``committee``: the members' own), with
+        ``table2_max_iterations`` when set.
+
+        Raises :class:`~committee.errors.ConfigError` when the trainer has no
+        such preset."""
         e = self.experiments
         if e.table2_preset == "committee":
             algorithm, params = self.crf.algorithm, dict(self.crf.trainer_params())
         else:
-            preset = crf.PRESETS[e.table2_preset]
+            problem = self._table2_preset_problem()
+            if problem is not None:
+                raise ConfigError("experiments", [problem])
+            preset = trainers.get(self.crf.trainer).presets[e.table2_preset]
             algorithm, params = preset["algorithm"], dict(preset["params"])
         if e.table2_max_iterations is not None:
             params["max_iterations"] = e.table2_max_iterations

@@ -11,6 +11,7 @@ import math
 import os
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -78,6 +79,8 @@ def _table2_key(data: RunData, cfg, fraction: float, n_train: int, train_sha: st
     key = {"train": train_sha, "test": data.test.sha256, "template": e.table2_template,
            "fraction": fraction, "n_train": n_train, "seed": e.seed,
            "algorithm": algorithm, "params": params}
+    if cfg.crf.trainer != trainers.DEFAULT_TRAINER:  # the default's models keep their keys
+        key["trainer"] = cfg.crf.trainer
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
@@ -90,25 +93,99 @@ def _table2_file(template: str, fraction: float) -> str:
 
 
 @dataclass(frozen=True)
+class Table2Job:
+    """One Table 2 model to train, as a worker receives it.
+
+    Attributes
+    ----------
+    index : int
+        Its place among the models trained together (names it in the pool).
+    name : str
+        The model's name in the report (``F2 20%``).
+    template : str
+        Feature template of :mod:`committee.features`.
+    sentences : list
+        Its training sentences, in the task's form.
+    test_chars : sequence of str
+        Characters of every test sentence.
+    trainer : str
+        Name of its trainer in :data:`committee.trainers.TRAINERS` (``crf.trainer``).
+    algorithm : str
+    params : dict
+        The trainer's algorithm and parameters (:meth:`Config.table2_crf`).
+    workdir : str
+        Directory of its temporary model file.
+    rand_seed : int
+        Seed of the trainer's randomness.
+    task : str
+        Name of the task in :data:`committee.tasks.TASKS`.
+    """
+
+    index: int
+    name: str
+    template: str
+    sentences: list
+    test_chars: Sequence[str]
+    trainer: str
+    algorithm: str
+    params: dict
+    workdir: str
+    rand_seed: int
+    task: str = "segmentation"
+
+
+@dataclass(frozen=True)
 class _Table2Result:
     index: int
     pred: list
     timings: dict
 
 
-def _train_one(index, template, sentences, test_chars, algorithm, params, workdir, rand_seed,
-               task="segmentation"):
-    """Runs in a worker: train Table 2 model ``index`` and tag the test set
-    (its words; its entities for ``task: ner``)."""
+@dataclass(frozen=True)
+class Table2Failure:
+    """A Table 2 model that did not finish (its job raised, or its worker died).
+
+    Attributes
+    ----------
+    index : int
+        The job's index.
+    name : str
+        The model's name in the report, for the message.
+    error : str
+        One line: the exception type and message, or what happened to its worker.
+    detail : str
+        The traceback, for ``run.log``.
+    """
+
+    index: int
+    name: str
+    error: str
+    detail: str = ""
+
+    def as_error(self) -> RunError:
+        """The one-line error that ends the report."""
+        return RunError(f"Table 2 model {self.name} failed: {self.error}")
+
+
+def _train_one(job: Table2Job):
+    """Runs in a worker: train Table 2 model ``job`` with its trainer and tag
+    the test set (its words; its entities for ``task: ner``).  Returns its
+    result, or a :class:`Table2Failure` when it raised: an exception never
+    travels through the pool."""
     from committee import tasks
 
     t0 = time.perf_counter()
-    pred, t = trainers.train_and_tag(trainers.get(), tasks.get(task), sentences, template,
-                                     test_chars, algorithm, params, workdir, rand_seed=rand_seed,
-                                     prefix=f".table2-{owner_tag()}-")
-    return _Table2Result(index, pred, {
-        "build_append_s": t["attributes_s"] + t["append_s"], "train_s": t["train_s"],
-        "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
+    try:
+        pred, t = trainers.train_and_tag(
+            trainers.get(job.trainer), tasks.get(job.task), job.sentences, job.template,
+            job.test_chars, job.algorithm, job.params, job.workdir, rand_seed=job.rand_seed,
+            prefix=f".table2-{owner_tag()}-")
+    except Exception as exc:  # named by the model; the caller ends the report
+        return Table2Failure(job.index, job.name, parallel.one_line(exc),
+                             traceback.format_exc())
+    return _Table2Result(job.index, pred, {
+        "build_append_s": t.get("attributes_s", 0.0) + t.get("append_s", 0.0),
+        "train_s": t["train_s"], "tag_s": t["tag_s"], "total_s": time.perf_counter() - t0})
 
 
 def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
@@ -192,23 +269,28 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     log.info("table2: training %d %s model(s) (%s %s) on %s of %d sentences, "
              "n_jobs %d", len(tasks), e.table2_template, algorithm,
              json.dumps(params, sort_keys=True), ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
-    args = [(i, e.table2_template, sents, test_chars, algorithm, params, workdir,
-             e.seed + 1, data.task) for i, (_, sents) in enumerate(tasks)]
+    jobs = [(Table2Job(i, _table2_name(e.table2_template, fraction), e.table2_template, sents,
+                       test_chars, cfg.crf.trainer, algorithm, params, workdir, e.seed + 1,
+                       data.task),) for i, (fraction, sents) in enumerate(tasks)]
     started = time.monotonic()
     if progress:
         tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
                    "they are kept and reused (--skip table2 leaves them out)", file=sys.stderr)
-    results = parallel.results(_train_one, args, "loky" if n_jobs > 1 else "sequential",
-                               n_jobs, key=lambda a: a[0])
+    results = parallel.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
+                               n_jobs)
     systems = []
     bar = tqdm(total=len(tasks), unit="model", desc="table2", disable=not progress,
                dynamic_ncols=True)
     try:
         for result in results:
             fraction, sents = tasks[result.index]
-            if isinstance(result, parallel.MemberFailure):
-                raise RunError(f"Table 2 model {_table2_name(e.table2_template, fraction)} "
-                               f"failed: {result.error}")
+            if isinstance(result, parallel.MemberFailure):  # the pool's: its worker died
+                result = Table2Failure(result.index, jobs[result.index][0].name, result.error,
+                                       result.detail)
+            if isinstance(result, Table2Failure):
+                log.error("table2: %s failed: %s\n%s", result.name, result.error,
+                          result.detail.rstrip())
+                raise result.as_error()
             systems.append(_save_table2(cfg, data, tdir, fraction, sents, n_train, train_sha,
                                         algorithm, params, result))
             bar.update(1)
