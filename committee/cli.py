@@ -46,7 +46,8 @@ from committee import __version__
 from committee.checkargs import cli_int, cli_real
 from committee.corpus import FORMATS
 from committee.corpus.entities import MODES, SCHEMES
-from committee.tasks import TASKS
+from committee.tasks import DEFAULT_TASK, TASKS
+from committee.tasks import get as get_task
 from committee.errors import CommitteeError, Note
 from committee.process import (
     exit_now, handle_stop_signals, run_command, say_stopped, stdout_closed)
@@ -99,7 +100,7 @@ def cmd_score(args) -> int:
     rundir.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
     rundir.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
                        *args.outputs], args.task, _cli_spelling("output"))
-    fmt = args.format or ("bio" if args.task == "ner" else "sighan")
+    fmt = args.format or get_task(args.task).format
     scorer = scoring.Scorer(
         args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
         format=fmt, encoding=args.encoding,
@@ -131,8 +132,8 @@ def cmd_run(args) -> int:
                        timeout_name="--timeout")
     manifest = rundir.read_manifest(out)
     d = manifest["difficulty"]
-    units = (f"{d['n_words']:,} test words" if "n_words" in d
-             else f"{d['n_entities']:,} test entities")
+    task = get_task(cfg.task)
+    units = f"{d[task.count_key]:,} test {task.units}"
     print(f"wrote {out}/: K={manifest['committee']['size']}, {units}, "
           f"mean difficulty {d['mean']:.3f}, test OOV rate "
           f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
@@ -294,7 +295,7 @@ def _add_score(sub) -> None:
                         "fixed; run `committee irt RUN_DIR` first)")
     s.add_argument("--metrics", metavar="NAMES",
                    help=_metrics_help())
-    s.add_argument("--task", default="segmentation", choices=TASKS,
+    s.add_argument("--task", default=DEFAULT_TASK, choices=TASKS,
                    help="ner: named entities of bio files, scored as seqeval does, pb/rb/fb "
                         "with a run's entity difficulties (docs/method.md §13)")
     s.add_argument("--mode", default="default", choices=MODES,
@@ -530,7 +531,7 @@ def _buckets(value: str | None, args) -> object:
     if not any(n.strip() for n in value.split(",")):
         raise _UsageError(f"--buckets: {value!r} names no attribute; give --buckets alone for "
                           "every attribute, or --buckets=ATTR,... (before the OUTPUTs)")
-    if args.task == "ner":  # the entities' attributes
+    if get_task(args.task).tagged:  # the entities' attributes
         return _entity_buckets(value, args.difficulty is not None)
     given = {"difficulty": args.difficulty is not None,
              "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
@@ -560,9 +561,10 @@ def _entity_buckets(value: str, difficulty: bool) -> list[str] | bool:
 
 def _check_score(args) -> None:
     args.columns = _columns(args.metrics, irt=args.irt is not None)
-    if args.task != "ner" and (args.mode != "default" or args.scheme is not None):
+    task = get_task(args.task)
+    if not task.tagged and (args.mode != "default" or args.scheme is not None):
         raise _UsageError("--mode and --scheme are for --task ner (entity tags)")
-    if args.task == "ner" and args.metrics is None:  # TNR and boundaries: of words only
+    if not task.tiles and args.metrics is None:  # TNR and boundaries: of words only
         args.columns = tuple(m for m in args.columns
                              if not {"total_words", "boundary_gold"} & set(m.needs))
     args.buckets = _buckets(args.buckets, args)

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, StrictBool, conint, constr
 
 from committee import crf
+from committee import tasks as tasks_mod
 from committee.features import TEMPLATES
 from committee.segmenters import CMD_PREFIX, SEGMENTERS as _SEGMENTER_TABLE, name_problem
 
@@ -156,8 +157,9 @@ class Experiment:
     :class:`committee.report.analyses.Context` and returning its section of
     ``report.md`` (or None); ``outputs`` are globs relative to the run
     directory, removed when the analysis fails.  ``tasks``: the tasks
-    (:data:`committee.tasks.TASKS`) whose runs it reads; on a run of
-    another task the report leaves it out with a note saying why.
+    (:data:`committee.tasks.TASKS`) whose runs it reads, None for every
+    task (:func:`reads`); on a run of another task the report leaves it out
+    with a note saying why.
     """
 
     name: str
@@ -167,17 +169,22 @@ class Experiment:
     settings: tuple[Setting, ...] = ()
     outputs: tuple[str, ...] = ()
     charts: tuple[Chart, ...] = field(default=())
-    tasks: tuple[str, ...] = ("segmentation", "ner")
+    tasks: tuple[str, ...] | None = None
+
+
+def reads(experiment: Experiment, task: str) -> bool:
+    """Whether ``experiment`` reads runs of ``task`` (a name of :data:`committee.tasks.TASKS`)."""
+    return experiment.tasks is None or task in experiment.tasks
 
 
 def for_task(title: str, task: str) -> str:
     """A heading or chart title said of a run of ``task``: the models of an
-    entity run are taggers, not segmenters.
+    entity run are taggers, not segmenters (:attr:`committee.tasks.Task.models`).
 
     >>> for_task("Table 2: segmenters trained on more data", "ner")
     'Table 2: taggers trained on more data'
     """
-    return title if task == "segmentation" else title.replace("segmenters", "taggers")
+    return title.replace("segmenters", tasks_mod.get(task).models)
 
 
 def function_of(experiment: Experiment) -> Callable:

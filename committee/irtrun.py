@@ -37,6 +37,7 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import difficulty as difficulty_mod
 from committee import irt, rundir
+from committee import tasks as tasks_mod
 from committee.errors import InputError, PlausibilityWarning, RunError
 from committee.fileio import (atomic_write_text, read_input, read_npz, sha256_bytes, sha256_file,
                               write_npz)
@@ -64,7 +65,7 @@ class RunResponses:
     marks: np.ndarray
     words: object  # pandas DataFrame of words.tsv
     test: corpus_mod.Corpus
-    task: str = "segmentation"  # ner: the items are gold entities (docs/method.md §13)
+    task: str = tasks_mod.DEFAULT_TASK  # ner: the items are gold entities (docs/method.md §13)
     char_d: np.ndarray | None = None  # ner: the per-character weights (test.weight_c)
 
 
@@ -78,21 +79,21 @@ def load(run_dir) -> RunResponses:
     if not p.marks.is_file():
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
-    task = _task_of(p.root)
-    if task != "segmentation":  # entities: as many as words.tsv has rows
+    task = tasks_mod.get(_task_of(p.root))
+    if task.collector == tasks_mod.ENTITIES:  # as many as words.tsv has rows
         read_input(p.words)
         words = difficulty_mod.read_words_tsv(p.words)
-        test = corpus_mod.read_corpus(p.test, format="bio")
-        return RunResponses(_read_marks(p.marks, len(words)), words, test, task,
+        test = corpus_mod.read_corpus(p.test, format=task.format)
+        return RunResponses(_read_marks(p.marks, len(words)), words, test, task.name,
                             difficulty_mod.read_weight_c(p.weight_c, test))
-    test = corpus_mod.read_corpus(p.test)
+    test = corpus_mod.read_corpus(p.test, format=task.format)
     read_input(p.words)
     words = difficulty_mod.read_words_tsv(p.words)
     marks = _read_marks(p.marks, test.n_words())
     if len(words) != test.n_words():
         raise InputError(str(p.words), None,
                          f"has {len(words)} words, {p.test.name} has {test.n_words()}")
-    return RunResponses(marks, words, test)
+    return RunResponses(marks, words, test, task.name)
 
 
 def _task_of(root: Path) -> str:
@@ -100,8 +101,9 @@ def _task_of(root: Path) -> str:
     when it names none, or when there is no manifest to read)."""
     manifest = root / rundir.MANIFEST_FILE
     if not manifest.is_file():
-        return "segmentation"
-    return rundir.read_manifest(root, COMMAND).get("config", {}).get("task", "segmentation")
+        return tasks_mod.DEFAULT_TASK
+    return rundir.read_manifest(root, COMMAND).get("config", {}).get("task",
+                                                                      tasks_mod.DEFAULT_TASK)
 
 
 def _read_marks(path, n_words: int) -> np.ndarray:
@@ -345,7 +347,8 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     """
     p = paths(run_dir)
     data = load(run_dir)
-    if data.task != "segmentation" and (extra or subset is not None):
+    task = tasks_mod.get(data.task)
+    if not task.tiles and (extra or subset is not None):
         raise InputError(str(p.root), None, "--subset measures its words on perturbed gold "
                          "segmentations; on a run of entities fit the items, with systems")
     _k_check(p.marks, data.marks.shape[0])
@@ -353,8 +356,11 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
                          f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
     d = data.words["difficulty"].to_numpy(dtype=np.float64)
-    named = [read_system(data.test, d, s) if data.task == "segmentation"
-             else entity_system(data.test, d, data.char_d, s) for s in systems] + list(extra)
+    if task.collector == tasks_mod.ENTITIES:
+        named = [entity_system(data.test, d, data.char_d, s) for s in systems]
+    else:
+        named = [read_system(data.test, d, s) for s in systems]
+    named += list(extra)
     fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=tol)
     infit = irt.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)

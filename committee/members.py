@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from committee import rundir, trainers
+from committee import tasks as tasks_mod
 from committee.errors import ConfigError, PlausibilityWarning, RunError, UndefinedMetricWarning
 from committee.features import TEMPLATES
 from committee.metrics.records import metric_arrays
@@ -481,7 +482,7 @@ class MemberTask:
     workdir: str
     keep_model: bool = False
     trainer: str = trainers.DEFAULT_TRAINER
-    task: str = "segmentation"
+    task: str = tasks_mod.DEFAULT_TASK
 
     @property
     def index(self) -> int:
@@ -505,18 +506,16 @@ def _check_member_inputs(member: Member, train_words, test_chars, test_gold_word
         raise ValueError(f"{len(test_chars)} test sentences but {len(test_gold_words)} "
                          f"gold sentences of {task.units}")
     for i, (chars, units) in enumerate(zip(test_chars, test_gold_words)):
-        if task.name == "segmentation" and "".join(units) != chars:
-            raise ValueError(f"test sentence {i}: gold words do not spell its characters")
-        if task.name != "segmentation" and any(not 0 <= u[0] < u[1] <= len(chars)
-                                               for u in units):
-            raise ValueError(f"test sentence {i}: a gold entity lies outside its characters")
+        problem = task.gold_problem(chars, units)
+        if problem is not None:
+            raise ValueError(f"test sentence {i}: {problem}")
 
 
 def run_member(member: Member, train_words: list[list[str]], test_chars: Sequence[str],
                test_gold_words: list[list[str]], algorithm: str, params: dict,
                workdir: str | os.PathLike, keep_model: bool = False, *,
                trainer: str = trainers.DEFAULT_TRAINER,
-               task: str = "segmentation") -> MemberResult:
+               task: str = tasks_mod.DEFAULT_TASK) -> MemberResult:
     """Train ``member`` on its sentences, tag the test set, mark the gold units.
 
     Parameters
@@ -557,13 +556,11 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     RunError
         All the member's training sentences are empty.
     """
-    from committee import tasks
-
     k = member.index
     problems = trainers.check_params(algorithm, params, trainer)
     if problems:
         raise ConfigError("crf", problems)
-    kind = tasks.get(task)
+    kind = tasks_mod.get(task)
     _check_member_inputs(member, train_words, test_chars, test_gold_words, kind)
     sentences = [s for s in train_words if s]
     if not sentences:
@@ -574,7 +571,7 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
         chosen, kind, sentences, member.template, test_chars, algorithm, params, workdir,
         rand_seed=crfsuite_seed(member), prefix=rundir.model_temp_prefix(k), keep_as=keep_as)
     lengths = [len(c) for c in test_chars]
-    _, p_spans, m, _ = tasks.match(kind, lengths, test_gold_words, pred)
+    _, p_spans, m, _ = tasks_mod.match(kind, lengths, test_gold_words, pred)
     pred_ends = kind.mask(p_spans, sum(lengths))
     c, n_gold, n_pred = int(m.sum()), int(m.size), len(p_spans.starts)
     p, r, f1 = _prf(c, n_gold, n_pred)

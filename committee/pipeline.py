@@ -86,7 +86,7 @@ class RunInputs:
     train_sentences: list
     vocabulary: set[str]
     vocabulary_source: dict
-    task: str = "segmentation"
+    task: str = tasks_mod.DEFAULT_TASK
     test_units: list | None = None
 
     @property
@@ -106,7 +106,7 @@ def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
     fix spelled as the config key to set (``set corpus.train.format: conllu``)."""
     if getattr(source, "builtin", None):
         return corpus_mod.read_embedded(source.split, normalization=source.normalization,
-                                        entities=_task(cfg) != tasks_mod.DEFAULT_TASK)
+                                        entities=tasks_mod.get(_task(cfg)).tagged)
     return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
                                   encoding=source.encoding, normalization=source.normalization,
                                   fix=f"{key}.{{key}}: {{value}}")
@@ -567,19 +567,25 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     texts = tasks_mod.get(inputs.task).texts(test.words, inputs.units)
     oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
                       count=marks.shape[1])
-    if inputs.task == tasks_mod.DEFAULT_TASK:
-        corpus_mod.write_sighan(p.test, test.words)
-        difficulty_mod.write_weight(p.weight, test, d)
-        difficulty_mod.write_weight_c(p.weight_c, test, d)
-        difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
-    else:
-        _write_entity_files(p, inputs, committee, records, d, n_correct, oov)
+    write = {tasks_mod.WORDS: _write_word_files,
+             tasks_mod.ENTITIES: _write_entity_files}[tasks_mod.get(inputs.task).collector]
+    write(p, inputs, committee, records, d, n_correct, oov)
     write_npz(p.marks, marks=marks)
     files = [name for name in OUTPUT_FILES if name != rundir.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
     rundir.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
                                          stability), files)
+
+
+def _write_word_files(p, inputs: RunInputs, committee, records, d, n_correct, oov) -> None:
+    """``test.txt`` (sighan), ``test.weight``, ``test.weight_c`` and
+    ``words.tsv`` of words."""
+    test = inputs.test
+    corpus_mod.write_sighan(p.test, test.words)
+    difficulty_mod.write_weight(p.weight, test, d)
+    difficulty_mod.write_weight_c(p.weight_c, test, d)
+    difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
 
 
 def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct,
@@ -622,8 +628,7 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
             {k: records[m.index][k] for k in ("index", "template", "ratio", "n_sentences",
                                               "p", "r", "f1")}
             for m in committee]} | ({} if stability is None else {"stability": stability}),
-        "difficulty": {("n_words" if inputs.task == tasks_mod.DEFAULT_TASK else "n_entities"):
-                       int(d.size), "mean": float(d.mean()),
+        "difficulty": {tasks_mod.get(inputs.task).count_key: int(d.size), "mean": float(d.mean()),
                        "histogram": analysis.bin_counts(d).tolist(),
                        "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},
         "versions": _versions(),

@@ -26,6 +26,7 @@ from typing import Sequence
 
 from committee import __version__, runlock
 from committee.errors import InputError, OutputError, RunError
+from committee.tasks import DEFAULT_TASK
 from committee.fileio import (atomic_write_text, clear_dir, is_removable, owner_tag,
                               refuse_overwrite, sha256_bytes, sha256_file)
 
@@ -588,7 +589,7 @@ def run_task(run_dir: str | os.PathLike) -> str | None:
     except (OSError, ValueError):
         return None
     config = data.get("config") if isinstance(data, dict) else None
-    task = config.get("task", "segmentation") if isinstance(config, dict) else None
+    task = config.get("task", DEFAULT_TASK) if isinstance(config, dict) else None
     return task if isinstance(task, str) else None
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field, StrictBool, create_model, model_serializer
 
 from committee import experiments as _registry
+from committee import tasks as tasks_mod
 from committee.config.base import _no_duplicates, _Section
 
 #: The switches of :class:`ExperimentsConfig`, in report order.
@@ -44,7 +45,8 @@ class _Experiments(_Section):
 
 
 #: Analyses of runs of other tasks than segmentation only (``entities``).
-_OTHER_TASKS = tuple(e.name for e in _registry.REGISTRY if "segmentation" not in e.tasks)
+_OTHER_TASKS = tuple(e.name for e in _registry.REGISTRY
+                     if not _registry.reads(e, tasks_mod.DEFAULT_TASK))
 
 
 def _field(setting: _registry.Setting) -> tuple[Any, Any]:

@@ -27,6 +27,7 @@ from committee.features import TEMPLATES
 from committee.members import DRAWS, identical_members
 from committee.parallel import BACKENDS
 from committee.tasks import DEFAULT_TASK, TASKS
+from committee.tasks import get as get_task
 
 
 NORMALIZATIONS = ("nfkc", "fullwidth")
@@ -404,7 +405,7 @@ class Config(_Section):
 
     @model_validator(mode="after")
     def _tagged_corpora(self):
-        if self.task == DEFAULT_TASK:
+        if not get_task(self.task).tagged:
             for key in ("train", "test"):
                 if getattr(self.corpus, key).format == "bio":
                     raise _problem("bio holds entity tags, not words: set task: ner at the top "

@@ -168,7 +168,7 @@ def table2(ctx: Context) -> str | None:
                                                  ("p", "r", "f1", "pb", "rb", "fb")),
           f"{r['train_s']:.0f} s"] for r in trows])
     atomic_write_text(out_dir / "table2.md", md + "\n")
-    words = ctx.data.task == "segmentation"  # the paper's PKU figures are of words
+    words = ctx.data.kind.paper_figures  # the paper's PKU figures are of words
     title = _registry.for_task(TITLES["table2"], ctx.data.task)
     paper = PAPER_PKU["table2"]
     plots.table2(out_dir / "table2.png", [r["fraction"] for r in trows],

@@ -16,6 +16,7 @@ import pandas as pd
 from committee import __version__
 from committee import analysis, experiments, metrics, plots, rundir, runlock, scoring
 from committee import corpus as corpus_mod
+from committee import tasks as tasks_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
 from committee.fileio import atomic_write_text
@@ -122,14 +123,21 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
 
 def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
     """The analyses of ``analyses`` that read runs of ``task``, and those left out."""
-    kept = tuple(a for a in analyses if task in experiments.by_name(a).tasks)
+    kept = tuple(a for a in analyses if experiments.reads(experiments.by_name(a), task))
     return kept, [a for a in analyses if a not in kept]
 
 
 def _collector(data):
     """The scorer of the run's gold units: words, or entities (docs/method.md §13)."""
-    if data.task == "segmentation":
-        return metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
+    return {tasks_mod.WORDS: _word_collector,
+            tasks_mod.ENTITIES: _entity_collector}[data.kind.collector](data)
+
+
+def _word_collector(data):
+    return metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
+
+
+def _entity_collector(data):
     from committee.metrics.labelled import EntityCollector
 
     return EntityCollector(data.test, data.d, data.char_d, oov=data.oov)
@@ -157,7 +165,7 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
         ctx.notes += notes
     signature = _score_signature(ctx.run_dir, data)
     score(ctx.ranked, scorer, data.test, signature)
-    if data.pred_ends is not None and data.task == "segmentation":
+    if data.pred_ends is not None and data.kind.tiles:  # the members' words
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
@@ -208,21 +216,20 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
         "",
-        f"Committee of K = {data.K} CRF {'segmenters' if unit == 'word' else 'taggers'}; "
+        f"Committee of K = {data.K} CRF {data.kind.models}; "
         f"test set: {len(test.words):,} sentences, {len(data.d):,} {units}"
         f"{_by_type(data)}, {test.n_chars():,} characters. Mean difficulty "
         f"{data.d.mean():.3f}; {100 * (data.d == 0).mean():.1f}% of the {units} have d = 0 and "
         f"{100 * (data.d == 1).mean():.1f}% have d = 1"
         + (f"; OOV rate {100 * data.oov.mean():.2f}%." if data.oov is not None else "."),
         "",
-        _HOW_TO_READ[data.task],
+        _HOW_TO_READ[data.kind.collector],
         "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
         "Scores: `" + _score_signature(run_dir, data).format() + "` (the same as `committee score "
-        + ("" if data.task == "segmentation" else f"--task {data.task} ")
-        + "--gold test.txt --difficulty " + ("test.weight" if data.task == "segmentation"
-                                             else "test.weight_c")
+        + ("" if data.task == tasks_mod.DEFAULT_TASK else f"--task {data.task} ")
+        + f"--gold test.txt --difficulty {data.kind.weight_file}"
         + " --train-words train-words.txt` prints)",
         "",
         f"{units.capitalize()} per difficulty bin: "
@@ -245,14 +252,14 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     return path
 
 
-#: The report's "how to read" paragraph, per task.
+#: The report's "how to read" paragraph, per kind of unit (:attr:`committee.tasks.Task.collector`).
 _HOW_TO_READ = {
-    "segmentation": (
+    tasks_mod.WORDS: (
         "How to read: a word's difficulty d is the share of the committee's members that "
         "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
         "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
         "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike."),
-    "ner": (
+    tasks_mod.ENTITIES: (
         "How to read: an entity's difficulty d is the share of the committee's members that do "
         "not tag exactly its span with its type. The balanced metrics pb, rb, fb reward getting "
         "hard entities right (weight d) and punish getting easy ones wrong (weight 1 − d); a "
@@ -426,17 +433,17 @@ def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Si
     p = rundir.paths(run_dir)
     vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
                   if p.train_words.is_file() else None)
-    if data.task != "segmentation":
+    if data.kind.collector == tasks_mod.ENTITIES:
         import numpy as np
 
         return metrics.make_signature(data.test.words, tags=data.test.tags,
                                       difficulty=np.concatenate([data.d, data.char_d]),
-                                      vocabulary_sha256=vocabulary, match="exact-entity",
+                                      vocabulary_sha256=vocabulary, match=data.kind.match,
                                       normalization=data.test.normalization,
                                       bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
                                       seed=scoring.SEED if bootstrap else None)
     return metrics.make_signature(data.test.words, difficulty=data.d,
-                                  vocabulary_sha256=vocabulary,
+                                  vocabulary_sha256=vocabulary, match=data.kind.match,
                                   normalization=data.test.normalization,
                                   bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
                                   seed=scoring.SEED if bootstrap else None)

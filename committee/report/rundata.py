@@ -17,6 +17,7 @@ from committee import difficulty as difficulty_mod
 from committee import marks as marks_mod
 from committee import plots, rundir, runlock
 from committee import segmenters as seg_mod
+from committee import tasks as tasks_mod
 from committee.errors import ConfigError, InputError
 from committee.fileio import read_npz
 from committee.rundir import need
@@ -57,7 +58,7 @@ class RunData:
     marks: np.ndarray
     pred_ends: np.ndarray | None
     manifest: dict
-    task: str = "segmentation"
+    task: str = tasks_mod.DEFAULT_TASK
     units: list | None = None
     char_d: np.ndarray | None = None
 
@@ -66,21 +67,24 @@ class RunData:
         return int(self.marks.shape[0])
 
     @property
+    def kind(self) -> tasks_mod.Task:
+        """The run's task record (:data:`committee.tasks.TASKS`)."""
+        return tasks_mod.get(self.task)
+
+    @property
     def unit(self) -> str:
         """What a unit is called: ``word`` or ``entity``."""
-        return "word" if self.task == "segmentation" else "entity"
+        return self.kind.unit
 
     @property
     def units_name(self) -> str:
         """Units, plural: ``words`` or ``entities``."""
-        return "words" if self.task == "segmentation" else "entities"
+        return self.kind.units
 
     def unit_texts(self) -> list[str]:
         """Every gold unit's characters, in corpus order (words; entities)."""
-        from committee.tasks import get
-
-        return get(self.task).texts(self.test.words,
-                                    self.test.words if self.units is None else self.units)
+        return self.kind.texts(self.test.words,
+                               self.test.words if self.units is None else self.units)
 
 
 def load_run(run_dir) -> RunData:
@@ -90,9 +94,14 @@ def load_run(run_dir) -> RunData:
     p = rundir.paths(run_dir)
     manifest = rundir.read_manifest(p.root, runlock.REPORT)
     rundir.verify(p.root, rundir.READ_BY[runlock.REPORT])  # nothing edited since the run
-    if manifest.get("config", {}).get("task", "segmentation") != "segmentation":
-        return _load_entity_run(p, manifest)
-    test = corpus_mod.read_corpus(need(p.test))
+    task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
+    return {tasks_mod.WORDS: _load_word_run,
+            tasks_mod.ENTITIES: _load_entity_run}[task.collector](p, manifest, task)
+
+
+def _load_word_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
+    """:func:`load_run` of a run of words (``task: segmentation``)."""
+    test = corpus_mod.read_corpus(need(p.test), format=task.format)
     words = difficulty_mod.read_words_tsv(need(p.words))
     if len(words) != test.n_words():
         raise InputError(str(p.words), None,
@@ -106,15 +115,14 @@ def load_run(run_dir) -> RunData:
                          f"marks cover {marks.shape[1]} words, test.txt has {test.n_words()}")
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     return RunData(p.root, test, words["difficulty"].to_numpy(dtype=np.float64),
-                   words["n_correct"].to_numpy(dtype=np.int64), oov, marks, pred_ends, manifest)
+                   words["n_correct"].to_numpy(dtype=np.int64), oov, marks, pred_ends, manifest,
+                   task.name)
 
 
-def _load_entity_run(p, manifest: dict) -> RunData:
-    """:func:`load_run` of a ``task: ner`` run (docs/method.md §13)."""
-    from committee.tasks import NER
-
-    test = corpus_mod.read_corpus(need(p.test), format="bio")
-    units = NER.gold(test)
+def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
+    """:func:`load_run` of a run of entities (``task: ner``, docs/method.md §13)."""
+    test = corpus_mod.read_corpus(need(p.test), format=task.format)
+    units = task.gold(test)
     n = sum(map(len, units))
     rows = difficulty_mod.read_words_tsv(need(p.words))
     marks = read_npz(need(p.marks), ["marks"], rundir.REWRITE)["marks"].astype(bool)
@@ -126,7 +134,7 @@ def _load_entity_run(p, manifest: dict) -> RunData:
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     oov = rows["oov"].astype(str).isin(["1", "True", "true"]).to_numpy()
     return RunData(p.root, test, d, rows["n_correct"].to_numpy(dtype=np.int64), oov, marks,
-                   pred_ends, manifest, "ner", units, char_d)
+                   pred_ends, manifest, task.name, units, char_d)
 
 
 def _with_pos(test: corpus_mod.Corpus, pos_col: list[str]) -> corpus_mod.Corpus:
@@ -236,7 +244,8 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
-        if getattr(cfg, "task", "segmentation") != "segmentation" and seg_mod.tagger_problem(name):
+        if (tasks_mod.get(getattr(cfg, "task", tasks_mod.DEFAULT_TASK)).tagged
+                and seg_mod.tagger_problem(name)):
             problems.append(f"experiments.segmenters[{i}]: {name}: {seg_mod.tagger_problem(name)}")
             continue
         if name.startswith(seg_mod.CMD_PREFIX):

@@ -23,6 +23,7 @@ from committee import corpus as corpus_mod
 from committee import metrics, parallel, rundir, scoring, trainers
 from committee import members as members_mod
 from committee import segmenters as seg_mod
+from committee import tasks as tasks_mod
 from committee.errors import InputError, RunError
 from committee.fileio import atomic_write_text, clear_dir, owner_tag, read_text
 from committee.report.rundata import RunData
@@ -131,7 +132,7 @@ class Table2Job:
     params: dict
     workdir: str
     rand_seed: int
-    task: str = "segmentation"
+    task: str = tasks_mod.DEFAULT_TASK
 
 
 @dataclass(frozen=True)
@@ -315,7 +316,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
            "n_sentences": len(sents),
-           "n_chars": sum(len(s[0]) if data.task == "ner" else sum(map(len, s)) for s in sents),
+           "n_chars": sum(len(data.kind.example(s)[0]) for s in sents),
            "algorithm": algorithm, "params": params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
@@ -329,13 +330,13 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
 
 def _format(data: RunData) -> str:
     """The format of the systems' files of a run: sighan, or bio for entities."""
-    return "sighan" if data.task == "segmentation" else "bio"
+    return data.kind.format
 
 
 def _as_written(data: RunData, pred: list) -> tuple[list, list | None]:
     """A model's prediction as tokens and tags: its words (no tags); for
     entities, the test characters with IOBES tags."""
-    if data.task == "segmentation":
+    if not data.kind.tagged:
         return pred, None
     from committee.corpus.entities import bioes
 
@@ -383,7 +384,7 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
                          "was found.")
             continue
         info_path, info = saved[asked]
-        path = info_path.with_suffix(".bio" if data.task != "segmentation" else ".txt")
+        path = info_path.with_suffix(".bio" if data.kind.tagged else ".txt")
         pred = corpus_mod.read_corpus(path, format=_format(data))
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(info_path.stem, taken)
@@ -398,7 +399,7 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     """A segmenter (an entity tagger for ``task: ner``) run on the test set, its
     output kept in ``report/systems/`` and read back while the test set and
     the tool's version are the same."""
-    entities = data.task != "segmentation"
+    entities = data.kind.tagged
     load = seg_mod.load_tagger if entities else seg_mod.load
     seg = load(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name

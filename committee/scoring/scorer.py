@@ -12,6 +12,7 @@ import numpy as np
 
 from committee import checks, metrics, rundir, significance
 from committee import corpus as corpus_mod
+from committee import tasks as tasks_mod
 from committee import difficulty as difficulty_mod
 from committee.checkargs import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
@@ -83,7 +84,8 @@ class Scorer:
         training corpus, ``difficulty`` the difficulties.  Entities have
         :data:`committee.metrics.labelled.ENTITY_ATTRIBUTES` (``type``:
         per-type results).
-    task : {"segmentation", "ner"}
+    task : str
+        A task of :data:`committee.tasks.TASKS` (default ``segmentation``):
         ``ner`` scores named entities (docs/method.md §13): gold and outputs
         carry entity tags (format ``bio``), a unit is an entity (span and
         type), and ``difficulty`` is a run directory or its ``.weight_c``.
@@ -114,7 +116,8 @@ class Scorer:
                  train_format: str | None = None, gold_format: str | None = None,
                  gold_encoding: str | None = None, train_encoding: str | None = None,
                  allow_overlap: bool = False, spelling=None, irt=None, buckets=None,
-                 task: str = "segmentation", mode: str = "default", scheme: str | None = None,
+                 task: str = tasks_mod.DEFAULT_TASK, mode: str = "default",
+                 scheme: str | None = None,
                  _api: str = "Scorer"):
         _check_scorer_args(_api, gold, difficulty, train_words, {
             "format": format, "encoding": encoding, "normalization": normalization,
@@ -122,8 +125,9 @@ class Scorer:
             "gold_encoding": gold_encoding, "train_encoding": train_encoding,
             "allow_overlap": allow_overlap, "spelling": spelling, "irt": irt})
         self.task, self.mode, self.scheme = _check_task(_api, task, mode, scheme)
-        if task == "ner" and format == "sighan":  # the default format of entities
-            format = "bio"
+        self._task = tasks_mod.get(self.task)
+        if format == "sighan":  # the default: the task's own (bio for entities)
+            format = self._task.format
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.spelling = spelling or python_spelling
         # a run's files belong to its task: a segmentation's words are no entities
@@ -136,13 +140,15 @@ class Scorer:
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = None
-        init = self._init_entities if self.task == "ner" else self._init_words
+        init = {tasks_mod.WORDS: self._init_words,
+                tasks_mod.ENTITIES: self._init_entities}[self._task.collector]
         init(difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
              irt, allow_overlap)
 
     def _init_words(self, difficulty, train_words, train_format, train_encoding, buckets,
                     _api: str, irt, allow_overlap: bool) -> None:
-        """The gold side of ``task="segmentation"`` (:class:`committee.metrics.Collector`)."""
+        """The gold side of a task whose units are words (``segmentation``;
+        :class:`committee.metrics.Collector`)."""
         normalization = self.normalization
         _no_entity_tags(self.gold)
         if difficulty is not None:
@@ -180,15 +186,15 @@ class Scorer:
 
     def _init_entities(self, difficulty, train_words, train_format, train_encoding, buckets,
                        api: str, irt, allow_overlap: bool = False) -> None:
-        """The gold side of ``task="ner"`` (:class:`committee.metrics.labelled.EntityCollector`)."""
+        """The gold side of a task whose units are entities (``ner``;
+        :class:`committee.metrics.labelled.EntityCollector`)."""
         from committee.metrics.labelled import ENTITY_ATTRIBUTES, EntityCollector
-        from committee.tasks import NER
 
-        gold = self.gold
+        task, gold = self._task, self.gold
         _need_entity_tags(gold)
-        units = NER.gold(gold, self.mode, self.scheme)
+        units = task.gold(gold, self.mode, self.scheme)
         if self.mode == "strict" and not any(units):
-            _check_strict_gold(gold, self.scheme, self.spelling("output"))
+            _check_strict_gold(task, gold, self.scheme, self.spelling("output"))
         char_d = None
         if difficulty is not None:
             try:
@@ -204,11 +210,11 @@ class Scorer:
         if train is not None:  # a training corpus that is the gold: every entity seen
             _check_overlap(train, gold, allow_overlap, self.spelling("train"))
         if train is not None and train.tags is not None:  # a tagged corpus: its entities
-            words = set(NER.texts(train.words, NER.gold(train)))
+            words = set(task.texts(train.words, task.gold(train)))
             self.train_words_sha256 = corpus_mod.word_list_sha256(words)
         self.train_words = words
         oov = None if words is None else np.fromiter(
-            (t not in words for t in NER.texts(gold.words, units)), dtype=bool,
+            (t not in words for t in task.texts(gold.words, units)), dtype=bool,
             count=sum(map(len, units)))
         attrs = ()
         if buckets is True:
@@ -219,25 +225,25 @@ class Scorer:
                           for k in names)
         self._scorer = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
                                        scheme=self.scheme, buckets=attrs)
-        self.irt_items = None if irt is None else read_irt_items(irt, NER.texts(gold.words,
-                                                                                units))
+        self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
+                                                                                 units))
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
         _check_resampling("Scorer.signature", bootstrap, seed)
-        if self.task == "ner":
+        if self._task.collector == tasks_mod.ENTITIES:
             d = None if self.difficulty is None else np.concatenate(
                 [self.difficulty, self.char_difficulty])
-            match = "exact-entity" + ("" if self.mode == "default" else
-                                      f":strict-{self._scorer.scheme_used}")
+            match = self._task.match + ("" if self.mode == "default" else
+                                        f":strict-{self._scorer.scheme_used}")
             return metrics.make_signature(self.gold.words, tags=self.gold.tags, difficulty=d,
                                           vocabulary_sha256=self.train_words_sha256,
                                           normalization=self.normalization, match=match,
                                           bootstrap=bootstrap, seed=seed)
         return metrics.make_signature(self.gold.words, difficulty=self.difficulty,
                                       vocabulary_sha256=self.train_words_sha256,
-                                      normalization=self.normalization, bootstrap=bootstrap,
-                                      seed=seed)
+                                      normalization=self.normalization, match=self._task.match,
+                                      bootstrap=bootstrap, seed=seed)
 
     def read(self, output, label: str = "<output>") -> Corpus:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
@@ -245,7 +251,7 @@ class Scorer:
                                  encoding=self.encoding, normalization=self.normalization,
                                  fix=self.spelling("output"), argument=("Scorer.read", "output"))
         checks.check_gold_output(self.gold, pred, self.known_golds)
-        if self.task != "ner":
+        if not self._task.tagged:
             _no_entity_tags(pred)
         return pred
 
@@ -289,7 +295,7 @@ class Scorer:
     def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
         """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
-        if self.task == "ner":
+        if self._task.collector == tasks_mod.ENTITIES:
             return self._score_entities(pred, output, bootstrap, seed, name, progress)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._scorer.collect(pred, pred_spans=pred_spans)
@@ -321,7 +327,7 @@ class Scorer:
 
     def _score_entities(self, pred: Corpus, output, bootstrap: int, seed: int, name,
                         progress: bool) -> Scores:
-        """:meth:`_score` of ``task="ner"``: the output's entities matched once,
+        """:meth:`_score` of entities (``task="ner"``): the output's entities matched once,
         for the statistics and the error types."""
         _need_entity_tags(pred)
         metrics.check_aligned(self.gold, pred)
@@ -390,16 +396,14 @@ def _need_entity_tags(corpus: Corpus) -> None:
                                             "(a token and its tag a line)")
 
 
-def _check_strict_gold(gold: Corpus, scheme: str | None, fix) -> None:
+def _check_strict_gold(task, gold: Corpus, scheme: str | None, fix) -> None:
     """Refuse a gold in which the strict mode finds no entity while the
     default reading (the conlleval rules) finds some: its tags do not fit
     the scheme, and every score would be undefined.  Names the scheme the
     tags look like (:func:`~committee.corpus.entities.detect_scheme`) when
     it is another."""
     from committee.corpus.entities import detect_scheme
-    from committee.tasks import NER
-
-    found = sum(map(len, NER.gold(gold)))
+    found = sum(map(len, task.gold(gold)))
     if not found:
         return
     detected = detect_scheme(gold.tags)
@@ -421,12 +425,11 @@ def _no_entity_tags(corpus: Corpus) -> None:
 def _check_task(api: str, task, mode, scheme) -> tuple[str, str, str | None]:
     """``task``, ``mode`` and ``scheme`` of a scorer, checked."""
     from committee.corpus.entities import MODES, SCHEMES
-    from committee.tasks import TASKS
 
-    require_choice(api, "task", task, tuple(TASKS))
+    require_choice(api, "task", task, tuple(tasks_mod.TASKS))
     require_choice(api, "mode", mode, MODES)
     require_choice(api, "scheme", scheme, SCHEMES, none=True)
-    if task != "ner" and (mode != "default" or scheme is not None):
+    if not tasks_mod.get(task).tagged and (mode != "default" or scheme is not None):
         raise ValueError(f"{api}: mode and scheme are for task='ner' (entity tags)")
     return task, mode, scheme
 

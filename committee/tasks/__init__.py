@@ -26,110 +26,17 @@ name: it asks the task record (its attributes and methods below).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
+
+from committee.tasks.base import COLLECTORS, ENTITIES, WORDS, Task
+from committee.tasks.ner import NER, Entities
+from committee.tasks.segmentation import SEGMENTATION, Segmentation
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from committee.corpus import Corpus
     from committee.spans import Spans
 
-# numpy and spans are imported where used: config takes TASKS from here, and
-# reading a config must stay cheap (docs/benchmarks.md).
-
-#: :attr:`Task.collector` of units that tile each sentence (words):
-#: ``committee.metrics.Collector``, one difficulty per word in ``test.weight``.
-WORDS = "words"
-#: :attr:`Task.collector` of labelled spans read from entity tags:
-#: ``committee.metrics.labelled.EntityCollector``, ``test.weight_c``.
-ENTITIES = "entities"
-COLLECTORS = (WORDS, ENTITIES)
-
-
-@dataclass(frozen=True)
-class Task:
-    """What every task record says; a task is a subclass with its values
-    and methods (:class:`committee.tasks.segmentation.Segmentation`)."""
-
-    #: its name in :data:`TASKS`, ``task:`` of a config and ``--task``
-    name: str
-    #: what a unit is called, singular and plural ("word", "words")
-    unit: str
-    units: str
-    #: the median f1 below which a committee's first members are stopped
-    #: (:func:`committee.members.check_first_members`)
-    min_median_f1: float
-    #: what a member does, and what it learns, in that check's message
-    does: str
-    learns: str
-    #: the file format of its corpora and of the outputs it scores
-    #: (``committee score``'s default ``--format``)
-    format: str
-    #: its units come from entity tags (bio corpora): its gold needs tags,
-    #: ``--mode`` and ``--scheme`` apply, its tools are taggers
-    #: (:func:`committee.segmenters.load_tagger`) and their outputs bio
-    tagged: bool
-    #: its units tile each sentence: a member's prediction is a
-    #: segmentation (word ends), TNR and boundary metrics apply
-    tiles: bool
-    #: how a scorer's gold side and a run's difficulty files are made:
-    #: :data:`WORDS` or :data:`ENTITIES`
-    collector: str
-    #: the ``match`` field of a score's signature
-    match: str
-    #: the difficulty file ``committee score --difficulty`` reads of a run
-    weight_file: str
-    #: the key of the number of difficulties in ``manifest.json``
-    count_key: str
-    #: the view of ``report.html`` (its script's ``DATA.task``)
-    page: str
-    #: what its trained models and tools are called in headings
-    models: str
-    #: the paper's PKU figures (Qian, Qiu & Huang, 2016) are of its units
-    paper_figures: bool
-
-    def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
-        """Each sentence's units."""
-        raise NotImplementedError
-
-    def train_sentences(self, corpus: Corpus, units: list) -> list:
-        """The sentences a member may train on, in the form :meth:`example` reads."""
-        raise NotImplementedError
-
-    def texts(self, words: list, units: list) -> list[str]:
-        """Every unit's characters, in corpus order."""
-        raise NotImplementedError
-
-    def example(self, sentence) -> tuple[str, Sequence[str]]:
-        """A training sentence as ``(characters, one tag per character)``."""
-        raise NotImplementedError
-
-    def decode(self, chars: str, tags: Sequence[str]) -> list:
-        """A member's tags of one sentence as its units."""
-        raise NotImplementedError
-
-    def labels(self, *unit_lists) -> tuple[str, ...]:
-        """The label set of units."""
-        raise NotImplementedError
-
-    def spans(self, lengths: Sequence[int], units: list, label_names=()) -> Spans:
-        """Units of every sentence on the global character axis."""
-        raise NotImplementedError
-
-    def mask(self, pred: Spans, n_chars: int) -> np.ndarray:
-        """Over the test characters, what a member's prediction keeps
-        (``predictions.npz``)."""
-        raise NotImplementedError
-
-    def gold_problem(self, chars: str, units: list) -> str | None:
-        """What is wrong with one test sentence's gold ``units`` over its
-        characters ``chars``, or None."""
-        raise NotImplementedError
-
-
-from committee.tasks.ner import NER, Entities  # noqa: E402
-from committee.tasks.segmentation import SEGMENTATION, Segmentation  # noqa: E402
 
 #: The tasks ``task:`` and ``--task`` can name: the one place a task plugs in.
 TASKS: dict[str, Task] = {t.name: t for t in (SEGMENTATION, NER)}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus
 from committee.corpus import entities as ent
-from committee.tasks import ENTITIES, Task
+from committee.tasks.base import ENTITIES, Task
 
 if TYPE_CHECKING:
     import numpy as np

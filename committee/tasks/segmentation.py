@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus, from_bmes, to_bmes
-from committee.tasks import WORDS, Task
+from committee.tasks.base import WORDS, Task
 
 if TYPE_CHECKING:
     import numpy as np
