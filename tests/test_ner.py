@@ -306,7 +306,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
     out = tmp_path / "no_entity.bio"
     corpus_mod.write_bio(out, gold.words, [["O"] * len(s) for s in gold.tags])
-    names = [e.name for e in experiments.REGISTRY if "ner" in e.tasks]
+    names = [e.name for e in experiments.REGISTRY if experiments.reads(e, "ner")]
     assert names == ["table2", "stability", "ranking", "bins", "entities"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -381,7 +381,7 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
         analyses=_page_analyses(ctx, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
-                for name, reason in ctx.failed], units=data.units)
+                for name, reason in ctx.failed], units=data.units, page=data.kind.page)
     path = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
     try:
         html.write_html(path, page)

@@ -161,6 +161,10 @@ class ReportData:
         entities ``(start, end, type)``; then ``gold`` holds the sentences'
         tokens, ``d`` is per entity, and each system has ``tags``
         (docs/method.md §13).
+    page : str, optional
+        The page's view (its script's ``DATA.task``): the run's task's
+        :attr:`committee.tasks.Task.page`; None: ``ner`` with ``units``,
+        else ``segmentation``.
     """
 
     name: str
@@ -176,6 +180,7 @@ class ReportData:
     notes: Sequence[str] = ()
     failed: Sequence[Mapping[str, str]] = ()
     units: list | None = None
+    page: str | None = None
 
 
 # --------------------------------------------------------------------------
@@ -346,7 +351,7 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
                  np.array([len(u) for u in units], dtype=np.int64), ENTITY_OUTCOMES, systems)
     starts = np.array([u[0] for us in units for u in us], dtype=np.uint32)
     ends = np.array([u[1] for us in units for u in us], dtype=np.uint32)
-    return page | {"task": "ner", "texts": texts, "item_start": _array(starts),
+    return page | {"task": data.page or "ner", "texts": texts, "item_start": _array(starts),
                    "item_end": _array(ends), "types": types,
                    "type_codes": _array(type_codes[:n])}
 
@@ -361,7 +366,7 @@ def _page(data: ReportData, gold: Corpus, n: int, n_chars: int, d, vocab, word_i
     return {
         "name": data.name, "signature": data.signature, "version": __version__,
         "n_sentences": len(gold.words), "n_words": n, "n_chars": n_chars,
-        "task": "segmentation", "outcomes": list(outcome_names),
+        "task": data.page or "segmentation", "outcomes": list(outcome_names),
         "metrics": records.page_columns(),
         "palette": {"colors": list(COLORS), "patterns": list(HATCHES)},
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
