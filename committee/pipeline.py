@@ -75,7 +75,7 @@ class RunInputs:
     """The corpora of a run, read once.
 
     ``train_sentences`` are those a member may train on, in the task's form
-    (:meth:`committee.tasks.Segmentation.train_sentences`); ``test_units``
+    (:meth:`committee.tasks.Task.train_sentences`); ``test_units``
     the test set's gold units (words; entities), per sentence.  The
     vocabulary is the training words (the training entities' strings for
     ``task: ner``) that OOV flags are taken against.

@@ -137,7 +137,7 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
     Parameters
     ----------
     trainer : Trainer
-    task : committee.tasks.Segmentation or committee.tasks.Entities
+    task : committee.tasks.Task
         Encodes each training sentence (:meth:`example`) and decodes the
         predicted tags (:meth:`decode`).
     sentences : sequence
