@@ -17,7 +17,7 @@ Two defaults in short: ``name``, ``corpus.train``, ``corpus.test`` and
 ``output.dir`` are required; ``crf.trainer`` defaults to ``crfsuite``
 (:data:`committee.trainers.TRAINERS`), which owns the rest of ``crf``;
 ``crf`` defaults to the ``paper`` preset
-(L-BFGS, c1 = c2 = 0.1, 100 iterations: :data:`committee.crf.PRESETS`), whose
+(L-BFGS, c1 = 1.0, c2 = 0, 100 iterations: :data:`committee.crf.PRESETS`), whose
 parameters a given ``crf.params`` overrides one by one, and ``null`` for a
 name leaves it at python-crfsuite's own default.  ``parallel.n_jobs``
 defaults to 1: a run uses more cores only when asked to.
