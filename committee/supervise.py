@@ -246,8 +246,10 @@ def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearra
                 elif key.fileobj is proc.stdout:
                     out += chunk
                     if bar is not None:  # never past its total: extra lines are the count check's
-                        room = None if bar.total is None else max(0, bar.total - bar.n)
-                        bar.update(min(chunk.count(b"\n"), room if room is not None else 1 << 62))
+                        lines = chunk.count(b"\n")
+                        if bar.total is not None:
+                            lines = min(lines, max(0, bar.total - bar.n))
+                        bar.update(lines)
                     if len(out) > limit:
                         return "overflow"
                 else:
