@@ -37,9 +37,9 @@ _LAZY = {
     "Scores": ("committee.scoring", "Scores"),
     "compare": ("committee.scoring", "compare"),
     "read_corpus": ("committee.scoring", "read_corpus"),  # corpus.read_corpus, arguments checked
-    "load_difficulty": ("committee.difficulty", "load_difficulty"),
-    "run": ("committee.workflow", "run"),
-    "report": ("committee.workflow", "report"),
+    "load_difficulty": ("committee.pipeline.difficulty", "load_difficulty"),
+    "run": ("committee.pipeline.workflow", "run"),
+    "report": ("committee.pipeline.workflow", "report"),
 }
 
 __all__ = [
@@ -66,10 +66,10 @@ class _ReportModule(types.ModuleType):
     """The type of the :mod:`committee.report` package, which is also the
     function ``committee.report(run_dir, ...)``: once the package is imported,
     ``committee.report`` names it, so calling it must write a run's report
-    (:func:`committee.workflow.report`)."""
+    (:func:`committee.pipeline.workflow.report`)."""
 
     def __call__(self, run_dir, *args, **kwargs):
-        from committee.workflow import report
+        from committee.pipeline.workflow import report
 
         return report(run_dir, *args, **kwargs)
 

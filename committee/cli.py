@@ -43,13 +43,13 @@ import sys
 import warnings
 
 from committee import __version__
-from committee.checkargs import cli_int, cli_real
+from committee.system.arguments import cli_int, cli_real
 from committee.corpus import FORMATS
 from committee.corpus.entities import MODES, SCHEMES
 from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
 from committee.errors import CommitteeError, Note
-from committee.process import (
+from committee.system.process import (
     exit_now, handle_stop_signals, run_command, say_stopped, stdout_closed)
 
 def _columns(names: str | None, irt: bool = False) -> tuple:
@@ -89,7 +89,9 @@ def _cli_spelling(source: str):
 
 
 def cmd_score(args) -> int:
-    from committee import difficulty, rundir, scoring
+    from committee import scoring
+    from committee.pipeline import difficulty
+    from committee.pipeline import layout
 
     if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
         difficulty.check_final(args.difficulty)
@@ -97,8 +99,8 @@ def cmd_score(args) -> int:
     files = [args.gold, difficulty.difficulty_file(args.difficulty), args.train_words,
              args.train, *(o for o in args.outputs if o != "-")]
     scoring.require_files(files)
-    rundir.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
-    rundir.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
+    layout.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
+    layout.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
                        *args.outputs], args.task, _cli_spelling("output"))
     fmt = args.format or get_task(args.task).format
     scorer = scoring.Scorer(
@@ -124,13 +126,14 @@ def cmd_score(args) -> int:
 
 def cmd_run(args) -> int:
     from committee import config as config_mod
-    from committee import rundir, workflow
+    from committee.pipeline import layout
+    from committee.pipeline import workflow
 
     cfg = config_mod.load_config(args.config, overrides=(args.set or []) + _scheduler(args))
     out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config,
                        segmenters=args.segmenter or [], timeout=args.timeout,
                        timeout_name="--timeout")
-    manifest = rundir.read_manifest(out)
+    manifest = layout.read_manifest(out)
     d = manifest["difficulty"]
     task = get_task(cfg.task)
     units = f"{d[task.count_key]:,} test {task.units}"
@@ -138,8 +141,8 @@ def cmd_run(args) -> int:
           f"mean difficulty {d['mean']:.3f}, test OOV rate "
           f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
     print(manifest["signature"])
-    if cfg.experiments.enabled() and (out / rundir.REPORT_FILE).exists():
-        print(f"report: {out / rundir.REPORT_FILE}")
+    if cfg.experiments.enabled() and (out / layout.REPORT_FILE).exists():
+        print(f"report: {out / layout.REPORT_FILE}")
     return 0
 
 
@@ -177,7 +180,7 @@ def _check_report(args) -> None:
 def cmd_report(args) -> int:
     import time
 
-    from committee import workflow
+    from committee.pipeline import workflow
 
     started = time.time_ns()
     workflow.report(args.run_dir, args.config, (args.set or []) + _scheduler(args),
@@ -191,7 +194,7 @@ def cmd_report(args) -> int:
 
 def cmd_segment(args) -> int:
     from committee import corpus, segmenters
-    from committee.fileio import open_output, refuse_overwrite
+    from committee.system.files import open_output, refuse_overwrite
 
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
@@ -215,7 +218,7 @@ def cmd_segment(args) -> int:
 
 
 def cmd_irt(args) -> int:
-    from committee import irtrun
+    from committee.scoring import irt as irtrun
 
     summary = irtrun.run(args.run_dir, model=args.model, systems=args.system or [],
                          min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export,
@@ -424,7 +427,7 @@ def _add_segment(sub) -> None:
 def _check_segment(args) -> None:
     """``--with`` names a segmenter (:func:`_check_segmenters`) and ``-o`` a
     file, not a directory."""
-    from committee.fileio import output_problem
+    from committee.system.files import output_problem
 
     _check_segmenters(args)
     problem = None if args.output == "-" else output_problem(args.output)
@@ -588,7 +591,7 @@ def _check_segmenters(args) -> None:
 def _check_args(args) -> None:
     """Argument checks argparse cannot express; raise :class:`_UsageError`."""
     if getattr(args, "bootstrap", 0):
-        from committee.significance import check_resamples
+        from committee.metrics.significance import check_resamples
 
         try:
             check_resamples(args.bootstrap)

@@ -56,8 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from committee import supervise
-from committee.checkargs import require_real
+from committee.system import commands
+from committee.system.arguments import require_real
 from committee.errors import CommitteeError, InputError
 
 __all__ = ["SEGMENTERS", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
@@ -505,7 +505,7 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
                  timeout: float | None = None, timeout_name: str = "timeout",
                  progress: bool = False, tagged: bool = False) -> list[str]:
     """Run the command on ``sent`` (one per line), supervised
-    (:func:`committee.supervise.run`: its own process group, stopped whole
+    (:func:`committee.system.commands.run`: its own process group, stopped whole
     however this ends; at most :func:`output_limit` bytes of output;
     ``timeout`` seconds); its output lines, checked for count and encoding.
     With ``progress``, a bar on standard error counts the lines it wrote and
@@ -518,9 +518,9 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
     data = "".join(s + "\n" for s in sent).encode("utf-8")
     limit = output_limit(len(data), tagged)
     bar = tqdm(total=len(sent), unit="sentence", desc=command_name(argv), disable=not progress,
-               dynamic_ncols=True, mininterval=supervise.progress_every())
+               dynamic_ncols=True, mininterval=commands.progress_every())
     try:
-        done = supervise.run(argv, data, limit=limit, timeout=timeout, env=env, bar=bar)
+        done = commands.run(argv, data, limit=limit, timeout=timeout, env=env, bar=bar)
     except FileNotFoundError:
         raise SegmenterFailed(f"{who}: command not found: {argv[0]}") from None
     except OSError as exc:
@@ -565,7 +565,7 @@ def command(cmdline: str, timeout: float | None = None, *,
 
     It runs in a session and process group of its own, fed and read at
     once, and the whole group is stopped (SIGTERM, then SIGKILL after
-    :data:`committee.supervise.GRACE` seconds) whenever committee is done
+    :data:`committee.system.commands.GRACE` seconds) whenever committee is done
     with it, fails or is stopped: no process it started outlives the run.  A
     child it leaves behind holding its standard output open is given the
     same grace, then stopped, and what the command wrote is used.  Its output may hold

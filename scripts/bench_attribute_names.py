@@ -47,7 +47,7 @@ def append_seconds(seqs, tags) -> float:
 
 
 def same_tags(x, x_renamed, tags, test, test_renamed) -> bool:
-    from committee.crf import tag_sentences, train_model
+    from committee.learners.crf import tag_sentences, train_model
 
     with tempfile.TemporaryDirectory() as work:
         a, b = Path(work) / "a.crfsuite", Path(work) / "b.crfsuite"
@@ -63,8 +63,8 @@ def main(argv=None) -> int:
 
     from committee.config import load_config
     from committee.corpus import to_bmes
-    from committee.features import TEMPLATES, attributes
-    from committee.pipeline import load_inputs
+    from committee.learners.features import TEMPLATES, attributes
+    from committee.pipeline.dataset import load_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", choices=sorted(bench_recipes.CORPORA), default="weibo")

@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 
 import committee
-from committee import analysis, rundir
+from committee.metrics import difficulty_stats as analysis
+from committee.pipeline import layout as rundir
 from committee import corpus as corpus_mod
 
 _MEMBER = re.compile(r"INFO member (\d+) \(.*?\): f1 [^;]*; (.*)$")

@@ -4,7 +4,7 @@
 Contenders (same K, templates, ratios, samples, attributes and CRF
 parameters):
 
-* ``pipeline, 2 workers`` and ``pipeline, 1 worker``: :func:`committee.pipeline.run`
+* ``pipeline, 2 workers`` and ``pipeline, 1 worker``: :func:`committee.pipeline.dataset.run`
   (loky), wall-clock including worker start-up and writing every output;
 * ``baseline``: what a user would write otherwise: a sequential loop over
   ``sklearn_crfsuite.CRF`` with per-character feature dicts built the usual
@@ -36,10 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from committee import corpus as corpus_mod  # noqa: E402
-from committee import members as members_mod  # noqa: E402
-from committee import pipeline, rundir  # noqa: E402
+from committee.learners import members as members_mod
+from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import layout as rundir
 from committee.config import parse_config  # noqa: E402
-from committee.spans import marks as span_marks  # noqa: E402
+from committee.tasks.spans import marks as span_marks  # noqa: E402
 
 OFFSETS = {  # the templates of docs/method.md §2, written out the way a user would
     "F1": ((-1, 0, 1), (-1, 0), ()),

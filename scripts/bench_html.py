@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_score import perturb  # noqa: E402
 
 from committee import corpus as corpus_mod  # noqa: E402
-from committee.analysis import BIN_LABELS  # noqa: E402
+from committee.metrics.difficulty_stats import BIN_LABELS  # noqa: E402
 from committee import metrics  # noqa: E402
 from committee.report import html as htmlreport  # noqa: E402
 from committee.scoring import rank  # noqa: E402

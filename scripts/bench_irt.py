@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""IRT fit at committee scale: time and peak memory of ``committee.irt.fit``.
+"""IRT fit at committee scale: time and peak memory of ``committee.metrics.itemresponse.fit``.
 
     nice -n 10 python3 scripts/bench_irt.py [--k 90 297] [--n 188000] [--seed 0]
 
@@ -41,7 +41,7 @@ def simulate(k: int, n: int, seed: int):
 
 
 def one(k: int, n: int, seed: int) -> dict:
-    from committee import irt
+    from committee.metrics import itemresponse as irt
 
     y, theta, a, b = simulate(k, n, seed)
     t = time.perf_counter()

@@ -3,7 +3,7 @@
 
     nice -n 10 python3 scripts/bench_irt_committees.py RUN_DIR... [--prefixes 5 12]
 
-For each finished ``committee run`` directory, fits ``committee.irt.fit``
+For each finished ``committee run`` directory, fits ``committee.metrics.itemresponse.fit``
 to its ``marks.npz`` (K members x N test words) with the 1PL and the 2PL
 model (500 EM iterations at most, tolerance 1e-3, as ``committee irt``),
 and prints one Markdown row per fit: K, distinct response patterns, model,
@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from committee import irt  # noqa: E402
+from committee.metrics import itemresponse as irt
 
 #: ``committee irt`` refuses fewer members (this script fits them all the same).
 REFUSED_BELOW = irt.MIN_K

@@ -6,7 +6,7 @@ The committee's difficulties are averages of its members' marks, so a
 recipe can only give ``paper``'s difficulties if each of its members gets
 nearly the same words right as the ``paper`` member trained on the same
 sentences.  This bench trains one member (template, ratio, seed and index
-given; its sentences are those of :func:`committee.members.member_sample`)
+given; its sentences are those of :func:`committee.learners.members.member_sample`)
 once per recipe in this process, and prints per recipe:
 
 * ``CPU s`` (``time.process_time`` around the member: attributes, append,
@@ -25,7 +25,7 @@ once per recipe in this process, and prints per recipe:
     python3 scripts/bench_member_agreement.py --corpus weibo --template F2 --ratio 0.2 \\
         --recipes paper paper-200 lbfgs-60 lbfgs-50 fast l2sgd-c0.1-20 pa-10 ap-10
 
-Recipes are the presets of ``committee.crf.PRESETS``, the ``RECIPES`` of
+Recipes are the presets of ``committee.learners.crf.PRESETS``, the ``RECIPES`` of
 ``scripts/bench_recipes.py`` and :data:`EXTRA`.  A recipe name may end in
 a pruning of the member's training attributes:
 
@@ -74,7 +74,7 @@ EXTRA = {
 
 def recipe(name: str) -> tuple[str, dict]:
     """``(algorithm, params)`` of recipe ``name`` after its preset is applied."""
-    from committee.crf import resolve_preset
+    from committee.learners.crf import resolve_preset
 
     section = EXTRA.get(name) or bench_recipes.recipe_section(name)
     resolved, problems = resolve_preset(section)
@@ -107,13 +107,13 @@ def paper_support(model_path) -> set[str]:
 
 
 def run_pruned(member, sample, test_chars, test_words, algorithm, params, keep, work):
-    """Like :func:`committee.members.run_member`, on the training attributes
+    """Like :func:`committee.learners.members.run_member`, on the training attributes
     in ``keep`` (None: those of the test set); returns (marks, timings)."""
-    from committee import crf
+    from committee.learners import crf
     from committee.corpus import from_bmes, to_bmes
-    from committee.features import attributes
-    from committee.spans import marks as word_marks
-    from committee.members import crfsuite_seed
+    from committee.learners.features import attributes
+    from committee.tasks.spans import marks as word_marks
+    from committee.learners.members import crfsuite_seed
 
     t0 = time.perf_counter()
     test_x = [attributes(c, member.template) for c in test_chars]
@@ -137,10 +137,10 @@ COLUMNS = ("attributes_s", "append_s", "featgen_s", "optimise_s", "store_s", "ta
 
 
 def main(argv=None) -> int:
-    from committee import members
+    from committee.learners import members
     from committee.config import load_config
-    from committee.features import attributes
-    from committee.pipeline import load_inputs
+    from committee.learners.features import attributes
+    from committee.pipeline.dataset import load_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", choices=sorted(bench_recipes.CORPORA), default="weibo")

@@ -22,7 +22,10 @@ import time
 
 _WORKER = r"""
 import json, resource, sys, tempfile, time
-from committee import crf, members, tasks, trainers
+from committee import tasks
+from committee.learners import crf
+from committee.learners import members
+from committee.learners import trainers
 from committee.corpus import read_embedded
 
 task, template, ratio, preset = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]

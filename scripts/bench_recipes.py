@@ -31,7 +31,7 @@ recipe is always part of the table (its cost is the reference).
 ``weibo`` needs the NLPCC 2016 Weibo corpus in ``data/nlpcc2016-weibo``
 (data/README.md), the corpora folder beside the repository, or
 ``--weibo-root``.  The recipes are :data:`RECIPES` and the presets of
-``committee.crf.PRESETS`` (``paper``, the reference; ``fast``; ``elastic``,
+``committee.learners.crf.PRESETS`` (``paper``, the reference; ``fast``; ``elastic``,
 the reference before its recalibration; ``legacy``).  The figures recorded
 in docs/benchmarks.md before that recalibration name ``elastic`` ``paper``;
 their ``lbfgs-*`` and ``minfreq-2`` rows are ``elastic`` with one change.
@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 #: Candidate member recipes besides the package's presets
-#: (``committee.crf.PRESETS``: paper, fast, elastic, legacy), a ``crf`` config section each.
+#: (``committee.learners.crf.PRESETS``: paper, fast, elastic, legacy), a ``crf`` config section each.
 RECIPES: dict[str, dict] = {
     "lbfgs-60": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 60}},
     "lbfgs-50": {"algorithm": "lbfgs", "params": {"c1": 0.1, "c2": 0.1, "max_iterations": 50}},
@@ -100,7 +100,7 @@ CORPORA = {
 def recipe_section(name: str) -> dict:
     """The ``crf`` config section of recipe ``name``: a preset of the package
     when it has one, otherwise :data:`RECIPES`."""
-    from committee.crf import PRESETS
+    from committee.learners.crf import PRESETS
 
     if name in PRESETS:
         return {"preset": name}

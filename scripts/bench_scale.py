@@ -87,9 +87,9 @@ def measure_outputs(d: Path, members: int) -> dict:
     """Runs in a fresh process: the output-writing side of a K-member run."""
     import numpy as np
 
-    from committee import members as members_mod
-    from committee import marks as marks_mod
-    from committee import pipeline
+    from committee.learners import members as members_mod
+    from committee.pipeline import marks as marks_mod
+    from committee.pipeline.dataset import dataset as pipeline
     from committee.config import parse_config
 
     marks_rss = {"imports": _rss_mb()}

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee import metrics  # noqa: E402
-from committee import significance  # noqa: E402
+from committee.metrics import significance
 from committee import scoring  # noqa: E402
 from committee.corpus import Corpus  # noqa: E402
 from committee.errors import UndefinedMetricWarning  # noqa: E402

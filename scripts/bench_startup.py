@@ -11,7 +11,7 @@ Each figure is the wall time of a fresh ``python`` process (median and best
 of ``--repeat``), run with the source tree as its working directory so that
 ``import committee`` picks that tree.  With ``--before`` the same figures
 are printed side by side for an older tree (the refused run only where that
-tree has ``committee.runlock``).  The top imports by cumulative time come
+tree has ``committee.pipeline.lock``).  The top imports by cumulative time come
 from ``python -X importtime``.
 """
 
@@ -30,11 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: What ``committee run`` imports before its first look at ``output.dir``.
-RUN_IMPORTS = "import committee.cli, committee.config, committee.workflow"
+RUN_IMPORTS = "import committee.cli, committee.config, committee.pipeline.workflow"
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from committee import runlock
+    from committee.pipeline import lock as runlock
     with runlock.hold(sys.argv[1], "committee run", create=True):
         print("locked", flush=True)
         time.sleep(600)
@@ -83,7 +83,7 @@ def refused_run(tree: Path, repeat: int) -> tuple[float, float] | None:
 
 #: Imports worth watching: the heavy libraries and the command line's own modules.
 WATCHED = ("numpy", "pandas", "matplotlib", "pydantic", "yaml", "pycrfsuite", "committee.cli",
-           "committee.config", "committee.workflow")
+           "committee.config", "committee.pipeline.workflow")
 
 
 def import_costs(tree: Path) -> str:

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""What verifying a run's checksums adds to reading it (committee.rundir.verify).
+"""What verifying a run's checksums adds to reading it (committee.pipeline.layout.verify).
 
     python3 scripts/bench_verify.py [--members 297] [--words 200000] [--repeat 5]
 
 Builds a synthetic run directory of a large committee: ``marks.npz`` of
 ``--members`` x ``--words`` seeded random marks (80% right, written by
-committee.fileio.write_npz as a run writes it), ``predictions.npz`` of as
+committee.system.files.write_npz as a run writes it), ``predictions.npz`` of as
 many members' packed word ends, and ``test.txt``, ``words.tsv``,
 ``test.weight``, ``train-words.txt`` of random bytes in the sizes such a run
 has; ``manifest.json`` records their SHA-256.  Prints the least wall time
 over ``--repeat`` of verifying the files the report reads, of verifying
 ``marks.npz`` alone (what ``committee irt`` adds to reading it), and of
-loading ``marks.npz`` (committee.fileio.read_npz), which every reader does
+loading ``marks.npz`` (committee.system.files.read_npz), which every reader does
 anyway.
 """
 
@@ -29,8 +29,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from committee import rundir, runlock  # noqa: E402
-from committee.fileio import read_npz, sha256_file, write_npz  # noqa: E402
+from committee.pipeline import layout as rundir
+from committee.pipeline import lock as runlock
+from committee.system.files import read_npz, sha256_file, write_npz  # noqa: E402
 
 
 def _best(fn, repeat: int) -> float:

@@ -1,10 +1,10 @@
 """How often the bootstrap's 95% interval holds the true recall, by test-set size.
 
-The justification of ``committee.significance.MIN_SENTENCES`` (docs/metrics.md,
+The justification of ``committee.metrics.significance.MIN_SENTENCES`` (docs/metrics.md,
 Bootstrap).  Each replicate draws a test set of S sentences from a known
 population: a sentence has 1 + Poisson(25) gold words and its own accuracy
 p ~ Beta(9, 1) (mean 0.9, so the true corpus recall is 0.9); each word is
-correct with probability p.  ``committee.significance.bootstrap`` then gives
+correct with probability p.  ``committee.metrics.significance.bootstrap`` then gives
 the 95% percentile interval of recall from B resamples, and the script counts
 the replicates whose interval holds 0.9.  A calibrated interval holds it in
 95% of them.
@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from committee.metrics import SufficientStats
-from committee.significance import bootstrap
+from committee.metrics.significance import bootstrap
 
 SIZES = (1, 2, 3, 5, 10, 20, 30, 50, 100)
 TRUE_RECALL = 0.9

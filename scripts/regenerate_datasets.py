@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from committee import workflow  # noqa: E402
+from committee.pipeline import workflow
 from committee.config import load_config  # noqa: E402
 from committee.errors import CommitteeError  # noqa: E402
 
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
               file=sys.stderr)
         rows.append(row)
     out_root.mkdir(parents=True, exist_ok=True)
-    from committee.fileio import atomic_write_text
+    from committee.system.files import atomic_write_text
     atomic_write_text(out_root / "README.md", readme(rows))
     print(f"wrote {out_root / 'README.md'}", file=sys.stderr)
     return 0 if all(r["status"] == "built" for r in rows) or not args.names else 1

@@ -1,4 +1,4 @@
-"""committee.analysis: every number worked out by hand on toy data."""
+"""committee.metrics.difficulty_stats: every number worked out by hand on toy data."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from committee import analysis, metrics
+from committee import metrics
+from committee.metrics import difficulty_stats as analysis
 from committee.corpus import Corpus
 from committee.errors import UndefinedMetricWarning
 
@@ -37,7 +38,7 @@ def test_prefix_difficulties_by_hand():
 
 
 def test_prefix_of_the_whole_committee_is_the_run_difficulty():
-    from committee.difficulty import difficulties
+    from committee.pipeline.difficulty import difficulties
 
     d_full, _ = difficulties(MARKS)
     np.testing.assert_array_equal(analysis.prefix_difficulties(MARKS, [4])[0], d_full)

@@ -25,7 +25,7 @@ import committee
 from committee import scoring
 from committee.cli import main
 from committee.corpus import Corpus, format_sighan
-from committee.difficulty import load_difficulty, write_weight_c
+from committee.pipeline.difficulty import load_difficulty, write_weight_c
 from committee.errors import UndefinedMetricWarning
 from committee.metrics import METRICS, reference_scores
 
@@ -340,7 +340,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
     from types import SimpleNamespace
 
     from committee import config as config_mod
-    from committee import pipeline
+    from committee.pipeline.dataset import dataset as pipeline
 
     seen = {}
     cfg = SimpleNamespace(output=SimpleNamespace(dir=str(tmp_path / "out")), experiments=None)
@@ -360,7 +360,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
 
 def test_report_is_the_package_and_the_function(monkeypatch):
     """committee.report is the report package, and calling it writes a run's report."""
-    from committee import workflow
+    from committee.pipeline import workflow
 
     monkeypatch.setattr(workflow, "report", lambda run_dir, **kw: ("REPORT", run_dir, kw))
     import committee.report as report_pkg

@@ -16,21 +16,27 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 
-#: Floors from the top (0) to the bottom.  A module may import modules of a
+#: Floors from the top (0) to the bottom, by module (``learners.crf``) or by
+#: package (``corpus``: every module of the package that is not listed on its
+#: own; the longest listed prefix decides).  A module may import modules of a
 #: lower floor, and of its own floor when that makes no cycle.  ``config``
 #: sits on the members' floor, not lower: it takes its name lists from their
-#: homes (``members.DRAWS``, ``parallel.BACKENDS``, ``segmenters.SEGMENTERS``)
-#: and its CRF rules from ``crf``, and only ``report`` and ``cli`` (above it)
-#: read configs.  Modules that do not exist yet keep their place here.
+#: homes (``learners.members.DRAWS``, ``pipeline.pools.BACKENDS``,
+#: ``segmenters.SEGMENTERS``) and its CRF rules from ``learners``, and only the
+#: report and the CLI (above it) read configs.  A package's ``__init__`` that
+#: only documents the package (``learners``, ``pipeline``, ``system``) sits at
+#: the bottom.
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
-    ("workflow",),
-    ("pipeline", "report", "irtrun"),
-    ("members", "marks", "difficulty", "scoring", "parallel", "rundir", "runlock",
-     "analysis", "plots", "segmenters", "config", "experiments", "checks"),
-    ("crf", "trainers", "metrics", "significance", "corpus", "features", "spans", "irt",
-     "tasks"),
-    ("fileio", "errors", "checkargs", "supervise", "process"),
+    ("pipeline.workflow",),
+    ("pipeline.dataset", "report", "scoring.irt"),
+    ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring", "pipeline.pools",
+     "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats", "report.plots",
+     "segmenters", "config", "corpus.plausibility"),
+    ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
+     "learners.features", "tasks.spans", "metrics.itemresponse", "tasks"),
+    ("system.files", "errors", "system.arguments", "system.commands", "system.process",
+     "learners", "pipeline", "system"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 
@@ -82,9 +88,12 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def floor_of(module: str) -> int | None:
-    """The floor of ``committee.X`` or ``committee.X.Y`` (that of ``X``)."""
-    parts = module.split(".")
-    return FLOOR.get(parts[1]) if len(parts) > 1 else None
+    """The floor of ``committee.X.Y``: that of ``X.Y`` if listed, else that of ``X``."""
+    parts = module.split(".")[1:]
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in FLOOR:
+            return FLOOR[".".join(parts[:n])]
+    return None
 
 
 def violations(graph: dict[str, set[str]]) -> list[str]:
@@ -147,23 +156,24 @@ def test_every_floor_name_is_unique():
 
 def test_the_checks_can_fail():
     """An upward import, a same-floor cycle and an unknown module are caught."""
-    graph = {"committee.pipeline": {"committee.report.build"},
-             "committee.report.build": {"committee.pipeline"},
-             "committee.crf": {"committee.members"},
+    graph = {"committee.pipeline.dataset": {"committee.report.build"},
+             "committee.report.build": {"committee.pipeline.dataset"},
+             "committee.learners.crf": {"committee.learners.members"},
              "committee.newthing": set()}
     found = violations(graph)
-    assert any("committee.crf (floor 4) imports committee.members" in p for p in found)
+    assert any("committee.learners.crf (floor 4) imports committee.learners.members" in p
+               for p in found)
     assert any("committee.newthing has no floor: add 'newthing' to FLOORS" in p for p in found)
-    assert not any(p.startswith("committee.pipeline") for p in found)  # same floor
-    assert cycles(graph) == [["committee.pipeline", "committee.report.build",
-                              "committee.pipeline"]]
+    assert not any(p.startswith("committee.pipeline.dataset") for p in found)  # same floor
+    assert cycles(graph) == [["committee.pipeline.dataset", "committee.report.build",
+                              "committee.pipeline.dataset"]]
 
 
 def test_imports_inside_functions_count():
     tree = ast.parse("def f():\n    from committee import report\n    import committee.cli\n")
     known = {"committee.report", "committee.cli"}
-    assert imported_modules(tree, "committee.pipeline", known) == {"committee.report",
-                                                                  "committee.cli"}
+    assert imported_modules(tree, "committee.pipeline.dataset", known) == {
+        "committee.report", "committee.cli"}
 
 
 def code_lines(source: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
@@ -206,6 +216,61 @@ def test_no_function_has_more_than_60_code_lines():
 
 def test_no_module_is_longer_than_800_lines():
     assert long_modules() == set()
+
+
+#: The package's top level holds at most this many modules and packages
+#: (``__init__`` and ``__main__`` not counted): one per role.
+MAX_TOP_LEVEL = 12
+
+#: A module or function within 10% of its cap says why in a comment that
+#: starts with this marker (in the module's first 60 lines, or in the function).
+SIZE_NOTE = "# size:"
+
+
+def top_level(package: Path = PACKAGE) -> list[str]:
+    return sorted(p.stem if p.is_file() else p.name for p in package.iterdir()
+                  if (p.suffix == ".py" and p.stem not in {"__init__", "__main__"})
+                  or (p.is_dir() and (p / "__init__.py").exists()))
+
+
+def near_caps() -> set[str]:
+    """Modules over 90% of MAX_MODULE_LINES and functions over 90% of
+    MAX_CODE_LINES that do not say why in a SIZE_NOTE comment."""
+    out = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        name = path.relative_to(PACKAGE).as_posix()
+        if len(lines) > 0.9 * MAX_MODULE_LINES and not any(
+                line.lstrip().startswith(SIZE_NOTE) for line in lines[:60]):
+            out.add(f"{name} ({len(lines)} lines)")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = code_lines(source, node)
+                body = lines[node.lineno - 1:node.end_lineno]
+                if n > 0.9 * MAX_CODE_LINES and not any(
+                        line.lstrip().startswith(SIZE_NOTE) for line in body):
+                    out.add(f"{name}:{node.name} ({n})")
+    return out
+
+
+def test_at_most_12_modules_at_the_top_level():
+    found = top_level()
+    assert len(found) <= MAX_TOP_LEVEL, found
+
+
+def test_nothing_within_10_percent_of_a_cap_without_saying_why():
+    assert near_caps() == set()
+
+
+def test_the_size_checks_can_fail(tmp_path):
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "data").mkdir()  # not a package
+    (tmp_path / "__main__.py").write_text("", encoding="utf-8")
+    assert top_level(tmp_path) == ["a", "b", "c", "pkg"]
 
 
 CODE_LINES_EXAMPLE = '''\

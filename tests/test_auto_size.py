@@ -12,7 +12,9 @@ import re
 import numpy as np
 import pytest
 
-from committee import analysis, rundir, workflow
+from committee.metrics import difficulty_stats as analysis
+from committee.pipeline import layout as rundir
+from committee.pipeline import workflow
 from committee.config import load_config
 from committee.errors import ConfigError, PlausibilityWarning
 from toyrun import OUTPUTS, make_toy_corpus, outputs, write_config

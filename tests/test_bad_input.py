@@ -25,8 +25,8 @@ from typing import Callable
 import pytest
 
 from committee import cli
-from committee import difficulty as difficulty_mod
-from committee import fileio as fileio_mod
+from committee.pipeline import difficulty as difficulty_mod
+from committee.system import files as fileio_mod
 from committee.corpus import Corpus, read_corpus, read_word_list
 from committee.errors import InputError
 from toyrun import snapshot
@@ -512,7 +512,7 @@ def _fake_run_dir(d: Path, gold_text=GOLD, weight=WEIGHT):
     """A directory as committee run leaves it: test.txt, test.weight, manifest.json."""
     import json
 
-    from committee.fileio import sha256_bytes
+    from committee.system.files import sha256_bytes
 
     d.mkdir()
     put(d / "test.txt", gold_text)
@@ -551,8 +551,8 @@ def test_difficulty_of_another_test_set_warns(tmp_path, capsys):
 
 
 def test_edited_difficulty_file_is_refused(tmp_path, capsys):
-    """An edited difficulty file is refused (committee.rundir.verify), not warned about."""
-    from committee.fileio import sha256_bytes
+    """An edited difficulty file is refused (committee.pipeline.layout.verify), not warned about."""
+    from committee.system.files import sha256_bytes
 
     run = _fake_run_dir(tmp_path / "run")
     edited = WEIGHT.replace("0.25", "0.3")
@@ -629,7 +629,7 @@ def test_process_pipe_closed_early(tmp_path):
 
 def test_very_long_valid_lines_are_scored(tmp_path, capsys):
     """One sentence of 300,000 words (600,000 characters): within the limit on line
-    length (committee.fileio.MAX_LINE_CHARS, tests/test_hostile_io.py)."""
+    length (committee.system.inputs.MAX_LINE_CHARS, tests/test_hostile_io.py)."""
     gold = "计算 机 " * 150_000 + "\n"
     output = "计算机 " * 150_000 + "\n"
     argv = score_files(tmp_path, gold=gold, output=output)

@@ -311,7 +311,7 @@ CASES = [
     (with_change("crf.params.c1", -0.5), "crf.params.c1: must be >= 0, got -0.5"),
     (with_change("crf.params.c2", -1), "crf.params.c2: must be >= 0, got -1"),
     (with_change("crf.params.max_iterations", 0), "crf.params.max_iterations: must be >= 1, got 0"),
-    # every float parameter follows the one rule set of committee.crf, not only c1 and c2
+    # every float parameter follows the one rule set of committee.learners.crf, not only c1 and c2
     (with_change("crf.params.epsilon", -1.0), "crf.params.epsilon: must be >= 0, got -1.0"),
     (with_change("crf.params.delta", -0.5), "crf.params.delta: must be >= 0, got -0.5"),
     (with_change("crf.params.max_iterations", "100"),
@@ -645,7 +645,7 @@ def test_crf_value_problems_are_listed_with_other_problems(workdir):
 
 def test_config_rules_are_those_of_the_crf():
     """What config load accepts, crf accepts: one rule set."""
-    from committee import crf
+    from committee.learners import crf
 
     assert crf.check_crf_params("lbfgs", {"epsilon": -1.0}) == [
         "params.epsilon: must be >= 0, got -1.0"]
@@ -658,7 +658,7 @@ def test_config_rules_are_those_of_the_crf():
 
 
 def test_presets_fill_algorithm_and_params(workdir):
-    from committee.crf import PRESETS
+    from committee.learners.crf import PRESETS
 
     for name, preset in PRESETS.items():
         config = load_config(write(workdir, with_change("crf", {"preset": name})))
@@ -674,7 +674,7 @@ def test_presets_fill_algorithm_and_params(workdir):
 
 
 def test_a_preset_and_its_settings_written_out_are_the_same_run(workdir):
-    from committee.crf import PRESETS
+    from committee.learners.crf import PRESETS
 
     for name, preset in PRESETS.items():
         named = load_config(write(workdir, with_change("crf", {"preset": name})))

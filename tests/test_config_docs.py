@@ -38,7 +38,7 @@ def test_every_key_of_a_section_has_a_row_with_a_meaning(section):
 
 
 def test_every_parameter_of_every_algorithm_is_listed():
-    from committee import crf
+    from committee.learners import crf
 
     text = docs.render()
     for algorithm in crf.ALGORITHMS:

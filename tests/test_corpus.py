@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import committee.corpus as corpus_mod
-import committee.fileio as fileio_mod
+import committee.system.inputs as inputs_mod
 from committee.corpus import (
     EMBEDDED_NAME,
     FORMATS,
@@ -170,7 +170,7 @@ def test_permission_denied(tmp_path, monkeypatch):
     def deny(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(fileio_mod, "open", deny, raising=False)  # the one reader of input files
+    monkeypatch.setattr(inputs_mod, "open", deny, raising=False)  # the one reader of input files
     with pytest.raises(InputError, match="permission denied"):
         read_corpus(f)
 

@@ -1,4 +1,4 @@
-"""Tests of committee.difficulty: marks → d, the .weight/.weight_c files, words.tsv."""
+"""Tests of committee.pipeline.difficulty: marks → d, the .weight/.weight_c files, words.tsv."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from committee.corpus import Corpus
-from committee.difficulty import (
+from committee.pipeline.difficulty import (
     WORDS_TSV_COLUMNS, difficulties, read_weight, read_weight_c, read_words_tsv,
     write_weight, write_weight_c, write_words_tsv,
 )

@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from committee.corpus import content_sha256, read_corpus, read_word_list, word_list_sha256
-from committee.checks import check_gold_output, check_train_test, train_test_overlap
+from committee.corpus.plausibility import check_gold_output, check_train_test, train_test_overlap
 from committee.corpus.encodings import rank_encodings, unusual_share
 from committee.errors import DecodeError, InputError, PlausibilityWarning
 

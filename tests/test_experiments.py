@@ -1,4 +1,4 @@
-"""One record per analysis (committee.experiments.REGISTRY): the config's
+"""One record per analysis (committee.config.analyses.REGISTRY): the config's
 ``experiments`` section, ``EXPERIMENTS``, ``--only``/``--skip``, the order of
 report.md and the charts of report.html follow from it, and a toy analysis
 declared in that one place shows up in each."""
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from committee import experiments
+from committee.config import analyses as experiments
 from committee.config import EXPERIMENTS, ExperimentsConfig
-from committee.report import analyses
+from committee.report import sections as analyses
 
 TESTS = Path(__file__).resolve().parent
 
@@ -37,7 +37,7 @@ def test_everything_follows_the_registry_in_report_order():
 def test_each_function_is_the_one_the_record_names():
     for e in experiments.REGISTRY:
         assert analyses.REGISTRY[e.name] is getattr(analyses, e.name)
-        assert e.function == f"committee.report.analyses:{e.name}"
+        assert e.function == f"committee.report.sections:{e.name}"
         assert all(c.file.endswith(".csv") for c in e.charts)
 
 
@@ -63,7 +63,7 @@ def test_the_paper_numbers_have_one_home():
 TOY = '''
 import sys
 from pathlib import Path
-from committee import experiments as x
+from committee.config import analyses as x
 
 def toy(ctx):
     (ctx.out_dir / "toy.csv").write_text("x,y\\n1,2\\n2,5\\n", encoding="utf-8")

@@ -25,9 +25,9 @@ import pytest
 
 from committee import cli
 from committee import corpus as corpus_mod
-from committee import crf
-from committee import members as members_mod
-from committee import pipeline
+from committee.learners import crf
+from committee.learners import members as members_mod
+from committee.pipeline.dataset import dataset as pipeline
 from committee.config import load_config
 from committee.errors import PlausibilityWarning
 import toyrun
@@ -375,7 +375,7 @@ def test_incomplete_crfsuite_models_are_refused(tmp_path):
     """On a full disk crfsuite leaves a truncated model, or one whose later
     part moved up over a lost buffer (seen on a full tmpfs: the tagger then
     segfaults).  ``check_model_file`` refuses both before the tagger runs."""
-    from committee import features
+    from committee.learners import features
 
     sentences = [["约翰", "喜欢", "玛丽"], ["我", "爱", "北京", "天安门"]] * 5
     model = tmp_path / "m.crfsuite"

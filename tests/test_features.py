@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from committee.features import (PAD, TEMPLATES, attributes, check_template,
+from committee.learners.features import (PAD, TEMPLATES, attributes, check_template,
                                 corpus_attributes, n_attributes)
 
 SENTENCE = "我爱北京天"

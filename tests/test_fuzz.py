@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from committee import cli
 from committee.corpus import FORMATS, Corpus, read_corpus, read_word_list
-from committee.difficulty import read_weight, read_weight_c
+from committee.pipeline.difficulty import read_weight, read_weight_c
 from committee.errors import InputError, PlausibilityWarning, UndefinedMetricWarning
 from committee.metrics import METRICS, Collector, compute
-from committee.significance import bootstrap
+from committee.metrics.significance import bootstrap
 
 #: Bootstraps over a handful of sentences are the point of these tests; the
 #: warning that they are too few is tested in tests/test_hostile_usage.py.
@@ -334,8 +334,9 @@ def test_score_cli_on_garbage(files, bootstrap_n):
 ).map(lambda r: json.dumps(r).encode())))
 def test_saved_member_files_never_crash_a_resume(scratch, data):
     """A member file is used when it is valid for this run, else retrained."""
-    from committee import members as members_mod
-    from committee import marks, rundir
+    from committee.learners import members as members_mod
+    from committee.pipeline import marks
+    from committee.pipeline import layout as rundir
 
     member = members_mod.draw_member(0, 10, ("F1",), (0.1,), seed=0)
     path = rundir.member_path(scratch, 0)

@@ -25,7 +25,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from committee import cli, members, rundir
+from committee import cli
+from committee.learners import members
+from committee.pipeline import layout as rundir
 from committee import config as config_mod
 from committee.config import yamlsafe
 from committee.errors import ConfigError, PlausibilityWarning, RunError
@@ -423,7 +425,7 @@ def test_a_member_record_edited_by_hand_is_named_and_trained_again(toy_corpus, t
 
     from toyrun import write_config
 
-    from committee import marks
+    from committee.pipeline import marks
 
     out = tmp_path / "run"
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, out, size=2)
@@ -514,7 +516,7 @@ def test_an_unexpected_error_is_recorded_with_what_to_do(toy_corpus, tmp_path, m
                                                          capsys):
     from toyrun import write_config
 
-    from committee import pipeline
+    from committee.pipeline.dataset import dataset as pipeline
 
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "run")
 

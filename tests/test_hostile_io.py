@@ -29,11 +29,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toyrun
-from committee import cli, corpus, fileio, irtrun, pipeline, rundir
+from committee import cli, corpus
+from committee.system import files as fileio
+from committee.system import inputs as inputs_mod
+from committee.scoring import irt as irtrun
+from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import layout as rundir
 from committee.config import load_config
 from committee.corpus import decoding
 from committee.errors import DecodeError, InputError, PlausibilityWarning
-from committee.fileio import sha256_file
+from committee.system.files import sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
 REWRITE = "rerun the same committee run to rewrite it (saved members are not trained again)"
@@ -446,7 +451,7 @@ def test_stdin_endless_lines_refused_at_the_size_limit(run, tmp_path, capsys, mo
             b[:len(chunk)] = chunk
             return len(chunk)
 
-    monkeypatch.setattr(fileio, "MAX_INPUT_BYTES", 1 << 20)
+    monkeypatch.setattr(inputs_mod, "MAX_INPUT_BYTES", 1 << 20)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
     assert cli.main(["score", "--gold", str(run / "test.txt"), "-"]) == 3
     assert capsys.readouterr().err == (
@@ -467,7 +472,7 @@ def test_figures_are_written_atomically(tmp_path):
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 
-    from committee import plots
+    from committee.report import plots
 
     def broken(f, **kw):
         f.write(b"\x89PNG half")
@@ -575,7 +580,7 @@ def test_blocks_read_like_the_whole_file(tmp_path, monkeypatch, pieces, junk, cu
     data = data[:cut] + junk + data[cut:]
     path = tmp_path / "f.txt"
     path.write_bytes(data)
-    monkeypatch.setattr(fileio, "BLOCK_SIZE", block)
+    monkeypatch.setattr(inputs_mod, "BLOCK_SIZE", block)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PlausibilityWarning)
         assert _streamed(path, encoding, controls) == _whole(data, encoding, controls)
@@ -592,12 +597,12 @@ def test_line_limit_is_exact(tmp_path, monkeypatch, lines, crlf, block):
     end = "\r\n" if crlf else "\n"
     path = tmp_path / "f.txt"
     path.write_bytes(end.join(lines).encode("utf-8"))
-    monkeypatch.setattr(fileio, "BLOCK_SIZE", block)
-    monkeypatch.setattr(fileio, "MAX_LINE_CHARS", limit)
+    monkeypatch.setattr(inputs_mod, "BLOCK_SIZE", block)
+    monkeypatch.setattr(inputs_mod, "MAX_LINE_CHARS", limit)
     lengths = [len(s) + (crlf and i < len(lines) - 1) for i, s in enumerate(lines)]
     too_long = [i + 1 for i, n in enumerate(lengths) if n > limit]
     try:
-        fileio.read_text(path)
+        inputs_mod.read_text(path)
         got = None
     except InputError as e:
         assert e.message.startswith("line longer than 12 characters without a line end")
@@ -607,8 +612,8 @@ def test_line_limit_is_exact(tmp_path, monkeypatch, lines, crlf, block):
 
 def test_line_limit_default_reads_long_sentences(tmp_path):
     """The longest line allowed is read; one more character is refused."""
-    n = fileio.MAX_LINE_CHARS
-    assert n >= fileio.BLOCK_SIZE  # a line held in one block cannot pass the limit unseen
+    n = inputs_mod.MAX_LINE_CHARS
+    assert n >= inputs_mod.BLOCK_SIZE  # a line held in one block cannot pass the limit unseen
     (tmp_path / "ok.txt").write_text("好" * n + "\n", encoding="utf-8")
     assert corpus.read_corpus(tmp_path / "ok.txt").n_chars() == n
     (tmp_path / "long.txt").write_text("好" * (n + 1) + "\n", encoding="utf-8")

@@ -32,13 +32,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import committee
-from committee import checkargs, checks, metrics, parallel, scoring, significance
+from committee import metrics, scoring
+from committee.system import arguments as checkargs
+from committee.corpus import plausibility as checks
+from committee.pipeline import pools as parallel
+from committee.metrics import significance
 from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.corpus import Corpus
-from committee.difficulty import _parse, load_difficulty
+from committee.pipeline.difficulty import _parse, load_difficulty
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import sha256_file
+from committee.system.files import sha256_file
 
 GOLD = "约翰 喜欢 玛丽\n我 爱 北京 天安门\n计算机 总是 有 问题\n"
 OUTPUT = "约翰喜欢 玛丽\n我 爱 北京 天安门\n计算机 总是 有问题\n"

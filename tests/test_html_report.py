@@ -16,13 +16,14 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee import metrics, workflow
+from committee import metrics
+from committee.pipeline import workflow
 from committee.report import html as htmlreport
 from committee.config import load_config
 from committee.corpus import Corpus
 from committee.errors import InputError
 from committee.report.html import Analysis, ReportData, SystemData
-from committee.spans import OUTCOMES, outcomes, spans
+from committee.tasks.spans import OUTCOMES, outcomes, spans
 from toyrun import make_toy_corpus, write_config
 
 GOLD = [["约翰", "喜欢", "玛丽", "和", "猫"], ["我", "爱", "北京"]]
@@ -633,7 +634,7 @@ def test_labels_of_points_close_together_move_apart(browser, tmp_path):
 def test_bars_past_the_palette_are_hatched(browser, tmp_path):
     """More systems than colours: the colours come again hatched, so no two
     bars of a chart look alike; the palette is the figures' own."""
-    from committee.plots import COLORS, HATCHES
+    from committee.report.plots import COLORS, HATCHES
 
     n = len(COLORS) + 3
     table = {"bucket": ["1", "2"], **{f"s{i} recall": [0.5, 0.6] for i in range(n)}}
@@ -664,7 +665,7 @@ def _chart_of(browser, tmp_path, analysis):
 def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
     """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
     each its own colour, marker and dash, the balanced ones dashed."""
-    from committee.experiments import by_name
+    from committee.config.analyses import by_name
 
     chart = by_name("table2").charts[0]
     table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}

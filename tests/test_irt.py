@@ -1,4 +1,4 @@
-"""committee.irt: parameter recovery, agreement with girth, errors."""
+"""committee.metrics.itemresponse: parameter recovery, agreement with girth, errors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from committee import irt
+from committee.metrics import itemresponse as irt
 from committee.errors import PlausibilityWarning
 
 

@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee import difficulty as difficulty_mod
-from committee import irt, irtrun, metrics
+from committee.pipeline import difficulty as difficulty_mod
+from committee import metrics
+from committee.metrics import itemresponse as irt
+from committee.scoring import irt as irtrun
 from committee.cli import main
-from committee.fileio import write_npz
-from committee.rundir import paths
+from committee.system.files import write_npz
+from committee.pipeline.layout import paths
 
 
 def make_run(d, k=40, seed=3, bad_word=None):
@@ -343,7 +345,7 @@ def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
     sys.path.insert(0, str(Path(__file__).parent))
     from toyrun import write_config
 
-    from committee import workflow
+    from committee.pipeline import workflow
 
     out = tmp_path / "run"
     cfg = write_config(tmp_path / "toy.yaml", toy_corpus, out, size=6, iterations=3)

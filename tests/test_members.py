@@ -12,10 +12,10 @@ import pytest
 
 from committee.corpus import from_bmes, to_bmes
 from committee.errors import ConfigError, RunError
-from committee.features import corpus_attributes
-from committee import crf
-from committee.crf import check_crf_params, tag_sentences, train_model
-from committee.members import (Member, MemberResult, draw_committee, draw_member,
+from committee.learners.features import corpus_attributes
+from committee.learners import crf
+from committee.learners.crf import check_crf_params, tag_sentences, train_model
+from committee.learners.members import (Member, MemberResult, draw_committee, draw_member,
                                member_sample, run_member)
 
 TEMPLATES = ("F1", "F2", "F3")
@@ -353,7 +353,7 @@ def test_member_is_frozen():
 
 @pytest.mark.parametrize("algorithm, params", [("lbfgs", LBFGS), ("l2sgd", {"max_iterations": 5})])
 def test_attribute_names_do_not_change_the_model(tmp_path, algorithm, params):
-    """Why names may be chosen for speed (committee.features): renaming every
+    """Why names may be chosen for speed (committee.learners.features): renaming every
     attribute one-to-one gives the same weights, feature by feature, and the
     same tags, because crfsuite numbers attributes in the order it meets them."""
     def offsets_first(name):  # the former spelling, C-1=中 for 中=C-1

@@ -20,7 +20,7 @@ from committee.metrics import (
     METRICS, Signature, check_aligned, collect, compute, difficulty_bins, make_signature,
     oov_flags, reference_scores,
 )
-from committee.significance import bootstrap, paired_bootstrap
+from committee.metrics.significance import bootstrap, paired_bootstrap
 
 #: Bootstraps over a handful of sentences are the point of these tests; the
 #: warning that they are too few is tested in tests/test_hostile_usage.py.

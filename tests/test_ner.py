@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee import pipeline, rundir
+from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import layout as rundir
 from committee.config import load_config, parse_config
 from committee.corpus.embedded import with_entities
 from committee.errors import ConfigError, InputError
@@ -297,7 +298,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     import shutil
     import warnings
 
-    from committee import experiments
+    from committee.config import analyses as experiments
     from committee import report as report_mod
     from committee.errors import ReportWarning
 

@@ -17,7 +17,8 @@ import pycrfsuite
 import pytest
 
 from committee import corpus as corpus_mod
-from committee import features, pipeline
+from committee.learners import features
+from committee.pipeline.dataset import dataset as pipeline
 from committee.config import load_config
 from committee.errors import RunError
 import toyrun
@@ -127,7 +128,7 @@ def test_the_default_trainer_named_gives_the_same_run(reference_run, toy_corpus,
 def test_every_preset_gives_the_same_bytes_whatever_the_workers(toy_corpus, tmp_path, preset):
     """Members are reproducible under every preset (the shuffling trainers
     included): one worker and two give the same outputs and member records."""
-    from committee.crf import PRESETS
+    from committee.learners.crf import PRESETS
 
     crf = f"{{preset: {preset}, params: {{max_iterations: 5}}}}"
     runs = []

@@ -1,4 +1,4 @@
-"""The report's figures (committee.plots) as drawn: where their labels land,
+"""The report's figures (committee.report.plots) as drawn: where their labels land,
 measured with matplotlib's renderer on the figure about to be saved."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
-from committee import plots  # noqa: E402
+from committee.report import plots
 
 
 @pytest.fixture()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from committee import rundir
+from committee.pipeline import layout as rundir
 from committee.errors import RunError
 
 

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from committee import analysis, cli, scoring, workflow
+from committee import cli, scoring
+from committee.metrics import difficulty_stats as analysis
+from committee.pipeline import workflow
 from committee import corpus as corpus_mod
 from committee.config import load_config
 from committee.errors import UndefinedMetricWarning
@@ -68,7 +70,7 @@ def test_every_file_an_analysis_writes_is_named_in_its_outputs(toy):
     """analyses.OUTPUTS names what a failed analysis leaves behind to remove."""
     import fnmatch
 
-    from committee.report.analyses import OUTPUTS
+    from committee.report.sections import OUTPUTS
 
     _, out = toy
     written = ["table2.csv"] + [p.relative_to(out).as_posix() for p in (out / "report").iterdir()

@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from committee import cli
-from committee.fileio import atomic_open
+from committee.system.files import atomic_open
 from committee.report import REGISTRY
 from committee.report import html as htmlreport
-from committee.report.analyses import OUTPUTS
+from committee.report.sections import OUTPUTS
 from toyrun import make_toy_corpus, write_config
 
 pytest.importorskip("matplotlib")
@@ -124,7 +124,7 @@ def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypat
 
 
 def test_a_failing_irt_fit_leaves_the_irt_files_as_they_were(runs, capsys, monkeypatch):
-    from committee import irtrun
+    from committee.scoring import irt as irtrun
     from committee.errors import RunError
 
     run = runs[6]

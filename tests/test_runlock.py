@@ -1,6 +1,6 @@
-"""One owner per run directory (committee.runlock): the lock, its refusal, the
+"""One owner per run directory (committee.pipeline.lock): the lock, its refusal, the
 takeover of a dead holder's lock, owner tags on temporary files
-(committee.fileio), final runs for readers (committee.rundir), and the CLI: two concurrent ``committee run`` on one output.dir, ``committee report``
+(committee.system.files), final runs for readers (committee.pipeline.layout), and the CLI: two concurrent ``committee run`` on one output.dir, ``committee report``
 and ``committee score --difficulty`` on a run in progress."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from committee import fileio, rundir, runlock
+from committee.system import files as fileio
+from committee.pipeline import layout as rundir
+from committee.pipeline import lock as runlock
 from committee.errors import InputError, RunError
 
 from toyrun import outputs, write_config
@@ -27,7 +29,7 @@ IN_USE = re.compile(r"^(?P<dir>\S+) is in use by committee run \(pid (?P<pid>\d+
 # A process that takes the lock of argv[1] as argv[2], says so, and sleeps.
 HOLDER = textwrap.dedent("""
     import sys, time
-    from committee import runlock
+    from committee.pipeline import lock as runlock
     with runlock.hold(sys.argv[1], sys.argv[2], create=True):
         print("locked", flush=True)
         time.sleep(600)
@@ -225,7 +227,7 @@ def test_resume_keeps_a_live_owners_files_and_removes_the_deads(tmp_path, sleepe
 
 
 def test_temporary_files_carry_their_owner(tmp_path, monkeypatch):
-    from committee import fileio
+    from committee.system import files as fileio
 
     seen = []
     real = os.replace
@@ -328,8 +330,8 @@ def test_second_concurrent_run_is_refused_and_the_first_completes(toy_corpus, tm
     assert len(lines) == 1 and lines[0].startswith("committee: error: "), err
     m = IN_USE.match(lines[0][len("committee: error: "):])
     assert m and m["dir"] == str(run_dir) and int(m["pid"]) == first.pid, lines
-    assert "committee.config" in imported and "committee.runlock" in imported, imported
-    assert not {"committee.pipeline", "committee.report", "committee.report.build"} & imported
+    assert "committee.config" in imported and "committee.pipeline.lock" in imported, imported
+    assert not {"committee.pipeline.dataset", "committee.report", "committee.report.build"} & imported
     assert report_code == 5 and r_out == "", r_err
     assert re.fullmatch(rf"committee: error: {re.escape(str(run_dir))} is in use by "
                         rf"committee run \(pid {first.pid}, started [\d:]+\); wait for it to "
@@ -402,7 +404,7 @@ def test_score_on_a_new_run_in_progress_names_the_holder(tmp_path):
 
 
 def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
-    from committee import trainers
+    from committee.learners import trainers
     from committee.report import systems
 
     seen = {}

@@ -147,7 +147,7 @@ def test_the_report_ranks_users_commands_by_their_scripts_names(user, tmp_path):
     pytest.importorskip("matplotlib")
     import pandas as pd
 
-    from committee import workflow
+    from committee.pipeline import workflow
     from committee.config import load_config
     from toyrun import make_toy_corpus, write_config
 
@@ -326,7 +326,7 @@ def test_timeout_in_the_api_and_the_parsers():
 
 def test_the_reports_commands_have_the_configs_timeout_or_the_flags(user, tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from committee import workflow
+    from committee.pipeline import workflow
     from committee.config import load_config
     from toyrun import make_toy_corpus, write_config
 
@@ -494,7 +494,7 @@ def test_the_progress_of_an_endless_command_stops_at_its_total():
     stops at the sentences' count, and the outcome says overflow."""
     from tqdm import tqdm
 
-    from committee import supervise
+    from committee.system import commands as supervise
 
     with tqdm(total=2, disable=False, file=open(os.devnull, "w")) as bar:
         outcome = supervise.run(["yes", "x y z"], b"a\nb\n", limit=1 << 16, bar=bar)

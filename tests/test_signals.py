@@ -1,5 +1,5 @@
 """Stop signals, orphaned workers and bounded parallelism (committee.cli,
-committee.parallel).
+committee.pipeline.pools).
 
 SIGINT, SIGTERM and SIGHUP sent to the parent process alone (what ``kill``,
 ``timeout``, ``docker stop`` and systemd do; not the process group) stop a
@@ -30,7 +30,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from committee import cli, parallel, pipeline, process
+from committee import cli
+from committee.pipeline import pools as parallel
+from committee.pipeline.dataset import dataset as pipeline
+from committee.system import process
 from committee.config import load_config
 from committee.errors import Note
 import toyrun

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from committee import fileio
-from committee.fileio import sha256_bytes
+from committee.system import files as fileio
+from committee.system.files import sha256_bytes
 
 from toyrun import write_config
 

@@ -1,4 +1,4 @@
-"""Error types of gold words (committee.spans.outcomes, metrics.error_types):
+"""Error types of gold words (committee.tasks.spans.outcomes, metrics.error_types):
 hand-worked cases and properties against a word-by-word oracle."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from committee.corpus import Corpus
 from committee.errors import InputError
 from committee.metrics import collect, compute, error_types
-from committee.spans import (CORRECT, CROSSED, MERGED, OUTCOMES, SPLIT, match, outcome_names,
+from committee.tasks.spans import (CORRECT, CROSSED, MERGED, OUTCOMES, SPLIT, match, outcome_names,
                              outcomes, spans)
 
 

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 import public_corpora
 from committee import corpus as corpus_mod
-from committee import rundir
+from committee.pipeline import layout as rundir
 from committee.config import load_config
 from committee.corpus.splits import (format_ranges, held_out, parse_ranges, range_indices,
                                      seeded_indices, split_by, split_sentences, tail_indices)
 from committee.errors import ConfigError, InputError
-from committee.workflow import run
+from committee.pipeline.workflow import run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -301,7 +301,7 @@ GSDSIMP = public_corpora.find("ud-chinese-gsdsimp", "test.conllu")
 @public_corpora.needs("ud-chinese-gsdsimp", "test.conllu")
 @pytest.mark.parametrize("split", ["{test: 0.2}", "{test: 0.2, seed: 5}", "{test: '101-200'}"])
 def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, split):
-    from committee import pipeline
+    from committee.pipeline.dataset import dataset as pipeline
 
     monkeypatch.chdir(tmp_path)
     path = write_config(tmp_path, f"""  root: {GSDSIMP}
@@ -319,7 +319,7 @@ def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, 
 
 def test_split_tail_is_the_last_share_of_the_file(tmp_path):
     from committee.corpus import read_corpus
-    from committee.fileio import sha256_bytes
+    from committee.system.files import sha256_bytes
     from committee.corpus.splits import split_sentences, split_tail
 
     f = tmp_path / "c.txt"

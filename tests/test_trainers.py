@@ -1,4 +1,4 @@
-"""The trainer interface (committee.trainers): python-crfsuite behind it, the
+"""The trainer interface (committee.learners.trainers): python-crfsuite behind it, the
 one home of its defaults and parameter checks, and another trainer plugged
 in at one place (``TRAINERS``) training and tagging a committee."""
 
@@ -11,7 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from committee import crf, members, pipeline, trainers
+from committee.learners import crf
+from committee.learners import members
+from committee.pipeline.dataset import dataset as pipeline
+from committee.learners import trainers
 from committee.corpus import from_bmes, to_bmes
 from committee.config import load_config
 from committee.errors import ConfigError

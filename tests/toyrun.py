@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from committee import corpus as corpus_mod
-from committee import rundir
+from committee.pipeline import layout as rundir
 
 OUTPUTS = rundir.OUTPUT_FILES
 

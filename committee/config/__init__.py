@@ -15,9 +15,9 @@ Every key, with its type, default, allowed values and meaning, is listed in
 docs/config.md, written from the schema by ``python -m committee.config.docs``.
 Two defaults in short: ``name``, ``corpus.train``, ``corpus.test`` and
 ``output.dir`` are required; ``crf.trainer`` defaults to ``crfsuite``
-(:data:`committee.trainers.TRAINERS`), which owns the rest of ``crf``;
+(:data:`committee.learners.trainers.TRAINERS`), which owns the rest of ``crf``;
 ``crf`` defaults to the ``paper`` preset
-(L-BFGS, c1 = 1.0, c2 = 0, 100 iterations: :data:`committee.crf.PRESETS`), whose
+(L-BFGS, c1 = 1.0, c2 = 0, 100 iterations: :data:`committee.learners.crf.PRESETS`), whose
 parameters a given ``crf.params`` overrides one by one, and ``null`` for a
 name leaves it at python-crfsuite's own default.  ``parallel.n_jobs``
 defaults to 1: a run uses more cores only when asked to.
@@ -29,7 +29,7 @@ The package:
 * :mod:`~committee.config.crfsection` — the ``crf`` section;
 * :mod:`~committee.config.experiments` — the ``experiments`` section, one
   switch and its settings per analysis of
-  :data:`committee.experiments.REGISTRY`;
+  :data:`committee.config.analyses.REGISTRY`;
 * :mod:`~committee.config.messages` — pydantic errors as one-line messages;
 * :mod:`~committee.config.yamlsafe` — bounded YAML reading;
 * :mod:`~committee.config.overrides` — ``--set KEY=VALUE``;
@@ -46,9 +46,9 @@ from committee.config.schema import (BUILTINS, FINGERPRINT_VERSION, MAX_SIZE, NO
                                      SplitConfig, source_description)
 from committee.config.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_VALUES
 from committee.corpus import FORMATS
-from committee.crf import ALGORITHMS
-from committee.features import TEMPLATES
-from committee.parallel import BACKENDS
+from committee.learners.crf import ALGORITHMS
+from committee.learners.features import TEMPLATES
+from committee.pipeline.pools import BACKENDS
 
 __all__ = [
     "ALGORITHMS",

@@ -1,5 +1,5 @@
 """The ``crf`` section: ``crf.trainer`` names the trainer
-(:data:`committee.trainers.TRAINERS`, default ``crfsuite``), and that
+(:data:`committee.learners.trainers.TRAINERS`, default ``crfsuite``), and that
 trainer owns the rest of the section: its presets are resolved by it, its
 algorithms pick one params model each, built from what it declares of
 each parameter, and its values are checked by its own rules.  The config
@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Discriminator, Field, SerializeAsAny, Tag, TypeAdapter, ValidationError, \
     WrapValidator, create_model, model_serializer
 
-from committee import trainers
+from committee.learners import trainers
 from committee.config.base import NonEmptyStr, StrictBool, StrictFloat, StrictInt, _problem, \
     _Section
 
@@ -62,7 +62,7 @@ def _params_model(trainer: trainers.Trainer, algorithm: str) -> type[CrfParams]:
 class _CrfBase(_Section):
     trainer: NonEmptyStr = trainers.DEFAULT_TRAINER
     """the trainer of the members and the report's models, a key of
-    committee.trainers.TRAINERS: it decides which crf.preset, crf.algorithm and crf.params
+    committee.learners.trainers.TRAINERS: it decides which crf.preset, crf.algorithm and crf.params
     exist"""
     preset: NonEmptyStr | None = None
     """a recipe of the trainer (algorithm and parameters) that algorithm and params refine;
@@ -168,7 +168,7 @@ CrfConfig = Annotated[SerializeAsAny[_CrfBase], WrapValidator(_validate_crf)]
 
 def _crf_problems(data: dict[str, Any]) -> list[str]:
     """The values of ``crf.params``, checked by the trainer's one rule set
-    (:func:`committee.trainers.check_params`; their types are checked by the
+    (:func:`committee.learners.trainers.check_params`; their types are checked by the
     schema; a section whose types are wrong is left to its messages)."""
     value = data.get("crf")
     name = _trainer_of(value)

@@ -19,10 +19,11 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from committee import crf, trainers
+from committee.learners import crf
+from committee.learners import trainers
 from committee.config.crfsection import _CrfBase, crf_models
 from committee.config.schema import Config, CorpusSource, SplitConfig
-from committee.crf import ALGORITHMS
+from committee.learners.crf import ALGORITHMS
 
 _HEAD = """\
 # Config keys

@@ -19,7 +19,7 @@ from committee.config.overrides import _apply_overrides, _blame_overrides
 from committee.config.schema import Config
 from committee.config.yamlsafe import MAX_BYTES, _read_yaml, _yaml_problem
 from committee.errors import ConfigError
-from committee.fileio import open_problem
+from committee.system.inputs import open_problem
 
 
 # --------------------------------------------------------------------------

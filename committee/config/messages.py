@@ -12,7 +12,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag, ValidationError
 
-from committee import trainers
+from committee.learners import trainers
 from committee.config.base import _join, _show
 from committee.config.crfsection import _CrfBase, _trainer_of, crf_models
 from committee.config.schema import Config, CorpusSource

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PrivateAttr, StringConstraints, Strict, field_validator, \
     model_serializer, model_validator
 
-from committee import trainers
+from committee.learners import trainers
 from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool, StrictInt,
                                    _absolute, _no_duplicates, _problem, _Section, _show)
 from committee.config.crfsection import CrfConfig
@@ -23,9 +23,9 @@ from committee.corpus import FORMATS
 from committee.errors import ConfigError
 from committee.corpus.encodings import ENCODINGS, text_encoding
 from committee.corpus.splits import format_ranges, parse_ranges
-from committee.features import TEMPLATES
-from committee.members import DRAWS, identical_members
-from committee.parallel import BACKENDS
+from committee.learners.features import TEMPLATES
+from committee.learners.members import DRAWS, identical_members
+from committee.pipeline.pools import BACKENDS
 from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
 
@@ -236,7 +236,7 @@ class CorpusConfig(_Section):
 #: whose difficulties have settled long before (docs/results.md); each
 #: member trains a CRF (10 s to a minute on a real corpus: 10,000 of them
 #: take days).  The memory a committee needs is checked once the test set is
-#: read (:func:`committee.members.check_committee`).
+#: read (:func:`committee.learners.members.check_committee`).
 MAX_SIZE = 10_000
 
 
@@ -392,7 +392,7 @@ class Config(_Section):
     output: OutputConfig
     """where the run is written"""
     experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
-    """the paper's analyses the report adds after the committee (committee.experiments)"""
+    """the paper's analyses the report adds after the committee (committee.config.analyses)"""
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
 

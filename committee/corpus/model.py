@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from committee.errors import InputError
-from committee.fileio import sha256_bytes
+from committee.system.files import sha256_bytes
 
 #: Normalisation modes: ``None`` (off), ``"nfkc"``, ``"fullwidth"``.
 NORMALIZATIONS = (None, "nfkc", "fullwidth")

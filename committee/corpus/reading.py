@@ -16,7 +16,8 @@ from committee.corpus.formats import BY_NAME, FORMATS, LOOKS
 from committee.corpus.model import NORMALIZATIONS, Corpus, content_sha256, normalize, normalize_words
 from committee.corpus.sniffing import shapes, sniff_format
 from committee.errors import FormatMismatchError, PlausibilityWarning
-from committee.fileio import input_label, sha256_bytes
+from committee.system.files import sha256_bytes
+from committee.system.inputs import input_label
 
 
 # Whitespace around a word-list entry (not the control characters that

@@ -7,7 +7,7 @@ import os
 from typing import Iterable, Sequence
 
 from committee.corpus.decoding import check_encoding
-from committee.fileio import atomic_open
+from committee.system.files import atomic_open
 
 
 def format_sighan(words: Iterable[Sequence[str]]) -> str:

@@ -6,7 +6,7 @@ per-sentence sufficient statistics (:class:`SufficientStats`): unit counts,
 difficulty-weighted sums, OOV counts, boundary counts and per-bin counts.
 :func:`compute` turns their corpus totals into every metric of the registry
 (:mod:`committee.metrics.records`, one record per metric) with one division
-each; :mod:`committee.significance` (bootstrap intervals, paired bootstrap)
+each; :mod:`committee.metrics.significance` (bootstrap intervals, paired bootstrap)
 resamples sentences and re-uses the same formulas on resampled totals,
 never re-scoring text.
 

@@ -6,7 +6,7 @@ first difference (a line, a character, a normalisation to apply).
 
 from __future__ import annotations
 
-from committee.checkargs import count
+from committee.system.arguments import count
 from committee.corpus import Corpus
 from committee.errors import InputError
 

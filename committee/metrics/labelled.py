@@ -29,8 +29,8 @@ from committee.metrics.align import check_aligned
 from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, bucket_stats,
                                       difficulty_bucket, length_bucket)
 from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins, unit_sums
-from committee.spans import Spans, inside
-from committee.spans import match as match_spans
+from committee.tasks.spans import Spans, inside
+from committee.tasks.spans import match as match_spans
 from committee.tasks import NER, match
 
 #: How an output treats each gold entity, in code order; ``spurious`` counts
@@ -173,7 +173,7 @@ def entity_outcomes(gold: Spans, pred: Spans) -> dict[str, int]:
     output's entities that overlap no gold entity.  The four gold outcomes
     add up to the gold entities; ``correct`` is ``n_correct``.
 
-    >>> from committee.spans import labelled
+    >>> from committee.tasks.spans import labelled
     >>> names = ("LOC", "PER")
     >>> g = labelled([10], [[(0, 2, "PER"), (3, 5, "LOC"), (6, 8, "PER"), (8, 9, "LOC")]], names)
     >>> p = labelled([10], [[(0, 2, "PER"), (3, 5, "PER"), (6, 7, "PER"), (9, 10, "LOC")]], names)

@@ -3,7 +3,7 @@ heading, display group and scale (docs/metrics.md).
 
 A :class:`Metric` is one record of :data:`REGISTRY`.  Everything that shows
 or computes a metric reads the registry when it runs: :func:`compute` (and
-the bootstrap of :mod:`committee.significance`, through
+the bootstrap of :mod:`committee.metrics.significance`, through
 :func:`metric_arrays`), :class:`committee.scoring.Scores` (attributes,
 ``str()``, ``to_dict``), ``committee score`` (``--metrics``, the table,
 ``--json``), the report (Table 2 in ``report.md``, the page's data) and the
@@ -275,7 +275,7 @@ def metric_arrays(t: dict, keys: tuple[str, ...] | None = None) -> dict[str, np.
     """Every statistics metric (or those of ``keys``, and what they need) from
     totals ``t`` (arrays of equal shape); NaN = undefined.
 
-    :func:`compute` applies it to corpus totals, :mod:`committee.significance`
+    :func:`compute` applies it to corpus totals, :mod:`committee.metrics.significance`
     to bootstrap resamples.
 
     >>> m = metric_arrays({"n_correct": 3, "n_gold": 4, "n_pred": 6}, ("p", "r", "f1"))

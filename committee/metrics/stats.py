@@ -16,7 +16,7 @@ import numpy as np
 
 from committee.corpus import Corpus
 from committee.metrics.align import check_aligned
-from committee.spans import Spans, match, spans
+from committee.tasks.spans import Spans, match, spans
 
 #: Difficulty bins ``[0, .1) ... [.9, 1.0]``.
 N_BINS = 10
@@ -296,8 +296,8 @@ def collect(gold: Corpus, pred: Corpus, difficulty=None, train_words=None, *,
 def error_types(gold: Corpus, pred: Corpus, check: bool = True) -> dict[str, int]:
     """How many gold words ``pred`` gets right, splits, merges or crosses.
 
-    Each gold word falls in exactly one of :data:`committee.spans.OUTCOMES`
-    (defined in :func:`committee.spans.outcomes` and ``docs/metrics.md``), so
+    Each gold word falls in exactly one of :data:`committee.tasks.spans.OUTCOMES`
+    (defined in :func:`committee.tasks.spans.outcomes` and ``docs/metrics.md``), so
     the counts add up to ``n_gold`` and ``correct`` equals ``n_correct`` of
     :func:`compute`.  ``pred`` is checked to align with ``gold`` unless
     ``check=False``.
@@ -315,7 +315,7 @@ def error_types(gold: Corpus, pred: Corpus, check: bool = True) -> dict[str, int
 
 
 def _outcome_counts(gold: Spans, pred: Spans) -> dict[str, int]:
-    from committee.spans import OUTCOMES, outcomes
+    from committee.tasks.spans import OUTCOMES, outcomes
 
     counts = np.bincount(outcomes(gold, pred), minlength=len(OUTCOMES))
     return {name: int(n) for name, n in zip(OUTCOMES, counts)}

@@ -3,7 +3,7 @@
 :func:`build_report` reads what ``committee run`` wrote (``test.txt``,
 ``words.tsv``, ``marks.npz``, ``predictions.npz``, ``manifest.json``),
 scores every system against the run's difficulties, computes each analysis
-with :mod:`committee.analysis`, draws it with :mod:`committee.plots` and
+with :mod:`committee.metrics.difficulty_stats`, draws it with :mod:`committee.report.plots` and
 writes, inside the run directory:
 
 * ``report.md`` — the page to open first: every table and figure, with
@@ -29,13 +29,13 @@ read back, not retrained.
 
 The package: :mod:`~committee.report.rundata` reads the run back,
 :mod:`~committee.report.systems` gathers and scores the systems,
-:mod:`~committee.report.analyses` holds one function per analysis (each
-declared in :data:`committee.experiments.REGISTRY`),
+:mod:`~committee.report.sections` holds one function per analysis (each
+declared in :data:`committee.config.analyses.REGISTRY`),
 :mod:`~committee.report.build` puts the page together and
 :mod:`~committee.report.output` formats tables and CSV files.
 """
 
-from committee.report.analyses import PAPER_PKU, REGISTRY, Context, _idiom_list
+from committee.report.sections import PAPER_PKU, REGISTRY, Context, _idiom_list
 from committee.report.build import ANALYSES, build_report
 from committee.report.output import markdown_table
 from committee.report.rundata import RunData, check_experiments, load_run, load_run_config

@@ -1,5 +1,5 @@
 """Build a report: read the run, gather and score the systems, run the
-analyses of :data:`committee.report.analyses.REGISTRY` and write
+analyses of :data:`committee.report.sections.REGISTRY` and write
 ``report.md``."""
 
 from __future__ import annotations
@@ -14,14 +14,19 @@ from typing import Sequence
 import pandas as pd
 
 from committee import __version__
-from committee import analysis, experiments, metrics, plots, rundir, runlock, scoring
+from committee import metrics, scoring
+from committee.metrics import difficulty_stats
+from committee.config import analyses as experiments
+from committee.report import plots
+from committee.pipeline import layout
+from committee.pipeline import lock
 from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
-from committee.fileio import atomic_write_text
-from committee.marks import words_from_ends
-from committee.report.analyses import OUTPUTS, REGISTRY, TITLES, Context, check_run
+from committee.system.files import atomic_write_text
+from committee.pipeline.marks import words_from_ends
+from committee.report.sections import OUTPUTS, REGISTRY, TITLES, Context, check_run
 from committee.report.output import score_columns, write_csv
 from committee.report.rundata import (check_experiments, load_run, load_run_config,
                                       recorded_commands)
@@ -59,8 +64,8 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     load_inputs : callable, optional
         ``load_inputs(cfg)`` reads the run's corpora when Table 2 models
         must be trained and ``inputs`` is not given
-        (:func:`committee.workflow.report` passes
-        :func:`committee.pipeline.load_inputs`).
+        (:func:`committee.pipeline.workflow.report` passes
+        :func:`committee.pipeline.dataset.load_inputs`).
     timeout : float, optional
         Seconds a ``cmd:COMMAND`` segmenter may run (default:
         ``experiments.command_timeout``, else no limit); its message names
@@ -80,7 +85,7 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     check_experiments(cfg, analyses or ("ranking",))
     if timeout is None and cfg.experiments.command_timeout is not None:
         timeout, timeout_name = cfg.experiments.command_timeout, "experiments.command_timeout"
-    with runlock.hold(run_dir, runlock.REPORT):  # one writer of run_dir at a time
+    with lock.hold(run_dir, lock.REPORT):  # one writer of run_dir at a time
         return _build(run_dir, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
                       progress, (timeout, timeout_name))
 
@@ -91,10 +96,10 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
     data = load_run(run_dir)
     analyses, left_out = _for_task(analyses, data.task)
     check_run(cfg, data, analyses)
-    handler = rundir.open_log(run_dir)  # committee report: log to the run's log too
+    handler = layout.open_log(run_dir)  # committee report: log to the run's log too
     try:
         started = time.monotonic()
-        ctx = Context(cfg, data, run_dir / rundir.REPORT_DIR)
+        ctx = Context(cfg, data, run_dir / layout.REPORT_DIR)
         ctx.out_dir.mkdir(exist_ok=True)
         if left_out:
             ctx.notes.append(f"Not made for a run of {data.task} ({data.unit} difficulties): "
@@ -118,7 +123,7 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
             _write_html(ctx, [n for n in made if n not in dict(ctx.failed)])
         return page
     finally:
-        rundir.close_log(handler)
+        layout.close_log(handler)
 
 
 def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
@@ -211,7 +216,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     """``report.md``: the run in a few lines, every section, then the notes."""
     data, test, run_dir = ctx.data, ctx.data.test, ctx.run_dir
     m = data.manifest
-    hist = analysis.bin_counts(data.d)
+    hist = difficulty_stats.bin_counts(data.d)
     unit, units = data.unit, data.units_name
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
@@ -233,7 +238,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
         + " --train-words train-words.txt` prints)",
         "",
         f"{units.capitalize()} per difficulty bin: "
-        + ", ".join(f"{lab} {n:,}" for lab, n in zip(analysis.BIN_LABELS, hist)) + ".",
+        + ", ".join(f"{lab} {n:,}" for lab, n in zip(difficulty_stats.BIN_LABELS, hist)) + ".",
         "",
         f"Analyses: {', '.join(analyses) or 'none'}"
         + (f" ({len(ctx.failed)} failed: {', '.join(n for n, _ in ctx.failed)})"
@@ -246,7 +251,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     if ctx.notes:
         tail = ["## Notes", ""] + [f"- {n}" for n in ctx.notes] + [""]
     text = "\n".join(head) + "\n" + "\n".join(sections) + "\n" + "\n".join(tail)
-    path = rundir.paths(run_dir).root / rundir.REPORT_FILE
+    path = layout.paths(run_dir).root / layout.REPORT_FILE
     atomic_write_text(path, text)
     log.info("report: %s (%d figures)", path, len(ctx.figures))
     return path
@@ -285,7 +290,7 @@ def _run_analysis(ctx: Context, name: str) -> str | None:
 
     Any exception but a failed write (:class:`OutputError`, exit 6) or an
     interruption is the analysis's failure: what it added to ``ctx`` and
-    the files it writes (:data:`~committee.report.analyses.OUTPUTS`) are
+    the files it writes (:data:`~committee.report.sections.OUTPUTS`) are
     removed, the traceback goes to ``run.log`` and a
     :class:`~committee.errors.ReportWarning` says it once.
     """
@@ -306,7 +311,7 @@ def _run_analysis(ctx: Context, name: str) -> str | None:
         warnings.warn(ReportWarning(
             f"analysis {name} failed: {reason}; report.md and report.html say so in its "
             f"section and hold the rest of the report (traceback in "
-            f"{rundir.paths(ctx.run_dir).log})"))
+            f"{layout.paths(ctx.run_dir).log})"))
         return _failed_section(name, reason)
 
 
@@ -338,7 +343,7 @@ def _without_plotly(ctx: Context) -> str | None:
     problem = html.plotly_problem()
     if problem is None:
         return None
-    stale = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
+    stale = layout.paths(ctx.run_dir).root / layout.REPORT_HTML_FILE
     removed = "; the page of an earlier build was removed" if _remove(stale) else ""
     ctx.notes.append(f"report.html not written: {problem}{removed}.")
     warnings.warn(ReportWarning(f"{stale}: not written: {problem}{removed}; report.md holds "
@@ -382,7 +387,7 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
                 for name, reason in ctx.failed], units=data.units, page=data.kind.page)
-    path = rundir.paths(ctx.run_dir).root / rundir.REPORT_HTML_FILE
+    path = layout.paths(ctx.run_dir).root / layout.REPORT_HTML_FILE
     try:
         html.write_html(path, page)
     except OutputError as exc:
@@ -416,7 +421,7 @@ def _intervals(systems: Sequence[System]) -> list[dict]:
     """The 95% bootstrap intervals of each system's metrics (``{metric: [lo,
     hi]}``), as ``committee score --bootstrap`` :data:`PAGE_BOOTSTRAP`
     gives them; none (an empty list) on a test set of too few sentences."""
-    from committee import significance
+    from committee.metrics import significance
 
     n_sentences = len(systems[0].words) if systems else 0
     if n_sentences < significance.MIN_SENTENCES:
@@ -430,7 +435,7 @@ def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Si
     """The signature of the report's scores: that of ``committee score`` on
     the run's test.txt, difficulties and training word list (with
     ``--bootstrap`` :data:`PAGE_BOOTSTRAP` when ``bootstrap``)."""
-    p = rundir.paths(run_dir)
+    p = layout.paths(run_dir)
     vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
                   if p.train_words.is_file() else None)
     if data.kind.collector == tasks_mod.ENTITIES:

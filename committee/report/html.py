@@ -12,7 +12,7 @@ network and no server and can be mailed.  The page has
   (``committee report`` computes them) and IRT ability θ when given;
 * the item explorer: every gold word with its sentence context, difficulty
   (and IRT a, b), OOV flag, length and each system's outcome
-  (``committee.spans.OUTCOMES``), filtered by difficulty range, OOV,
+  (``committee.tasks.spans.OUTCOMES``), filtered by difficulty range, OOV,
   outcome, system and a text search, sorted by any column, shown a page at
   a time (25 to 1,000 rows, with a jump to any page);
 * A versus B: the words one system gets right and another wrong, per
@@ -46,11 +46,11 @@ import numpy as np
 from committee import __version__
 from committee import metrics
 from committee.metrics import records
-from committee.plots import COLORS, HATCHES
+from committee.report.plots import COLORS, HATCHES
 from committee.corpus import Corpus
 from committee.errors import DependencyError
-from committee.fileio import atomic_write_text
-from committee.spans import OUTCOMES, outcomes, spans
+from committee.system.files import atomic_write_text
+from committee.tasks.spans import OUTCOMES, outcomes, spans
 
 __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "from_run",
            "plotly_problem", "render", "run_analyses", "write_html"]
@@ -471,7 +471,7 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
     """The charts of the analyses ``names`` (default: every one) read back
     from the CSV files ``committee report`` wrote into ``run_dir``, as
     :class:`Analysis` items in report order (the charts of
-    :data:`committee.experiments.REGISTRY`); a file not written is left out
+    :data:`committee.config.analyses.REGISTRY`); a file not written is left out
     (the report names those of the analyses it made)."""
     import pandas as pd
 
@@ -494,7 +494,7 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
 
 def _charts(names) -> list:
     """The charts of the analyses ``names`` (None: all), in report order."""
-    from committee.experiments import REGISTRY
+    from committee.config.analyses import REGISTRY
 
     return [chart for e in REGISTRY if names is None or e.name in names for chart in e.charts]
 
@@ -530,12 +530,13 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
     test.weight --train-words train-words.txt``, signature included.
     """
     from committee import corpus as corpus_mod
-    from committee import rundir, scoring
+    from committee import scoring
+    from committee.pipeline import layout
     from committee.report.rundata import load_run
 
     run_dir = Path(run_dir)
     run = load_run(run_dir)
-    p = rundir.paths(run_dir)
+    p = layout.paths(run_dir)
     files = [Path(f) for f in system_files] or _run_system_files(run_dir)
     scored = {"systems": [], "signature": ""}
     if files:

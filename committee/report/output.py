@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from committee.fileio import atomic_open
+from committee.system.files import atomic_open
 from committee.metrics import records
 from committee.metrics.records import pct  # noqa: F401 (the report's one percent formatter)
 

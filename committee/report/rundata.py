@@ -13,14 +13,16 @@ import numpy as np
 
 from committee import config as config_mod
 from committee import corpus as corpus_mod
-from committee import difficulty as difficulty_mod
-from committee import marks as marks_mod
-from committee import plots, rundir, runlock
+from committee.pipeline import difficulty as difficulty_mod
+from committee.pipeline import marks as marks_mod
+from committee.report import plots
+from committee.pipeline import layout
+from committee.pipeline import lock
 from committee import segmenters as seg_mod
 from committee import tasks as tasks_mod
 from committee.errors import ConfigError, InputError
-from committee.fileio import read_npz
-from committee.rundir import need
+from committee.system.files import read_npz
+from committee.pipeline.layout import need
 
 
 @dataclass(frozen=True)
@@ -89,11 +91,11 @@ class RunData:
 
 def load_run(run_dir) -> RunData:
     """Read a finished run's outputs (see :class:`RunData`); a run that is not
-    final (:func:`committee.rundir.check_final`), or whose files changed since
-    it wrote them (:func:`committee.rundir.verify`), is refused."""
-    p = rundir.paths(run_dir)
-    manifest = rundir.read_manifest(p.root, runlock.REPORT)
-    rundir.verify(p.root, rundir.READ_BY[runlock.REPORT])  # nothing edited since the run
+    final (:func:`committee.pipeline.layout.check_final`), or whose files changed since
+    it wrote them (:func:`committee.pipeline.layout.verify`), is refused."""
+    p = layout.paths(run_dir)
+    manifest = layout.read_manifest(p.root, lock.REPORT)
+    layout.verify(p.root, layout.READ_BY[lock.REPORT])  # nothing edited since the run
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
     return {tasks_mod.WORDS: _load_word_run,
             tasks_mod.ENTITIES: _load_entity_run}[task.collector](p, manifest, task)
@@ -109,7 +111,7 @@ def _load_word_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     test = _with_pos(test, words["pos"].astype(str).tolist())
     oov_col = words["oov"].astype(str)
     oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
-    marks = read_npz(need(p.marks), ["marks"], rundir.REWRITE)["marks"].astype(bool)
+    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
     if marks.shape[1] != test.n_words():
         raise InputError(str(p.marks), None,
                          f"marks cover {marks.shape[1]} words, test.txt has {test.n_words()}")
@@ -125,7 +127,7 @@ def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     units = task.gold(test)
     n = sum(map(len, units))
     rows = difficulty_mod.read_words_tsv(need(p.words))
-    marks = read_npz(need(p.marks), ["marks"], rundir.REWRITE)["marks"].astype(bool)
+    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
     for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
         if count != n:
             raise InputError(str(path), None, f"covers {count} entities, test.txt has {n}")
@@ -159,8 +161,8 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
     if config_path is not None:
         cfg = config_mod.load_config(config_path, overrides=overrides + [f"output.dir={run_dir}"])
     else:
-        rundir.check_final(run_dir, runlock.REPORT)
-        manifest_path = need(rundir.paths(run_dir).manifest)
+        layout.check_final(run_dir, lock.REPORT)
+        manifest_path = need(layout.paths(run_dir).manifest)
         try:
             data = json.loads(manifest_path.read_text(encoding="utf-8"))["config"]
         except (ValueError, KeyError) as exc:
@@ -179,7 +181,7 @@ def recorded_commands(run_dir) -> list[str]:
     older version, or planted): never run, only their outputs saved in
     ``report/systems/`` are read (docs/security.md)."""
     try:
-        data = json.loads(rundir.paths(run_dir).manifest.read_text(encoding="utf-8"))
+        data = json.loads(layout.paths(run_dir).manifest.read_text(encoding="utf-8"))
         names = data["config"]["experiments"]["segmenters"]
     except (OSError, ValueError, KeyError, TypeError):
         return []
@@ -221,7 +223,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
     Checks that the files named in ``experiments`` exist and that the
     segmenters are installed (only for the analyses in ``names``; default:
     those switched on).  Raises :class:`ConfigError` listing every problem,
-    then :class:`committee.plots.PlotError` when matplotlib is missing.
+    then :class:`committee.report.plots.PlotError` when matplotlib is missing.
     """
     e = cfg.experiments
     names = e.enabled() if names is None else tuple(names)

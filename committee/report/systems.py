@@ -20,12 +20,16 @@ import numpy as np
 
 from committee import __version__
 from committee import corpus as corpus_mod
-from committee import metrics, parallel, rundir, scoring, trainers
-from committee import members as members_mod
+from committee import metrics, scoring
+from committee.pipeline import pools
+from committee.pipeline import layout
+from committee.learners import trainers
+from committee.learners import members as members_mod
 from committee import segmenters as seg_mod
 from committee import tasks as tasks_mod
 from committee.errors import InputError, RunError
-from committee.fileio import atomic_write_text, clear_dir, owner_tag, read_text
+from committee.system.files import atomic_write_text, clear_dir, owner_tag
+from committee.system.inputs import read_text
 from committee.report.rundata import RunData
 
 log = logging.getLogger("committee.run")
@@ -104,13 +108,13 @@ class Table2Job:
     name : str
         The model's name in the report (``F2 20%``).
     template : str
-        Feature template of :mod:`committee.features`.
+        Feature template of :mod:`committee.learners.features`.
     sentences : list
         Its training sentences, in the task's form.
     test_chars : sequence of str
         Characters of every test sentence.
     trainer : str
-        Name of its trainer in :data:`committee.trainers.TRAINERS` (``crf.trainer``).
+        Name of its trainer in :data:`committee.learners.trainers.TRAINERS` (``crf.trainer``).
     algorithm : str
     params : dict
         The trainer's algorithm and parameters (:meth:`Config.table2_crf`).
@@ -182,7 +186,7 @@ def _train_one(job: Table2Job):
             job.test_chars, job.algorithm, job.params, job.workdir, rand_seed=job.rand_seed,
             prefix=f".table2-{owner_tag()}-")
     except Exception as exc:  # named by the model; the caller ends the report
-        return Table2Failure(job.index, job.name, parallel.one_line(exc),
+        return Table2Failure(job.index, job.name, pools.one_line(exc),
                              traceback.format_exc())
     return _Table2Result(job.index, pred, {
         "build_append_s": t.get("attributes_s", 0.0) + t.get("append_s", 0.0),
@@ -265,7 +269,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     for fraction in sorted(fractions, reverse=True):  # largest first
         idx = np.sort(order[:members_mod.sample_size(fraction, n_train)])
         tasks.append((fraction, [train_sentences[i] for i in idx]))
-    n_jobs = parallel.worker_count("sequential" if cfg.parallel.backend == "sequential" else
+    n_jobs = pools.worker_count("sequential" if cfg.parallel.backend == "sequential" else
                                    "loky", cfg.parallel.n_jobs, len(tasks), "Table 2 models")
     log.info("table2: training %d %s model(s) (%s %s) on %s of %d sentences, "
              "n_jobs %d", len(tasks), e.table2_template, algorithm,
@@ -277,7 +281,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     if progress:
         tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
                    "they are kept and reused (--skip table2 leaves them out)", file=sys.stderr)
-    results = parallel.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
+    results = pools.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
                                n_jobs)
     systems = []
     bar = tqdm(total=len(tasks), unit="model", desc="table2", disable=not progress,
@@ -285,7 +289,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     try:
         for result in results:
             fraction, sents = tasks[result.index]
-            if isinstance(result, parallel.MemberFailure):  # the pool's: its worker died
+            if isinstance(result, pools.MemberFailure):  # the pool's: its worker died
                 result = Table2Failure(result.index, jobs[result.index][0].name, result.error,
                                        result.detail)
             if isinstance(result, Table2Failure):
@@ -412,7 +416,7 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
             return System(name, "system", pred.words, info=info, tags=pred.tags)
     t0 = time.perf_counter()
     texts = ["".join(s) for s in data.test.words]
-    where = str(rundir.paths(data.run_dir).test)
+    where = str(layout.paths(data.run_dir).test)
     if entities:
         words, tags = seg_mod.tag(seg, texts, where, data.test.lines, progress=progress)
         corpus_mod.write_bio(path, words, tags)

@@ -12,12 +12,12 @@ Every input can be a file or in memory:
 * a segmentation (gold or output): a path, a :class:`~committee.corpus.Corpus`,
   a list of word lists, or a list of space-separated sentences;
 * difficulties: a ``.weight``/``.weight_c`` path, a run directory, one list
-  of values per sentence, or a flat vector (:func:`committee.difficulty.load_difficulty`);
+  of values per sentence, or a flat vector (:func:`committee.pipeline.difficulty.load_difficulty`);
 * a training vocabulary: a word-list path, a training ``Corpus`` (or a
   corpus path with ``train_format``), or any iterable of words.
 
 Each output is reduced to sufficient statistics (:mod:`committee.metrics`);
-intervals and paired comparisons come from :mod:`committee.significance`.
+intervals and paired comparisons come from :mod:`committee.metrics.significance`.
 
 Modules: :mod:`~committee.scoring.inputs` (reading and checking the inputs),
 :mod:`~committee.scoring.scores` (:class:`Scores`, the one result type) and

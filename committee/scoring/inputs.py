@@ -6,7 +6,7 @@ Every input can be a file or in memory:
 * a segmentation (gold or output): a path, a :class:`~committee.corpus.Corpus`,
   a list of word lists, or a list of space-separated sentences;
 * difficulties: a ``.weight``/``.weight_c`` path, a run directory, one list
-  of values per sentence, or a flat vector (:func:`committee.difficulty.load_difficulty`);
+  of values per sentence, or a flat vector (:func:`committee.pipeline.difficulty.load_difficulty`);
 * a training vocabulary: a word-list path, a training ``Corpus`` (or a
   corpus path with ``train_format``), or any iterable of words.
 """
@@ -21,11 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from committee import checks, rundir
-from committee.fileio import open_problem
+from committee.corpus import plausibility
+from committee.pipeline import layout
+from committee.system.inputs import open_problem
 from committee import corpus as corpus_mod
-from committee import difficulty as difficulty_mod
-from committee.checkargs import count, got, require, require_choice, require_int, require_many
+from committee.pipeline import difficulty as difficulty_mod
+from committee.system.arguments import count, got, require, require_choice, require_int, require_many
 from committee.corpus import Corpus
 from committee.corpus.encodings import text_encoding
 from committee.errors import InputError, PlausibilityWarning
@@ -223,12 +224,12 @@ def _vocabulary(source, *, encoding, normalization, train_format, fix=None, api=
 def _run_test_sha256(difficulty_path) -> str | None:
     """The checksum of ``test.txt`` that the manifest beside a difficulty
     file records (None without a readable run manifest)."""
-    manifest_path = Path(difficulty_path).parent / rundir.MANIFEST_FILE
+    manifest_path = Path(difficulty_path).parent / layout.MANIFEST_FILE
     try:
         files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files")
     except (OSError, ValueError, AttributeError):
         return None
-    sha = files.get(rundir.TEST_FILE) if isinstance(files, dict) else None
+    sha = files.get(layout.TEST_FILE) if isinstance(files, dict) else None
     return sha if isinstance(sha, str) else None
 
 
@@ -237,18 +238,18 @@ def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
     when the difficulties come from a run whose test set is not ``gold``:
     the gold and an output given the wrong way round when the gold holds the
     text of the run's test set with other words (it looks like an output of
-    it, :func:`committee.checks.looks_like_output`), another test set
+    it, :func:`committee.corpus.plausibility.looks_like_output`), another test set
     otherwise."""
     path = difficulty_mod.difficulty_file(difficulty)
     sha = None if path is None else _run_test_sha256(path)
     if sha is None or sha == corpus_mod.content_sha256(gold.words):
         return exc
-    test_path = Path(path).parent / rundir.TEST_FILE
+    test_path = Path(path).parent / layout.TEST_FILE
     try:
         test = corpus_mod.read_corpus(test_path, normalization=gold.normalization)
     except (InputError, OSError):
         return exc
-    if checks.looks_like_output(gold, test):
+    if plausibility.looks_like_output(gold, test):
         return InputError(exc.path, exc.line, f"{exc.message}; the gold {gold.path} is not the "
                           f"test set of this run ({test_path}): were the gold and an output "
                           "given the wrong way round?")
@@ -258,9 +259,9 @@ def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
 
 
 def _check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
-    """:func:`committee.checks.check_train_test` with the way out spelled by ``fix``."""
+    """:func:`committee.corpus.plausibility.check_train_test` with the way out spelled by ``fix``."""
     try:
-        checks.check_train_test(train, gold, allow_identical=allow)
+        plausibility.check_train_test(train, gold, allow_identical=allow)
     except InputError as exc:
         raise InputError(exc.path, exc.line,
                          f"{exc.message}, or accept it with {fix('allow_overlap', True)}") from None
@@ -304,24 +305,24 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     ``test.txt``.  A mismatch gives one :class:`PlausibilityWarning`; without
     a manifest nothing is checked.  (A difficulty file changed since the run,
     and an unreadable manifest, were refused before, by
-    :func:`committee.rundir.verify`.)
+    :func:`committee.pipeline.layout.verify`.)
 
     Returns the content checksums known to be the run's gold (that of its
     ``test.txt``, written as SIGHAN UTF-8), for
-    :func:`committee.checks.check_gold_output`; empty without a manifest.
+    :func:`committee.corpus.plausibility.check_gold_output`; empty without a manifest.
     """
     path = Path(difficulty_path)
-    manifest_path = path.parent / rundir.MANIFEST_FILE
+    manifest_path = path.parent / layout.MANIFEST_FILE
     if not manifest_path.is_file():
         return set()
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return set()  # refused by rundir.verify when it holds the run's checksums
+        return set()  # refused by layout.verify when it holds the run's checksums
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, dict):
         return set()  # not a committee run manifest
-    test_sha = files.get(rundir.TEST_FILE)
+    test_sha = files.get(layout.TEST_FILE)
     test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}
     known = {s for s in (test_sha, test.get("sha256") if isinstance(test, dict) else None)
              if isinstance(s, str)}
@@ -332,9 +333,9 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
         return golds
     warnings.warn(PlausibilityWarning(
         f"{path}: made by committee run for another test set ({manifest_path.name}: "
-        f"{rundir.TEST_FILE} sha256 {str(test_sha)[:12]}; gold {gold.path}: "
+        f"{layout.TEST_FILE} sha256 {str(test_sha)[:12]}; gold {gold.path}: "
         f"{gold.sha256[:12]}): its difficulties may belong to other words; score against "
-        f"{path.parent / rundir.TEST_FILE}"), stacklevel=3)
+        f"{path.parent / layout.TEST_FILE}"), stacklevel=3)
     return golds
 
 
@@ -348,10 +349,10 @@ def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
     path = Path(source)
     if path.is_dir():
-        path = rundir.paths(path).irt_items
+        path = layout.paths(path).irt_items
     if not path.is_file():
         raise InputError(str(path), None, "no such file (run `committee irt RUN_DIR` first)")
-    rundir.verify(path.parent, [path.name])  # as committee irt wrote it
+    layout.verify(path.parent, [path.name])  # as committee irt wrote it
     gold_words = units
     a, b = [], []
     with open(path, encoding="utf-8", newline="") as f:

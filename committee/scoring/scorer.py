@@ -10,16 +10,19 @@ from dataclasses import replace
 
 import numpy as np
 
-from committee import checks, metrics, rundir, significance
+from committee import metrics
+from committee.corpus import plausibility
+from committee.pipeline import layout
+from committee.metrics import significance
 from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
-from committee import difficulty as difficulty_mod
-from committee.checkargs import require, require_choice, require_int, require_many, require_real
+from committee.pipeline import difficulty as difficulty_mod
+from committee.system.arguments import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
 from committee.errors import InputError
 from committee.metrics import records
-from committee.spans import match
-from committee.spans import spans as spans_of
+from committee.tasks.spans import match
+from committee.tasks.spans import spans as spans_of
 from committee.scoring.inputs import (SCORER_OPTIONS, _check_difficulty, _check_file_options,
                                       _check_overlap, _check_resampling, _check_segmentation,
                                       _check_vocabulary, _not_this_gold, _vocabulary,
@@ -48,7 +51,7 @@ class Scorer:
     difficulty : optional
         A ``.weight``/``.weight_c`` file, a ``committee run`` directory, one
         list of values per gold sentence, or a flat vector with one value
-        per gold word (:func:`committee.difficulty.load_difficulty`).
+        per gold word (:func:`committee.pipeline.difficulty.load_difficulty`).
         Without it the balanced metrics are ``None``.
     train_words : optional
         A word-list file, a training ``Corpus`` (or, with ``train_format``,
@@ -70,7 +73,7 @@ class Scorer:
         Encoding of a ``train_words`` path (default: ``encoding``).
     allow_overlap : bool
         Accept a training corpus with the very words of the gold (with a
-        warning) instead of refusing it (:func:`committee.checks.check_train_test`).
+        warning) instead of refusing it (:func:`committee.corpus.plausibility.check_train_test`).
     spelling : callable, optional
         ``spelling(source)`` returns how messages spell setting an option of
         ``source`` (``"gold"``, ``"train"``, ``"output"``) as
@@ -131,7 +134,7 @@ class Scorer:
         self.format, self.encoding, self.normalization = format, encoding, normalization
         self.spelling = spelling or python_spelling
         # a run's files belong to its task: a segmentation's words are no entities
-        rundir.check_task([gold, difficulty, train_words, irt], self.task,
+        layout.check_task([gold, difficulty, train_words, irt], self.task,
                           self.spelling("output"))
         self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
                                       encoding=gold_encoding or encoding,
@@ -250,7 +253,7 @@ class Scorer:
         pred = read_segmentation(output, label=label, format=self.format,
                                  encoding=self.encoding, normalization=self.normalization,
                                  fix=self.spelling("output"), argument=("Scorer.read", "output"))
-        checks.check_gold_output(self.gold, pred, self.known_golds)
+        plausibility.check_gold_output(self.gold, pred, self.known_golds)
         if not self._task.tagged:
             _no_entity_tags(pred)
         return pred
@@ -274,7 +277,7 @@ class Scorer:
         TypeError, ValueError
             An argument of another type, or out of range: ``bootstrap`` and
             ``seed`` are integers >= 0, and the resamples must fit in memory
-            (:func:`committee.significance.check_resamples`).
+            (:func:`committee.metrics.significance.check_resamples`).
         """
         _check_segmentation("Scorer.score", "output", output)
         self._check_bootstrap("Scorer.score", bootstrap, seed)
@@ -304,9 +307,9 @@ class Scorer:
             name = system_name(path, set())
         theta = None
         if self.irt_items is not None:
-            from committee import irt
+            from committee.metrics import itemresponse
 
-            theta = irt.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
+            theta = itemresponse.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
         return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
                             path=path, error_types=self._scorer.error_types(pred_spans))
 
@@ -338,9 +341,9 @@ class Scorer:
             name = system_name(path, set())
         theta = None
         if self.irt_items is not None:
-            from committee import irt
+            from committee.metrics import itemresponse
 
-            theta = irt.ability(matched[2], *self.irt_items)
+            theta = itemresponse.ability(matched[2], *self.irt_items)
         return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
                             path=path, error_types=self._scorer.error_types(pred, matched))
 
@@ -540,7 +543,7 @@ def compare(a: Scores, b: Scores, metric: str = "fb", *, n: int = 1000, seed: in
     """Paired bootstrap of two outputs scored against the same gold.
 
     Both are scored on the same ``n`` resamples of the test sentences
-    (:func:`committee.significance.paired_bootstrap`).  Returns ``metric``,
+    (:func:`committee.metrics.significance.paired_bootstrap`).  Returns ``metric``,
     ``n``, ``share_a_better``, ``share_b_better``, ``ties``, ``delta``
     (A - B on the full corpus) and ``ci`` (interval of the resampled deltas).
 

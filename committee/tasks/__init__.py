@@ -18,7 +18,7 @@ is one module of this package holding one :class:`Task` record:
 
 Everything that follows a unit (marks, difficulties, difficulty files,
 scores) takes the gold units and a prediction's units as
-:class:`committee.spans.Spans` from :meth:`Task.spans`, so one pipeline
+:class:`committee.tasks.spans.Spans` from :meth:`Task.spans`, so one pipeline
 serves every task.  Code outside this package never compares a task's
 name: it asks the task record (its attributes and methods below).
 :data:`TASKS` is the one place a task plugs in.
@@ -35,7 +35,7 @@ from committee.tasks.segmentation import SEGMENTATION, Segmentation
 if TYPE_CHECKING:
     import numpy as np
 
-    from committee.spans import Spans
+    from committee.tasks.spans import Spans
 
 
 #: The tasks ``task:`` and ``--task`` can name: the one place a task plugs in.
@@ -63,8 +63,8 @@ def get(name: str = DEFAULT_TASK) -> Task:
 def match(task: Task, lengths: Sequence[int], gold_units: list, pred_units: list
           ) -> tuple[Spans, Spans, np.ndarray, np.ndarray]:
     """Gold and predicted units as spans over one label set, and which of
-    each are matched exactly (:func:`committee.spans.match`)."""
-    from committee.spans import match as match_spans
+    each are matched exactly (:func:`committee.tasks.spans.match`)."""
+    from committee.tasks.spans import match as match_spans
 
     names = task.labels(gold_units, pred_units)
     g = task.spans(lengths, gold_units, names)

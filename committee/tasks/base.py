@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from committee.corpus import Corpus
-    from committee.spans import Spans
+    from committee.tasks.spans import Spans
 
 # numpy and spans are imported where used: config takes TASKS from here, and
 # reading a config must stay cheap (docs/benchmarks.md).
@@ -36,7 +36,7 @@ class Task:
     unit: str
     units: str
     #: the median f1 below which a committee's first members are stopped
-    #: (:func:`committee.members.check_first_members`)
+    #: (:func:`committee.learners.members.check_first_members`)
     min_median_f1: float
     #: what a member does, and what it learns, in that check's message
     does: str

@@ -22,7 +22,7 @@ from committee.tasks.base import ENTITIES, Task
 if TYPE_CHECKING:
     import numpy as np
 
-    from committee.spans import Spans
+    from committee.tasks.spans import Spans
 
 
 @dataclass(frozen=True)
@@ -100,14 +100,14 @@ class Entities(Task):
 
     def spans(self, lengths: Sequence[int], units: list, label_names=None) -> Spans:
         """Entities of every sentence on the global character axis."""
-        from committee.spans import labelled
+        from committee.tasks.spans import labelled
 
         return labelled(lengths, units, label_names)
 
     def mask(self, pred: Spans, n_chars: int) -> np.ndarray:
         """Over the test characters, true inside each predicted entity (the
         characters the prediction claims for an entity)."""
-        from committee.spans import inside
+        from committee.tasks.spans import inside
 
         return inside(pred, n_chars)
 

@@ -18,7 +18,7 @@ from committee.tasks.base import WORDS, Task
 if TYPE_CHECKING:
     import numpy as np
 
-    from committee.spans import Spans
+    from committee.tasks.spans import Spans
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class Segmentation(Task):
 
     def spans(self, lengths: Sequence[int], units: list, label_names=()) -> Spans:
         """Units of every sentence on the global character axis."""
-        from committee.spans import spans
+        from committee.tasks.spans import spans
 
         return spans(units)
 

@@ -5,7 +5,7 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
   const PAGE_SIZES = [25, 50, 100, 250, 1000];
-  // the figures' colours (committee.plots.COLORS); bars past the last colour
+  // the figures' colours (committee.report.plots.COLORS); bars past the last colour
   // repeat them hatched, so that no bar looks exactly like another
   const COLORS = DATA.palette.colors, PATTERNS = DATA.palette.patterns;
   // each trace its own colour, marker and dash, so that lines lying on each other stay apart

@@ -2,7 +2,7 @@
 
 Every function here takes arrays (marks, difficulties, masks, sufficient
 statistics) and returns arrays or plain values; nothing reads or writes
-files and nothing draws (:mod:`committee.plots` draws,
+files and nothing draws (:mod:`committee.report.plots` draws,
 :mod:`committee.report` gathers).  Random choices take an explicit ``seed``
 and use a local ``numpy.random.default_rng``.
 

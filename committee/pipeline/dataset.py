@@ -3,20 +3,20 @@
 Steps (docs/method.md §3, §4, §8):
 
 1. read the training and test corpora named by the config;
-2. claim ``output.dir`` (:func:`committee.rundir.claim_output_dir`: a fresh
+2. claim ``output.dir`` (:func:`committee.pipeline.layout.claim_output_dir`: a fresh
    directory, or one holding a run of the very same config and corpora,
    which is resumed), holding its lock until the end
-   (:mod:`committee.runlock`: another process writing it is refused);
+   (:mod:`committee.pipeline.lock`: another process writing it is refused);
 3. draw the K members (each depends only on the seed and its index), train
-   and decode the missing ones in parallel (:mod:`committee.parallel`: loky,
+   and decode the missing ones in parallel (:mod:`committee.pipeline.pools`: loky,
    or a Dask cluster), saving each finished member
-   atomically as soon as it arrives (:func:`committee.marks.save_member`),
+   atomically as soon as it arrives (:func:`committee.pipeline.marks.save_member`),
    so an interrupted run loses at most the members in flight;
 4. stack the members' marks in member order into ``marks.npz`` and write
    ``test.txt``, ``test.weight``, ``test.weight_c``, ``words.tsv`` and
    ``manifest.json``.
 
-The report's analyses are not run here: :func:`committee.workflow.run` runs
+The report's analyses are not run here: :func:`committee.pipeline.workflow.run` runs
 them after this module's :func:`run`.
 
 When things go wrong (``docs/errors.md``): a member that raises, or whose
@@ -31,7 +31,7 @@ workers died more often than Dask allows, and a scheduler that goes away
 ends the run with one line, the finished members saved.  A full disk or a read-only directory is
 an :class:`~committee.errors.OutputError` (exit 6).  A killed run leaves only
 whole files (every write is atomic); its temporary files are removed when it
-resumes, unless their owner still runs (:func:`committee.fileio.is_removable`).
+resumes, unless their owner still runs (:func:`committee.system.files.is_removable`).
 
 Every output file is a function of the config and the corpora only: members
 are assembled in member order and nothing time- or worker-dependent enters
@@ -56,17 +56,21 @@ from pathlib import Path
 import numpy as np
 
 from committee import __version__
-from committee import analysis, checks
+from committee.metrics import difficulty_stats
+from committee.corpus import plausibility
 from committee import corpus as corpus_mod
-from committee import difficulty as difficulty_mod
-from committee import features as features_mod
-from committee import marks as marks_mod
-from committee import members as members_mod
-from committee import parallel, rundir, runlock, trainers
+from committee.pipeline import difficulty as difficulty_mod
+from committee.learners import features as features_mod
+from committee.pipeline import marks as marks_mod
+from committee.learners import members as members_mod
+from committee.pipeline import pools
+from committee.pipeline import layout
+from committee.pipeline import lock as runlock
+from committee.learners import trainers
 from committee import tasks as tasks_mod
 from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
-from committee.fileio import atomic_write_text, clear_dir, sha256_bytes, write_npz
-from committee.rundir import OUTPUT_FILES, PREDICTIONS_FILE
+from committee.system.files import atomic_write_text, clear_dir, sha256_bytes, write_npz
+from committee.pipeline.layout import OUTPUT_FILES, PREDICTIONS_FILE
 
 log = logging.getLogger("committee.run")
 
@@ -133,7 +137,7 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     """The corpora of ``cfg`` (:func:`load_corpora`), read and checked: a
     test set that is the training set is refused unless
     ``corpus.allow_overlap`` (and a large overlap draws a warning,
-    :func:`committee.checks.check_train_test`)."""
+    :func:`committee.corpus.plausibility.check_train_test`)."""
     train, test = load_corpora(cfg, where)
     task = tasks_mod.get(_task(cfg))
     train_units = task.gold(train)
@@ -150,7 +154,7 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
         raise InputError(test.path, None, f"the test corpus has no {task.units}")
     allow = bool(getattr(cfg.corpus, "allow_overlap", False))
     try:
-        checks.check_train_test(train, test, allow_identical=allow)
+        plausibility.check_train_test(train, test, allow_identical=allow)
     except InputError as exc:
         raise InputError(exc.path, exc.line,
                          f"{exc.message}, or accept it with corpus.allow_overlap: true") from None
@@ -176,7 +180,7 @@ def _task(cfg) -> str:
 
 def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
     """The committee of ``cfg`` against its corpora, before anything is
-    drawn or written (:func:`committee.members.check_committee`): members
+    drawn or written (:func:`committee.learners.members.check_committee`): members
     that would be identical and a committee that cannot fit in memory are
     refused (a :class:`~committee.errors.ConfigError` of ``where``, the
     config's file), a grid that leaves cells out is warned about."""
@@ -204,22 +208,22 @@ def run_fingerprint(cfg, inputs: RunInputs, members: bool = False) -> str:
 def _member_task(task: members_mod.MemberTask):
     """Runs in a worker: train one member on its sample and decode the test set.
 
-    Returns the :class:`~committee.members.MemberResult`, with the worker's
+    Returns the :class:`~committee.learners.members.MemberResult`, with the worker's
     peak resident memory so far (``peak_rss_mb``) added to its timings, or a
-    :class:`~committee.parallel.MemberFailure` when the member raised: an exception never travels
+    :class:`~committee.pipeline.pools.MemberFailure` when the member raised: an exception never travels
     through the pool, so one failing member cannot stop the others.
     """
     try:
         result = task.run()
     except Exception as exc:  # reported by index; the other members go on
-        return parallel.MemberFailure(task.index, parallel.one_line(exc), traceback.format_exc(),
+        return pools.MemberFailure(task.index, pools.one_line(exc), traceback.format_exc(),
                              exc.errno if isinstance(exc, OSError) else None)
-    result.timings["peak_rss_mb"] = parallel.peak_rss_mb()
+    result.timings["peak_rss_mb"] = pools.peak_rss_mb()
     return result
 
 
 def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
-    """One :class:`~committee.members.MemberTask` per member of ``todo``
+    """One :class:`~committee.learners.members.MemberTask` per member of ``todo``
     (each as the argument tuple of :func:`_member_task`), made as the pool
     takes it: a member's sample exists only while it is submitted."""
     n_train = len(inputs.train_sentences)
@@ -295,7 +299,7 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     ``inputs`` are its corpora when already read (:func:`load_inputs`);
     ``where`` names the config in messages (its file).
     ``output.dir`` has one owner: another process writing it is refused
-    (:mod:`committee.runlock`), and a refused run writes nothing.
+    (:mod:`committee.pipeline.lock`), and a refused run writes nothing.
     """
     out = Path(cfg.output.dir)
     runlock.check_free(out, runlock.RUN)  # before the corpora are read
@@ -305,24 +309,24 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     fingerprint = run_fingerprint(cfg, inputs)
     members = run_fingerprint(cfg, inputs, members=True)
     # refused: not even a lock is written
-    rundir.check_output_dir(out, fingerprint, restart, members)
+    layout.check_output_dir(out, fingerprint, restart, members)
     with runlock.hold(out, runlock.RUN, create=True):
-        rundir.claim_output_dir(out, fingerprint, cfg.name, restart, members)
-        handler = rundir.open_log(out)
+        layout.claim_output_dir(out, fingerprint, cfg.name, restart, members)
+        handler = layout.open_log(out)
         try:
             return _run(cfg, inputs, out, fingerprint, progress)
         except Exception as exc:  # readers say it stopped on this, not that it was interrupted
-            rundir.record_stop(out, _stop_message(exc))
+            layout.record_stop(out, _stop_message(exc))
             raise
         finally:
-            rundir.close_log(handler)
+            layout.close_log(handler)
 
 
 def _stop_message(exc: Exception) -> str:
     """One line for ``run.json`` saying what stopped a run and what to do."""
     if isinstance(exc, CommitteeError):
         return " ".join(str(exc).split())
-    return f"{parallel.one_line(exc)}; rerun the same committee run to finish it"
+    return f"{pools.one_line(exc)}; rerun the same committee run to finish it"
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
@@ -341,7 +345,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
         print(f"committee: resuming {out}: {len(records)} member{'s' * (len(records) != 1)} "
               f"saved{to_train}", file=sys.stderr, flush=True)
     judged = _check_first(cfg, records, n_train)
-    workdir = rundir.paths(out).tmp
+    workdir = layout.paths(out).tmp
     workdir.mkdir(exist_ok=True)
     started = time.monotonic()
     first = min(c.stable.min_size, c.max_size) if c.auto else c.size
@@ -365,7 +369,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     clear_dir(workdir)  # a live worker's temporary model stays (a killed run's worker)
     committee = drawn[:size]
     if failures:
-        raise parallel.failed(failures, out, size, len(records))
+        raise pools.failed(failures, out, size, len(records))
     if stability is not None:
         _say_stability(cfg, stability)
     _warn_weak_members(committee, records)
@@ -387,7 +391,7 @@ def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path
           judged: bool) -> tuple[int, dict, list]:
     """``size: auto``: train the members of ``drawn`` in order, round by
     round, until the split-half reliability of the difficulties of the
-    first k reaches the target (:func:`committee.analysis.reliability`) or
+    first k reaches the target (:func:`committee.metrics.difficulty_stats.reliability`) or
     k is ``max_size``.  Returns k, the stability record of the manifest and
     the members that failed.  The first k members are those of a run of
     ``size: k``: which round trained them changes nothing."""
@@ -400,9 +404,9 @@ def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path
             return k, {}, failures
         # the first members judged once enough have finished, whichever round they came in
         judged = judged or _check_first(cfg, records, len(inputs.train_sentences))
-        value = analysis.reliability(marks_mod.stack(drawn[:k], records))
+        value = difficulty_stats.reliability(marks_mod.stack(drawn[:k], records))
         by_size[str(k)] = value
-        needed = analysis.members_needed(k, value, target)
+        needed = difficulty_stats.members_needed(k, value, target)
         reached = value is not None and value >= target
         log.info("K=%d: split-half reliability %s (target %s; about %s members needed)", k,
                  value, target, needed if needed is not None else "?")
@@ -470,7 +474,7 @@ def _saved_members(out: Path, committee, n_gold: int) -> dict[int, dict]:
 
 
 def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, todo,
-                   workdir: Path, bar, judged: bool) -> list[parallel.MemberFailure]:
+                   workdir: Path, bar, judged: bool) -> list[pools.MemberFailure]:
     """Train the members of ``todo`` in the pool, saving each as it arrives
     (into ``records`` too) and, until ``judged``, judging the first ones
     (:func:`_check_first`); returns the members that failed."""
@@ -478,14 +482,14 @@ def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, 
         return []
     n_train, n_gold = len(inputs.train_sentences), inputs.n_units()
     by_index = {m.index: m for m in committee}
-    failures: list[parallel.MemberFailure] = []
-    pool = parallel.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
+    failures: list[pools.MemberFailure] = []
+    pool = pools.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
                             cfg.parallel.backend, cfg.parallel.n_jobs,
-                            scheduler=cfg.parallel.scheduler, crash_log=rundir.paths(out).log,
+                            scheduler=cfg.parallel.scheduler, crash_log=layout.paths(out).log,
                             n_tasks=len(todo), what="members")
     try:
         for result in pool:
-            if isinstance(result, parallel.MemberFailure):
+            if isinstance(result, pools.MemberFailure):
                 failures.append(result)
                 log.error("member %d failed: %s\n%s", result.index, result.error,
                           result.detail.rstrip())
@@ -506,15 +510,15 @@ def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, 
 
 def _keep_models(workdir: Path, out: Path) -> None:
     """Move the models the members kept in ``workdir`` into the run's models directory."""
-    kept = workdir / rundir.MODELS_DIR
+    kept = workdir / layout.MODELS_DIR
     if kept.exists():
-        (out / rundir.MODELS_DIR).mkdir(exist_ok=True)
+        (out / layout.MODELS_DIR).mkdir(exist_ok=True)
         for f in kept.iterdir():
-            os.replace(f, out / rundir.MODELS_DIR / f.name)
+            os.replace(f, out / layout.MODELS_DIR / f.name)
 
 
 def _check_first(cfg, records: dict, n_train: int) -> bool:
-    """:func:`committee.members.check_first_members` on the members saved so far."""
+    """:func:`committee.learners.members.check_first_members` on the members saved so far."""
     from committee.config import source_description
 
     return members_mod.check_first_members(
@@ -559,7 +563,7 @@ def _warn_weak_members(committee, records, gap: float = WEAK_MEMBER_GAP) -> None
 def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerprint,
                   stability: dict | None = None) -> None:
     """The difficulty dataset, from the saved members (in member order)."""
-    p = rundir.paths(out)
+    p = layout.paths(out)
     marks = marks_mod.stack(committee, records)
     d, n_correct = difficulty_mod.difficulties(marks)
     test = inputs.test
@@ -571,10 +575,10 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
              tasks_mod.ENTITIES: _write_entity_files}[tasks_mod.get(inputs.task).collector]
     write(p, inputs, committee, records, d, n_correct, oov)
     write_npz(p.marks, marks=marks)
-    files = [name for name in OUTPUT_FILES if name != rundir.MANIFEST_FILE]
+    files = [name for name in OUTPUT_FILES if name != layout.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
-    rundir.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
+    layout.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
                                          stability), files)
 
 
@@ -605,7 +609,7 @@ def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct,
 def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
               stability: dict | None = None) -> dict:
     """What ``manifest.json`` says of a run (its files' checksums are added
-    by :func:`committee.rundir.write_manifest`)."""
+    by :func:`committee.pipeline.layout.write_manifest`)."""
     config = cfg.to_dict(resolved=False)
     # how and where it ran does not change what it made: keep the outputs
     # byte-identical across backends, worker counts and output directories
@@ -629,7 +633,7 @@ def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
                                               "p", "r", "f1")}
             for m in committee]} | ({} if stability is None else {"stability": stability}),
         "difficulty": {tasks_mod.get(inputs.task).count_key: int(d.size), "mean": float(d.mean()),
-                       "histogram": analysis.bin_counts(d).tolist(),
+                       "histogram": difficulty_stats.bin_counts(d).tolist(),
                        "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},
         "versions": _versions(),
     }

@@ -36,9 +36,9 @@ from typing import Sequence
 
 import numpy as np
 
-from committee import rundir
+from committee.pipeline import layout
 from committee.errors import PlausibilityWarning
-from committee.fileio import atomic_write_text, read_npz, write_npz
+from committee.system.files import atomic_write_text, read_npz, write_npz
 
 log = logging.getLogger("committee.run")
 
@@ -101,7 +101,7 @@ def save_member(out: Path, result, member) -> None:
         record["n_chars"] = int(ends.size)
         record["pred_ends"] = pack(ends)
     record[CHECKSUM_KEY] = _checksum(record)
-    atomic_write_text(rundir.member_path(out, member.index), json.dumps(record) + "\n")
+    atomic_write_text(layout.member_path(out, member.index), json.dumps(record) + "\n")
 
 
 #: Key of a member record's checksum: SHA-256 of the rest of the record
@@ -150,7 +150,7 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
     damaged) is not used: a :class:`~committee.errors.PlausibilityWarning`
     names its file, and the member is trained again.
     """
-    path = rundir.member_path(out, member.index)
+    path = layout.member_path(out, member.index)
     if not path.exists():
         return None
     try:
@@ -213,7 +213,7 @@ def read_predictions(path: Path, n_chars: int, n_members: int) -> np.ndarray | N
     a damaged file is an :class:`~committee.errors.InputError`."""
     if not path.is_file():
         return None
-    arrays = read_npz(path, ["n_chars", "pred_ends"], rundir.REWRITE)
+    arrays = read_npz(path, ["n_chars", "pred_ends"], layout.REWRITE)
     stored, packed = int(arrays["n_chars"]), arrays["pred_ends"]
     if stored == n_chars and packed.shape[0] == n_members:
         return np.unpackbits(packed, axis=1, count=n_chars).astype(bool)

@@ -1,5 +1,5 @@
 """Trainers: what learns a tagger from tagged characters and tags the test
-set with it, for committee members (:func:`committee.members.run_member`)
+set with it, for committee members (:func:`committee.learners.members.run_member`)
 and the report's Table 2 models alike.
 
 A trainer is an object with the :class:`Trainer` interface: it checks its
@@ -7,7 +7,7 @@ parameters (every problem as one line), trains a model file from training
 sentences given as characters with one tag each (the task's encoding,
 :mod:`committee.tasks`), tags test sentences with it, and names the fields
 that identify its models in a run's recipe and manifest.  python-crfsuite
-sits behind it as :data:`committee.crf.CRFSUITE`.
+sits behind it as :data:`committee.learners.crf.CRFSUITE`.
 
 Another trainer plugs in at one place, :data:`TRAINERS` (its name is the
 value of the config key ``crf.trainer``; :data:`DEFAULT_TRAINER` when
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Protocol, Sequence, runtime_checkable
 
-from committee import crf
+from committee.learners import crf
 from committee.errors import ConfigError
 
 
@@ -144,7 +144,7 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
         Non-empty training sentences in the task's form (lists of words;
         ``(characters, tags)`` for entities).
     template : str
-        Feature template of :mod:`committee.features`.
+        Feature template of :mod:`committee.learners.features`.
     test_chars : sequence of str
         Characters of every test sentence.
     algorithm, params
@@ -153,7 +153,7 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
         Directory of the temporary model file (``prefix``...``model_suffix``;
         created if missing).
     rand_seed : int
-        Seed of the trainer's randomness (see :func:`committee.crf.train_model`).
+        Seed of the trainer's randomness (see :func:`committee.learners.crf.train_model`).
     keep_as : path, optional
         Keep the model there (moved atomically); otherwise it is removed.
 

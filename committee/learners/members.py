@@ -26,14 +26,14 @@ member's sentences from the member alone.  The streams are those of NumPy's
 Training and decoding
 ---------------------
 A member is trained and decodes the test set through its trainer
-(:func:`committee.trainers.train_and_tag`; by default linear-chain CRFs
-over BMES tags with python-crfsuite, see :mod:`committee.crf` for
+(:func:`committee.learners.trainers.train_and_tag`; by default linear-chain CRFs
+over BMES tags with python-crfsuite, see :mod:`committee.learners.crf` for
 determinism, the test-attribute cache and the cost of a member).  What a
 worker needs for one member is one :class:`MemberTask`.  Shuffling
 algorithms get the C library's ``srand()`` seed :func:`crfsuite_seed`,
 derived from the member, so every algorithm gives byte-identical models and
 marks whatever process runs the member.  The member's marks are made by
-:mod:`committee.marks`.
+:mod:`committee.pipeline.marks`.
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from committee import rundir, trainers
+from committee.pipeline import layout
+from committee.learners import trainers
 from committee import tasks as tasks_mod
 from committee.errors import ConfigError, PlausibilityWarning, RunError, UndefinedMetricWarning
-from committee.features import TEMPLATES
+from committee.learners.features import TEMPLATES
 from committee.metrics.records import metric_arrays
 
 if TYPE_CHECKING:
@@ -410,11 +411,11 @@ class MemberResult:
         Seconds spent in ``attributes_s`` (training attributes and tags),
         ``append_s``, ``train_s`` and ``tag_s`` (test attributes unless
         cached, tagging and cutting into words), and crfsuite's own parts of ``train_s`` (``featgen_s``,
-        ``optimise_s``, ``store_s``; :func:`committee.crf.train_model`).  For
+        ``optimise_s``, ``store_s``; :func:`committee.learners.crf.train_model`).  For
         logs and benchmarks only: nothing else depends on them.
     pred_ends : ndarray of bool, shape (C,), or None
         Its segmentation of the test set: over the test characters laid end to
-        end (:func:`committee.spans.spans`), true at the last character of each
+        end (:func:`committee.tasks.spans.spans`), true at the last character of each
         predicted word.  With the test characters it gives back the predicted
         words, so later analyses (split-half reliability) need no retraining.
         For entities (``task: ner``): true at each character inside a
@@ -468,7 +469,7 @@ class MemberTask:
     keep_model : bool
         Keep the model (``output.keep_models``).
     trainer : str
-        Name of its trainer in :data:`committee.trainers.TRAINERS`.
+        Name of its trainer in :data:`committee.learners.trainers.TRAINERS`.
     task : str
         Name of its task in :data:`committee.tasks.TASKS`.
     """
@@ -534,10 +535,10 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     workdir : path
         Directory for the temporary model file (created if missing).
     keep_model : bool
-        Keep the model as :func:`committee.rundir.model_path` below
+        Keep the model as :func:`committee.pipeline.layout.model_path` below
         ``workdir`` (moved there atomically); otherwise it is removed.
     trainer : str
-        Name of the trainer in :data:`committee.trainers.TRAINERS`.
+        Name of the trainer in :data:`committee.learners.trainers.TRAINERS`.
     task : str
         Name of the task in :data:`committee.tasks.TASKS`: ``train_words``
         and ``test_gold_words`` are its training sentences and gold units.
@@ -566,10 +567,10 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     if not sentences:
         raise RunError(f"member {k}: all {len(train_words)} training sentences are empty")
     chosen = trainers.TRAINERS[trainer]
-    keep_as = rundir.model_path(workdir, k, chosen.model_suffix) if keep_model else None
+    keep_as = layout.model_path(workdir, k, chosen.model_suffix) if keep_model else None
     pred, timings = trainers.train_and_tag(
         chosen, kind, sentences, member.template, test_chars, algorithm, params, workdir,
-        rand_seed=crfsuite_seed(member), prefix=rundir.model_temp_prefix(k), keep_as=keep_as)
+        rand_seed=crfsuite_seed(member), prefix=layout.model_temp_prefix(k), keep_as=keep_as)
     lengths = [len(c) for c in test_chars]
     _, p_spans, m, _ = tasks_mod.match(kind, lengths, test_gold_words, pred)
     pred_ends = kind.mask(p_spans, sum(lengths))

@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from committee.checkargs import count
+from committee.system.arguments import count
 from committee.corpus import Corpus
 from committee.errors import PlausibilityWarning, UndefinedMetricWarning
 from committee.metrics import METRICS, SufficientStats, collect, compute, metric_arrays  # noqa: F401 (Corpus, collect: doctests)

@@ -1,7 +1,7 @@
 """Figures of the run report, drawn with matplotlib (Agg backend, PNG files).
 
 One function per figure; each takes the numbers computed by
-:mod:`committee.analysis` (never a corpus or a file), writes one PNG and
+:mod:`committee.metrics.difficulty_stats` (never a corpus or a file), writes one PNG and
 returns its path.  Matplotlib is an optional dependency (``pip install
 'committee[report]'``); :func:`require_matplotlib` says so when it is
 missing.
@@ -26,7 +26,7 @@ from typing import Sequence
 import numpy as np
 
 from committee.errors import DependencyError
-from committee.fileio import atomic_open
+from committee.system.files import atomic_open
 
 __all__ = [
     "NO_CJK_FONT",
@@ -185,6 +185,9 @@ def _label_points(fig, ax, xs, ys, names, fontsize: float = 8, avoid=(),
     placed in the order given, so the same figure always gets the same
     places.  Returns the labels (annotations).
     """
+    # size: one search (directions x distances, each place tested against the
+    # labels placed so far, the points and the legends) over state it shares;
+    # split, its pieces would pass that state around.
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     px = 72.0 / fig.dpi  # points per pixel
@@ -259,9 +262,11 @@ def committee_size(path, sizes: Sequence[int], word_d: np.ndarray, word_labels: 
     with their split-half reliability.
 
     ``word_d`` has shape ``(len(sizes), n_words)``; ``summary`` is
-    :func:`committee.analysis.stability`; ``stop``, the manifest's
+    :func:`committee.metrics.difficulty_stats.stability`; ``stop``, the manifest's
     ``stability`` record of a ``size: auto`` run, marks where it stopped.
     """
+    # size: two panels drawn in one figure (words, then distance and reliability)
+    # whose axes share the committee sizes; split, each would repeat the set-up.
     plt = require_matplotlib()
     _style(plt)
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"width_ratios": [1.5, 1]})

@@ -51,7 +51,7 @@ class GuardedStdout:
             raise
         except OSError as exc:
             from committee.errors import OutputError
-            from committee.fileio import STDOUT
+            from committee.system.inputs import STDOUT
 
             hint = ("free some space or redirect standard output elsewhere (> FILE)"
                     if exc.errno in (errno.ENOSPC, errno.EDQUOT)
@@ -79,7 +79,7 @@ def run_command(args) -> int:
     flushed before its exit code counts: output lost is an error."""
     if writes_stdout(args) and sys.stdout is None:  # started with stdout closed (>&-)
         from committee.errors import OutputError
-        from committee.fileio import STDOUT
+        from committee.system.inputs import STDOUT
 
         raise OutputError(STDOUT, "standard output is closed, the results would be lost",
                           "redirect it to a file (> FILE) or to /dev/null")
@@ -113,7 +113,7 @@ STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
 class Stop(KeyboardInterrupt):
     """A stop signal, raised in the main thread where the signal arrived: the
     command unwinds as on Ctrl-C, so every ``finally`` on the way stops its
-    worker processes (:mod:`committee.parallel`) before the process ends."""
+    worker processes (:mod:`committee.pipeline.pools`) before the process ends."""
 
     def __init__(self, signum: int):
         super().__init__(signum)

@@ -2,10 +2,10 @@
 analyses its config switches on) and :func:`report` (the analyses on a
 finished run).
 
-This is the only module that knows both :mod:`committee.pipeline` (which
+This is the only module that knows both :mod:`committee.pipeline.dataset` (which
 makes the difficulty dataset) and :mod:`committee.report` (which reads it):
 neither imports the other.  :func:`run` holds ``output.dir``'s lock
-(:mod:`committee.runlock`) from the committee to the end of its report, so
+(:mod:`committee.pipeline.lock`) from the committee to the end of its report, so
 no other process writes the run in between.  Both are imported on first
 use: a refused run (``output.dir`` in use) costs little more than reading
 the config.
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from committee import config as config_mod
-from committee import rundir, runlock
-from committee.checkargs import require, require_many, require_real
+from committee.pipeline import layout
+from committee.pipeline import lock as runlock
+from committee.system.arguments import require, require_many, require_real
 from committee.errors import ConfigError
 
 _PATH = (str, os.PathLike)
@@ -70,8 +71,9 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
         cfg = config
     out = Path(cfg.output.dir)
     runlock.check_free(out, runlock.RUN)  # in use: refused before anything heavy is loaded
-    rundir.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
-    from committee import pipeline, report as report_mod
+    layout.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
+    from committee import report as report_mod
+    from committee.pipeline.dataset import dataset as pipeline
 
     inputs = pipeline.load_inputs(cfg, where)
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
@@ -84,7 +86,7 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     if wanted:
         report_mod.check_experiments(cfg)
     # refused (another run's files): nothing is written, not even a lock
-    rundir.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart,
+    layout.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart,
                             pipeline.run_fingerprint(cfg, inputs, members=True))
     with runlock.hold(out, runlock.RUN, create=True):
         out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
@@ -106,7 +108,8 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     ``segmenters`` that runs longer, its message naming it ``timeout_name``
     (:func:`committee.segmenters.command`).  An argument of another type is
     a :class:`TypeError` naming it."""
-    from committee import pipeline, report as report_mod
+    from committee import report as report_mod
+    from committee.pipeline.dataset import dataset as pipeline
 
     _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
                        progress)
@@ -240,5 +243,5 @@ def _run_inputs(cfg) -> list[tuple]:
 
 def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:
     """Refuse, before anything runs, a system's output or human judgements
-    that the report would overwrite (:func:`committee.rundir.check_inputs`)."""
-    rundir.check_inputs(run_dir, _report_inputs(cfg, systems, human), runlock.REPORT)
+    that the report would overwrite (:func:`committee.pipeline.layout.check_inputs`)."""
+    layout.check_inputs(run_dir, _report_inputs(cfg, systems, human), runlock.REPORT)

@@ -26,9 +26,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, conint, constr
 
-from committee import crf
+from committee.learners import crf
 from committee import tasks as tasks_mod
-from committee.features import TEMPLATES
+from committee.learners.features import TEMPLATES
 from committee.segmenters import CMD_PREFIX, SEGMENTERS as _SEGMENTER_TABLE, name_problem
 
 __all__ = ["COMMON_SETTINGS", "Chart", "Experiment", "REGISTRY", "SEGMENTERS", "Setting",
@@ -154,7 +154,7 @@ class Experiment:
     """One analysis of the report (see the module's docstring).
 
     ``function`` is ``"module:function"`` or a callable taking the report's
-    :class:`committee.report.analyses.Context` and returning its section of
+    :class:`committee.report.sections.Context` and returning its section of
     ``report.md`` (or None); ``outputs`` are globs relative to the run
     directory, removed when the analysis fails.  ``tasks``: the tasks
     (:data:`committee.tasks.TASKS`) whose runs it reads, None for every
@@ -203,7 +203,7 @@ def by_name(name: str) -> Experiment:
     raise KeyError(name)
 
 
-_HERE = "committee.report.analyses"
+_HERE = "committee.report.sections"
 
 #: Readers' names of the metric columns of Table 2.
 _METRIC_NAMES = {"p": "precision p", "r": "recall r", "f1": "F1", "pb": "balanced precision pb",

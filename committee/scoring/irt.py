@@ -2,8 +2,8 @@
 
 Reads the run's ``marks.npz`` (K members × N gold words, true when the
 member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
-2PL model (:mod:`committee.irt`; by default the 2PL from
-:data:`committee.irt.MIN_K_2PL` members on, else the 1PL, see
+2PL model (:mod:`committee.metrics.itemresponse`; by default the 2PL from
+:data:`committee.metrics.itemresponse.MIN_K_2PL` members on, else the 1PL, see
 :func:`fit_model`); writes
 
 * ``items.tsv`` — one row per test word: ``sentence``, ``word_index``,
@@ -12,7 +12,7 @@ member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
 * ``irt.json`` — model, settings, convergence, log-likelihood, each member's
   θ and its standard error, the θ of any system scored alongside, and the
   SHA-256 of every other file written here (``files``: ``committee score
-  --irt`` refuses an ``items.tsv`` edited since, :func:`committee.rundir.verify`);
+  --irt`` refuses an ``items.tsv`` edited since, :func:`committee.pipeline.layout.verify`);
 * ``check-gold.tsv`` — words whose gold segmentation deserves a look:
   negative or near-zero discrimination, or missed by every member;
 * ``irt-responses.jsonlines`` (py-irt's input: one subject per line) and
@@ -35,15 +35,16 @@ from pathlib import Path
 import numpy as np
 
 from committee import corpus as corpus_mod
-from committee import difficulty as difficulty_mod
-from committee import irt, rundir
+from committee.pipeline import difficulty as difficulty_mod
+from committee.metrics import itemresponse
+from committee.pipeline import layout
 from committee import tasks as tasks_mod
 from committee.errors import InputError, PlausibilityWarning, RunError
-from committee.fileio import (atomic_write_text, read_input, read_npz, sha256_bytes, sha256_file,
-                              write_npz)
-from committee.rundir import paths
+from committee.system.files import (atomic_write_text, read_npz, sha256_bytes, sha256_file, write_npz)
+from committee.system.inputs import read_input
+from committee.pipeline.layout import paths
 
-#: How this command is named in messages (and in :data:`committee.rundir.READ_BY`).
+#: How this command is named in messages (and in :data:`committee.pipeline.layout.READ_BY`).
 COMMAND = "committee irt"
 #: A word whose discrimination is below this is "flat": its outcome hardly
 #: depends on the member's ability.
@@ -74,8 +75,8 @@ def load(run_dir) -> RunResponses:
     p = paths(run_dir)
     if not p.root.is_dir():
         raise InputError(str(p.root), None, "no such directory")
-    rundir.check_final(p.root, COMMAND)
-    rundir.verify(p.root, rundir.READ_BY[COMMAND])  # nothing edited since the run
+    layout.check_final(p.root, COMMAND)
+    layout.verify(p.root, layout.READ_BY[COMMAND])  # nothing edited since the run
     if not p.marks.is_file():
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
@@ -99,22 +100,22 @@ def load(run_dir) -> RunResponses:
 def _task_of(root: Path) -> str:
     """The task of the run in ``root`` (its manifest's config; segmentation
     when it names none, or when there is no manifest to read)."""
-    manifest = root / rundir.MANIFEST_FILE
+    manifest = root / layout.MANIFEST_FILE
     if not manifest.is_file():
         return tasks_mod.DEFAULT_TASK
-    return rundir.read_manifest(root, COMMAND).get("config", {}).get("task",
+    return layout.read_manifest(root, COMMAND).get("config", {}).get("task",
                                                                       tasks_mod.DEFAULT_TASK)
 
 
 def _read_marks(path, n_words: int) -> np.ndarray:
-    raw = read_npz(path, ["marks"], rundir.REWRITE)["marks"]
+    raw = read_npz(path, ["marks"], layout.REWRITE)["marks"]
     try:
-        return irt.check_responses(raw, n_items=n_words)
+        return itemresponse.check_responses(raw, n_items=n_words)
     except ValueError as exc:
         raise InputError(str(path), None, f"marks: {exc}") from None
 
 
-def flags(fit: irt.IrtFit, min_a: float = MIN_A) -> list[list[str]]:
+def flags(fit: itemresponse.IrtFit, min_a: float = MIN_A) -> list[list[str]]:
     """Each item's flags: ``all_correct``, ``all_wrong``, ``negative_a``
     (a < 0: better members miss it more often), ``flat_a`` (0 ≤ a < min_a)."""
     out = []
@@ -137,7 +138,7 @@ def _fmt(x: float) -> str:
     return f"{x:.6g}"
 
 
-def items_tsv(fit: irt.IrtFit, words, infit: np.ndarray, item_flags) -> str:
+def items_tsv(fit: itemresponse.IrtFit, words, infit: np.ndarray, item_flags) -> str:
     """The text of ``items.tsv``."""
     rows = ["\t".join(ITEM_COLUMNS)]
     cols = zip(words["sentence"].tolist(), words["word_index"].tolist(), words["word"].tolist(),
@@ -150,7 +151,7 @@ def items_tsv(fit: irt.IrtFit, words, infit: np.ndarray, item_flags) -> str:
     return "\n".join(rows) + "\n"
 
 
-def strong_right(fit: irt.IrtFit, systems) -> list[list[str]]:
+def strong_right(fit: itemresponse.IrtFit, systems) -> list[list[str]]:
     """For every item, the strong systems that get it right: ``systems`` are
     dicts with ``name``, ``theta`` and ``marks``; strong means θ at least the
     members' median θ."""
@@ -163,7 +164,7 @@ def strong_right(fit: irt.IrtFit, systems) -> list[list[str]]:
     return out
 
 
-def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags,
+def check_gold_tsv(fit: itemresponse.IrtFit, words, test: corpus_mod.Corpus, item_flags,
                    right_by=None) -> str:
     """The text of ``check-gold.tsv``: words every member misses that strong
     systems get right first (most such systems first), then the other
@@ -189,7 +190,7 @@ def check_gold_tsv(fit: irt.IrtFit, words, test: corpus_mod.Corpus, item_flags,
     return "\n".join(rows) + "\n"
 
 
-def subset_tsv(fit: irt.IrtFit, words, items: np.ndarray, info: np.ndarray) -> str:
+def subset_tsv(fit: itemresponse.IrtFit, words, items: np.ndarray, info: np.ndarray) -> str:
     """The text of ``irt-subset.tsv``: the chosen words in corpus order with
     their mean Fisher information over the ability range."""
     rows = ["\t".join(SUBSET_COLUMNS)]
@@ -223,7 +224,8 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
     """A segmentation of the test set as a system dict (see :func:`read_system`),
     with its ``scores`` (:class:`committee.scoring.Scores`, as ``committee
     score`` gives them against the run's test set and difficulties)."""
-    from committee import metrics, scoring, spans
+    from committee import metrics, scoring
+    from committee.tasks import spans
 
     pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
@@ -255,42 +257,42 @@ def entity_system(test: corpus_mod.Corpus, d: np.ndarray, char_d: np.ndarray,
                                                 undefined="ignore")}
 
 
-#: ``--model``: ``auto`` fits :func:`committee.irt.choose_model`'s model and
+#: ``--model``: ``auto`` fits :func:`committee.metrics.itemresponse.choose_model`'s model and
 #: falls back on the 1PL when the 2PL does not converge (docs/irt.md).
 MODELS = ("auto", "2pl", "1pl")
 
 
 def _k_check(marks_path, k: int) -> None:
-    if k < irt.MIN_K:
+    if k < itemresponse.MIN_K:
         raise InputError(str(marks_path), None, f"{k} members are too few for an IRT fit "
-                         f"(at least {irt.MIN_K} for the 1PL model, {irt.MIN_K_2PL} for the "
+                         f"(at least {itemresponse.MIN_K} for the 1PL model, {itemresponse.MIN_K_2PL} for the "
                          "2PL): train a larger committee")
 
 
-def _not_converged(fit: irt.IrtFit, tol: float) -> str:
+def _not_converged(fit: itemresponse.IrtFit, tol: float) -> str:
     return (f"the {fit.model.upper()} fit did not converge in {fit.n_iter} EM iterations "
             f"(largest change {fit.max_change:.2g} > {tol:g})")
 
 
 def fit_model(marks_path, marks: np.ndarray, model: str = "auto", *, max_iter: int = 500,
-              tol: float = 1e-3) -> tuple[irt.IrtFit, str | None]:
+              tol: float = 1e-3) -> tuple[itemresponse.IrtFit, str | None]:
     """Fit ``model`` (one of :data:`MODELS`) to ``marks``; return the fit and,
     when ``auto`` chose the 1PL, why (a clause, also warned of as a
     :class:`PlausibilityWarning` naming ``marks_path``).
 
-    ``auto``: the 1PL below :data:`committee.irt.MIN_K_2PL` members, else
+    ``auto``: the 1PL below :data:`committee.metrics.itemresponse.MIN_K_2PL` members, else
     the 2PL, and the 1PL when the 2PL does not converge.  A fit that does
     not converge is a :class:`RunError`.
     """
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}; use one of {', '.join(MODELS)}")
     k = marks.shape[0]
-    chosen = irt.choose_model(k) if model == "auto" else model
+    chosen = itemresponse.choose_model(k) if model == "auto" else model
     fit = _fit(marks, chosen, max_iter, tol)
     reason = todo = None
     if model == "auto" and chosen == "1pl":
-        reason = f"{k} members are too few for the 2PL model (at least {irt.MIN_K_2PL})"
-        todo = f"train {irt.MIN_K_2PL} or more members for each word's discrimination"
+        reason = f"{k} members are too few for the 2PL model (at least {itemresponse.MIN_K_2PL})"
+        todo = f"train {itemresponse.MIN_K_2PL} or more members for each word's discrimination"
     elif model == "auto" and not fit.converged:
         reason = _not_converged(fit, tol)
         todo = "`committee irt --model 2pl --max-iter N` tries the 2PL longer"
@@ -303,17 +305,17 @@ def fit_model(marks_path, marks: np.ndarray, model: str = "auto", *, max_iter: i
     if reason is not None:
         warnings.warn(PlausibilityWarning(f"{marks_path}: {reason}: fitted the 1PL model, one "
                                           f"discrimination shared by every word; {todo}"))
-    elif fit.model == "2pl" and k < irt.WARN_K:
+    elif fit.model == "2pl" and k < itemresponse.WARN_K:
         warnings.warn(PlausibilityWarning(
             f"{marks_path}: only {k} members: discriminations rest largely on their prior "
-            f"(use at least {irt.WARN_K})"))
+            f"(use at least {itemresponse.WARN_K})"))
     return fit, reason
 
 
-def _fit(marks: np.ndarray, model: str, max_iter: int, tol: float) -> irt.IrtFit:
+def _fit(marks: np.ndarray, model: str, max_iter: int, tol: float) -> itemresponse.IrtFit:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PlausibilityWarning)  # said by fit_model
-        return irt.fit(marks, model=model, max_iter=max_iter, tol=tol)
+        return itemresponse.fit(marks, model=model, max_iter=max_iter, tol=tol)
 
 
 @dataclass
@@ -322,7 +324,7 @@ class IrtResult:
     files' texts (path → text) and the chosen subset (or None)."""
 
     data: RunResponses
-    fit: irt.IrtFit
+    fit: itemresponse.IrtFit
     summary: dict
     texts: dict
     systems: list
@@ -335,7 +337,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     """Fit ``model`` to a run's marks; nothing is written (see :func:`run`).
 
     ``model``: ``2pl``, ``1pl``, or ``auto`` (the default, as in the
-    report): the 1PL below :data:`committee.irt.MIN_K_2PL` members or when
+    report): the 1PL below :data:`committee.metrics.itemresponse.MIN_K_2PL` members or when
     the 2PL does not converge, else the 2PL (:func:`fit_model`).
 
     ``systems`` are output files, ``extra`` system dicts (:func:`system`);
@@ -362,12 +364,12 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
         named = [read_system(data.test, d, s) for s in systems]
     named += list(extra)
     fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=tol)
-    infit = irt.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
+    infit = itemresponse.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)
     summary = _summary(fit, min_a, item_flags)
     summary.update(model_requested=model, model_reason=reason)
     for s in named:
-        s["theta"], s["theta_se"] = map(float, irt.ability(s["marks"], fit.discrimination,
+        s["theta"], s["theta_se"] = map(float, itemresponse.ability(s["marks"], fit.discrimination,
                                                            fit.difficulty))
         summary["systems"].append({"output": s["name"], "theta": s["theta"],
                                    "theta_se": s["theta_se"], "n_correct": int(s["marks"].sum())})
@@ -377,8 +379,8 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     items = None
     if subset is not None:
         lo, hi = float(fit.ability.min()), float(fit.ability.max())
-        info = irt.mean_information(fit.discrimination, fit.difficulty, (lo, hi))
-        items = irt.select_items(fit.discrimination, fit.difficulty, subset, (lo, hi))
+        info = itemresponse.mean_information(fit.discrimination, fit.difficulty, (lo, hi))
+        items = itemresponse.select_items(fit.discrimination, fit.difficulty, subset, (lo, hi))
         texts[p.irt_subset] = subset_tsv(fit, data.words, items, info)
         held_out = named + [system(f"gold, {100 * q:g}% perturbed", data.test, d,
                                    perturb(data.test.words, q, seed + j), kind="perturbed")
@@ -394,7 +396,7 @@ def write(run_dir, result: IrtResult, export: bool = True) -> dict:
     last); with ``export``, the py-irt and girth exports too."""
     p = paths(run_dir)
     texts = dict(result.texts)
-    files = {}  # the checksum of each file, recorded in irt.json (rundir.verify)
+    files = {}  # the checksum of each file, recorded in irt.json (layout.verify)
     if export:
         texts[p.irt_pyirt] = pyirt_jsonlines(result.data.marks)
         write_npz(p.irt_npz, responses=result.data.marks.T.astype(np.uint8),
@@ -419,19 +421,19 @@ def run(run_dir, model: str = "auto", *, systems=(), min_a: float = MIN_A,
     the items held fixed; ``subset`` writes ``irt-subset.tsv`` and the
     estimation error (:func:`compute`).  Returns the content of
     ``irt.json``.  Raises :class:`InputError` for a missing, malformed or
-    edited input (:func:`committee.rundir.verify`), a system's output that is
+    edited input (:func:`committee.pipeline.layout.verify`), a system's output that is
     one of the files written here, a committee below
-    :data:`committee.irt.MIN_K` members or an output that does not align,
+    :data:`committee.metrics.itemresponse.MIN_K` members or an output that does not align,
     and :class:`RunError` for a run that is not final or a fit that does not
     converge; nothing is written then.
     """
-    rundir.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
+    layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
     return write(run_dir, compute(run_dir, model, systems=systems, min_a=min_a,
                                   max_iter=max_iter, tol=tol, subset=subset, seed=seed),
                  export)
 
 
-def _summary(fit: irt.IrtFit, min_a: float, item_flags) -> dict:
+def _summary(fit: itemresponse.IrtFit, min_a: float, item_flags) -> dict:
     counts = {}
     for f in item_flags:
         for name in f:
@@ -502,25 +504,25 @@ def _balanced(stats, n_correct: float, correct_d: float, bin_correct) -> dict:
     return {k: m[k] for k in ("p", "r", "f1", "pb", "rb", "fb")}
 
 
-def estimate(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, marks: np.ndarray,
+def estimate(fit: itemresponse.IrtFit, d: np.ndarray, items: np.ndarray, marks: np.ndarray,
              stats) -> dict:
     """θ and the scores of a system from its outcomes on ``items`` alone.
 
     θ is the EAP from those outcomes (items fixed); every other word's
-    outcome is its expected value P(correct | θ) (:func:`irt.fill_outcomes`),
+    outcome is its expected value P(correct | θ) (:func:`itemresponse.fill_outcomes`),
     whose sums give the recall side (Σ m_i, Σ d_i m_i); the precision side
     uses the output's own n_pred and Σ d'_j from ``stats``.
     """
     from committee import metrics
 
-    theta, se = irt.ability(marks[items], fit.discrimination, fit.difficulty, items=items)
-    y = irt.fill_outcomes(theta, fit.discrimination, fit.difficulty, items, marks[items])
+    theta, se = itemresponse.ability(marks[items], fit.discrimination, fit.difficulty, items=items)
+    y = itemresponse.fill_outcomes(theta, fit.discrimination, fit.difficulty, items, marks[items])
     bins = np.bincount(metrics.difficulty_bins(d), weights=y, minlength=metrics.N_BINS)
     return {"theta": float(theta), "theta_se": float(se),
             **_balanced(stats, float(y.sum()), float(d @ y), bins)}
 
 
-def subset_errors(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, systems,
+def subset_errors(fit: itemresponse.IrtFit, d: np.ndarray, items: np.ndarray, systems,
                   seed: int = 0) -> list[dict]:
     """θ, r and fb of each system from all words, from ``items`` and from as
     many random words (seeded); ``systems`` are dicts with ``name``,
@@ -531,7 +533,7 @@ def subset_errors(fit: irt.IrtFit, d: np.ndarray, items: np.ndarray, systems,
     rand = np.sort(rng.choice(fit.n_items, size=items.size, replace=False))
     rows = []
     for s in systems:
-        theta, _ = irt.ability(s["marks"], fit.discrimination, fit.difficulty)
+        theta, _ = itemresponse.ability(s["marks"], fit.discrimination, fit.difficulty)
         full = s["scores"]
         sub = estimate(fit, d, items, s["marks"], s["stats"])
         ran = estimate(fit, d, rand, s["marks"], s["stats"])

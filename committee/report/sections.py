@@ -4,17 +4,21 @@ Each function takes the :class:`Context` of a report (the run read back,
 its config, the scored systems) and writes its figure and data into
 ``ctx.out_dir`` (``report/``); it returns its section of ``report.md``, or
 None when it has nothing to show, and adds notes to ``ctx.notes``.  The
-numbers come from :mod:`committee.analysis`, the figures from
-:mod:`committee.plots`.
+numbers come from :mod:`committee.metrics.difficulty_stats`, the figures from
+:mod:`committee.report.plots`.
 
 To add an analysis: write ``def name(ctx) -> str | None`` here and its
-record in :data:`committee.experiments.REGISTRY` where its section belongs:
+record in :data:`committee.config.analyses.REGISTRY` where its section belongs:
 the config's switch and settings, ``--only``/``--skip``, the order of
 ``report.md``, :data:`TITLES`, :data:`OUTPUTS` and the charts of
 ``report.html`` follow from it.
 """
 
 from __future__ import annotations
+
+# size: near the 800-line cap because it holds one function per analysis of
+# the registry (the paper's tables and figures, entities, IRT), each short;
+# an analysis added beyond the cap goes into a module of its own.
 
 import warnings
 from dataclasses import dataclass, field
@@ -24,11 +28,14 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from committee import analysis, irtrun, plots, rundir
-from committee import experiments as _registry
+from committee.metrics import difficulty_stats
+from committee.scoring import irt as irtrun
+from committee.report import plots
+from committee.pipeline import layout
+from committee.config import analyses as _registry
 from committee import corpus as corpus_mod
 from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWarning
-from committee.fileio import atomic_write_text
+from committee.system.files import atomic_write_text
 from committee.report.output import markdown_table, pct, score_columns, write_csv
 from committee.report.rundata import RunData
 from committee.report.systems import System
@@ -95,11 +102,11 @@ PAPER_PKU = {
 }
 
 #: Each analysis's heading in ``report.md`` (and ``report.html``), from
-#: :data:`committee.experiments.REGISTRY`.
+#: :data:`committee.config.analyses.REGISTRY`.
 TITLES = {e.name: e.title for e in _registry.REGISTRY}
 
 #: The files each analysis writes (globs relative to the run directory),
-#: from :data:`committee.experiments.REGISTRY`.  Those of an analysis that
+#: from :data:`committee.config.analyses.REGISTRY`.  Those of an analysis that
 #: failed are removed, so that neither ``report/`` nor ``report.html`` shows
 #: an earlier build's figures beside the section that says it failed.
 #: ``items.tsv``, ``irt.json`` and the other files of ``committee irt`` are
@@ -161,7 +168,7 @@ def table2(ctx: Context) -> str | None:
         r["total_s"] = s.info["timings"]["total_s"]
         trows.append(r)
     df = pd.DataFrame(trows)
-    write_csv(run_dir / rundir.TABLE2_FILE, df)
+    write_csv(run_dir / layout.TABLE2_FILE, df)
     md = markdown_table(
         ["model", "sentences", "p", "r", "f1", "pb", "rb", "fb", "train time"],
         [[r["model"], f"{r['n_sentences']:,}", *(pct(r[k]) for k in
@@ -202,14 +209,14 @@ def stability(ctx: Context) -> str | None:
     test = ctx.data.test
     K = ctx.data.K
     out_dir = ctx.out_dir
-    sizes = list(e.stability_sizes) if e.stability_sizes else analysis.default_sizes(K)
+    sizes = list(e.stability_sizes) if e.stability_sizes else difficulty_stats.default_sizes(K)
     problem = _sizes_problem(e, K)
     if problem:
         raise ConfigError("experiments", [problem])
-    summary = analysis.stability(data.marks, sizes)
-    idx = analysis.sample_words(data.d, 12, e.seed)
+    summary = difficulty_stats.stability(data.marks, sizes)
+    idx = difficulty_stats.sample_words(data.d, 12, e.seed)
     flat_words = data.unit_texts()
-    prefix = analysis.prefix_difficulties(data.marks, sizes)
+    prefix = difficulty_stats.prefix_difficulties(data.marks, sizes)
     stop = data.manifest.get("committee", {}).get("stability")
     plots.committee_size(out_dir / "fig1-committee-size.png", sizes, prefix[:, idx],
                          [flat_words[i] for i in idx], summary, stop)
@@ -274,10 +281,10 @@ def linguistic(ctx: Context) -> str | None:
     if data.oov is not None:
         groups["OOV words"] = data.oov
     groups["all words"] = np.ones(len(flat_words), dtype=bool)
-    shares = analysis.bin_shares(data.d, groups)
-    plots.linguistic(out_dir / "fig2-linguistic.png", analysis.BIN_LABELS, shares)
+    shares = difficulty_stats.bin_shares(data.d, groups)
+    plots.linguistic(out_dir / "fig2-linguistic.png", difficulty_stats.BIN_LABELS, shares)
     ctx.figures.append("fig2-linguistic.png")
-    table = {"bin": list(analysis.BIN_LABELS)}
+    table = {"bin": list(difficulty_stats.BIN_LABELS)}
     for name, s in shares.items():
         table[f"{name} n"] = s["n"]
         table[f"{name} share"] = s["share"]
@@ -330,7 +337,7 @@ def ranking(ctx: Context) -> str | None:
     if human_scores is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
-            corr = analysis.correlations(
+            corr = difficulty_stats.correlations(
                 {k: [s.scores[k] for s in ranked] for k in ("p", "r", "f1", "pb", "rb", "fb")},
                 [human_scores.get(s.name) for s in ranked])
         write_csv(out_dir / "fig3-human-correlation.csv",
@@ -383,11 +390,11 @@ def entities(ctx: Context) -> str | None:
                      "d_0": float((d == 0).mean()), "d_half_or_more": float((d >= 0.5).mean()),
                      "d_1": float((d == 1).mean()),
                      "oov": float(data.oov[mask].mean()) if data.oov is not None else None})
-    plots.linguistic(out_dir / "entities-by-type.png", analysis.BIN_LABELS, shares,
+    plots.linguistic(out_dir / "entities-by-type.png", difficulty_stats.BIN_LABELS, shares,
                      title="Where persons, places and organisations fall on the difficulty scale",
                      ylabel="share of the type's gold entities")
     ctx.figures.append("entities-by-type.png")
-    table = {"bin": list(analysis.BIN_LABELS)}
+    table = {"bin": list(difficulty_stats.BIN_LABELS)}
     table.update({f"{k} share": v["share"] for k, v in shares.items()})
     write_csv(out_dir / "entities-by-type.csv", pd.DataFrame(table))
     write_csv(out_dir / "entities-types.csv", pd.DataFrame(rows))
@@ -423,11 +430,11 @@ def bins(ctx: Context) -> str | None:
         return None
     rec = np.array([[np.nan if v is None else v for v in s.scores["recall_by_bin"]]
                     for s in ranked])
-    counts = analysis.bin_counts(data.d)
-    plots.recall_by_bin(out_dir / "fig4-recall-by-bin.png", analysis.BIN_LABELS,
+    counts = difficulty_stats.bin_counts(data.d)
+    plots.recall_by_bin(out_dir / "fig4-recall-by-bin.png", difficulty_stats.BIN_LABELS,
                         [s.name for s in ranked], rec, counts)
     ctx.figures.append("fig4-recall-by-bin.png")
-    table = {"bin": list(analysis.BIN_LABELS), "gold_words": counts}
+    table = {"bin": list(difficulty_stats.BIN_LABELS), "gold_words": counts}
     for s, r in zip(ranked, rec):
         table[s.name] = r
     write_csv(out_dir / "fig4-recall-by-bin.csv", pd.DataFrame(table))
@@ -435,7 +442,7 @@ def bins(ctx: Context) -> str | None:
     return (
         f"## {TITLES['bins']}\n\n"
         f"Recall of the gold {data.units_name} in each difficulty bin (%), bin sizes in grey.\n\n"
-        + markdown_table(["system", *analysis.BIN_LABELS],
+        + markdown_table(["system", *difficulty_stats.BIN_LABELS],
                          [[f"gold {data.units_name}", *(f"{c:,}" for c in counts)]] + body)
         + "\n\n![Fig. 4](report/fig4-recall-by-bin.png)\n")
 
@@ -482,16 +489,16 @@ def buckets(ctx: Context) -> str | None:
 
 def _bucket_frames(ctx: Context) -> dict[str, pd.DataFrame]:
     """``{attribute: rows of every ranked system}`` for the attributes of
-    :data:`committee.experiments.BUCKET_ATTRIBUTES` the run allows (``oov``
+    :data:`committee.config.analyses.BUCKET_ATTRIBUTES` the run allows (``oov``
     with its training vocabulary)."""
-    from committee import significance
+    from committee.metrics import significance
     from committee.metrics.buckets import Bucketer, bucket_rows
-    from committee.spans import match, spans
+    from committee.tasks.spans import match, spans
 
     data, n = ctx.data, ctx.cfg.experiments.buckets_bootstrap
     vocabulary = None
     if data.oov is not None:
-        vocabulary = corpus_mod.read_word_list(rundir.paths(data.run_dir).train_words)
+        vocabulary = corpus_mod.read_word_list(layout.paths(data.run_dir).train_words)
     attrs = [k for k in _registry.BUCKET_ATTRIBUTES if k != "oov" or vocabulary is not None]
     bucketer = Bucketer(data.test.words, attrs, difficulty=data.d, vocabulary=vocabulary)
     gold = spans(data.test.words)
@@ -523,11 +530,11 @@ def split_half(ctx: Context) -> str | None:
         ctx.notes.append("Split-half reliability needs at least 3 models; "
                          f"this run has {len(pool)} (no predictions.npz and few systems).")
         return None
-    masks = analysis.split_half_masks(len(test.words), e.split_half_repeats, e.seed)
-    a, b = analysis.split_half_scores([s.stats for s in pool], masks, "fb")
-    r = analysis.split_half_pearson(a, b)
-    fa, fb_ = analysis.split_half_scores([s.stats for s in pool], masks, "f1")
-    r_f1 = analysis.split_half_pearson(fa, fb_)
+    masks = difficulty_stats.split_half_masks(len(test.words), e.split_half_repeats, e.seed)
+    a, b = difficulty_stats.split_half_scores([s.stats for s in pool], masks, "fb")
+    r = difficulty_stats.split_half_pearson(a, b)
+    fa, fb_ = difficulty_stats.split_half_scores([s.stats for s in pool], masks, "f1")
+    r_f1 = difficulty_stats.split_half_pearson(fa, fb_)
     plots.split_half(out_dir / "fig6-split-half.png", a[0], b[0],
                      [s.kind for s in pool], r, names=[s.name for s in pool])
     ctx.figures.append("fig6-split-half.png")
@@ -579,7 +586,7 @@ def word_weights(ctx: Context) -> str | None:
     sentence_of = np.repeat(np.arange(S), [len(s) for s in test.words])
     how = "the sentences chosen in `experiments.word_weight_sentences`"
     if not chosen:
-        chosen = analysis.hardest_sentences(data.d, sentence_of, 3).tolist()
+        chosen = difficulty_stats.hardest_sentences(data.d, sentence_of, 3).tolist()
         how = ("the 3 sentences with the highest mean word difficulty among those of "
                "6–24 words")
     starts = np.concatenate(([0], np.cumsum([len(s) for s in test.words])))
@@ -615,8 +622,8 @@ def irt(ctx: Context) -> str | None:
     the model chosen as there: 2PL, or 1PL on a small committee), b against
     d, a's distribution, item curves, θ of every system against fb and f1,
     the informative subset's estimates, words to check."""
-    from committee import irt as irt_mod
-    from committee import spans
+    from committee.metrics import itemresponse as irt_mod
+    from committee.tasks import spans
 
     data, e = ctx.data, ctx.cfg.experiments
     if data.K < irt_mod.MIN_K:
@@ -666,7 +673,7 @@ def _irt_items_part(ctx: Context, fit) -> str:
     a = fit.discrimination[varied]
     edges = np.histogram_bin_edges(a, bins=30) if a.size else np.array([0.0, 1.0])
     counts, _ = np.histogram(a, bins=edges)
-    pick = analysis.sample_words(np.where(varied, d, -1.0), 6, ctx.cfg.experiments.seed)
+    pick = difficulty_stats.sample_words(np.where(varied, d, -1.0), 6, ctx.cfg.experiments.seed)
     pick = [int(i) for i in pick if varied[i]] or [0]
     flat = [w for s in ctx.data.test.words for w in s]
     icc = {"word_id": pick, "word": [flat[i] for i in pick], "d": d[pick].tolist(),
@@ -750,7 +757,7 @@ def _irt_subset_part(ctx: Context, sub: dict) -> str:
 
 def _irt_check_part(ctx: Context, n: int = 15) -> str:
     """The first rows of ``check-gold.tsv``."""
-    path = rundir.paths(ctx.run_dir).irt_check
+    path = layout.paths(ctx.run_dir).irt_check
     df = pd.read_csv(path, sep="\t", keep_default_na=False, quoting=3, dtype=str)
     if df.empty:
         return "### Words to check\n\nNo word is flagged.\n"
@@ -766,6 +773,6 @@ def _irt_check_part(ctx: Context, n: int = 15) -> str:
 
 
 #: The function of each analysis, in the order of their sections in
-#: ``report.md`` (:data:`committee.experiments.REGISTRY`).
+#: ``report.md`` (:data:`committee.config.analyses.REGISTRY`).
 REGISTRY: dict[str, Callable[[Context], str | None]] = {
     e.name: _registry.function_of(e) for e in _registry.REGISTRY}

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from committee.checkargs import DECIMAL, count, got, require
+from committee.system.arguments import DECIMAL, count, got, require
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
-from committee.fileio import atomic_open, read_text
+from committee.system.files import atomic_open
+from committee.system.inputs import read_text
 
 WORDS_TSV_COLUMNS = ("sentence", "word_index", "start", "end", "word", "difficulty",
                      "n_correct", "oov", "pos")
@@ -137,7 +138,7 @@ def _write_values(path, gold: Corpus, d, per_char: bool) -> None:
 
 
 def _read_lines(path) -> list[str]:
-    """Lines of a UTF-8 file, read block by block (:func:`committee.fileio.read_text`:
+    """Lines of a UTF-8 file, read block by block (:func:`committee.system.inputs.read_text`:
     undecodable bytes, NUL and a line without end are refused at once); a
     BOM and CRLF line ends are accepted."""
     text = read_text(path)
@@ -154,7 +155,7 @@ _TOKEN = re.compile(r"\S+")
 
 def _parse(path, lineno: int, line: str) -> list[float]:
     """The values of one line of a difficulty file: ASCII decimal numbers
-    (:data:`committee.checkargs.DECIMAL`) in [0, 1], separated by
+    (:data:`committee.system.arguments.DECIMAL`) in [0, 1], separated by
     whitespace; anything else is an :class:`InputError` naming the line and
     the column (from 1) where the value starts.
 
@@ -287,7 +288,7 @@ def difficulty_file(source) -> Path | None:
     """The file that :func:`load_difficulty` reads for ``source``, or None.
 
     A run directory (any directory) stands for its ``test.weight``
-    (:func:`committee.rundir.paths`); any other path is the file itself;
+    (:func:`committee.pipeline.layout.paths`); any other path is the file itself;
     in-memory difficulties have no file.
 
     >>> difficulty_file("runs/default/test.weight_c").name
@@ -299,18 +300,18 @@ def difficulty_file(source) -> Path | None:
         return None
     path = Path(source)
     if path.is_dir():
-        from committee import rundir
+        from committee.pipeline import layout
 
-        return rundir.paths(path).weight
+        return layout.paths(path).weight
     return path
 
 
 def check_final(source) -> None:
     """Refuse difficulties read from a committee run that is not final: one a
     ``committee run`` is writing, or one it left unfinished
-    (:func:`committee.rundir.check_final`, a :class:`RunError`), or a
+    (:func:`committee.pipeline.layout.check_final`, a :class:`RunError`), or a
     difficulty file changed since the run wrote it
-    (:func:`committee.rundir.verify`, an :class:`InputError`).  A file
+    (:func:`committee.pipeline.layout.verify`, an :class:`InputError`).  A file
     outside a run directory, and in-memory values, are not checked.
 
     >>> check_final("no/such/dir/test.weight"), check_final([0.5])
@@ -318,10 +319,10 @@ def check_final(source) -> None:
     """
     path = difficulty_file(source)
     if path is not None:
-        from committee import rundir
+        from committee.pipeline import layout
 
-        rundir.check_final(path.parent)
-        rundir.verify(path.parent, [path.name])
+        layout.check_final(path.parent)
+        layout.verify(path.parent, [path.name])
 
 
 #: What difficulties may be, as messages say it.

@@ -27,8 +27,8 @@ on a directory they cannot write), nor the removal of the file on release
 without the race that removal brings.
 
 The holder's identity is the owner tag that also names its temporary files
-(:func:`committee.fileio.owner_tag`).  Whether a run directory's files are
-*final*, for readers, is :func:`committee.rundir.check_final`.
+(:func:`committee.system.files.owner_tag`).  Whether a run directory's files are
+*final*, for readers, is :func:`committee.pipeline.layout.check_final`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Iterator
 
 from committee.errors import InputError, OutputError, RunError
-from committee.fileio import is_dead, owner_tag, tag_in
+from committee.system.files import is_dead, owner_tag, tag_in
 
 #: The lock file inside a run directory (removed when its holder lets go).
 LOCK_FILE = ".committee.lock"

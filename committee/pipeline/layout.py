@@ -5,7 +5,7 @@ pipeline writes them, and the report and the scorer read them through
 :func:`paths`, so no other module spells a file name of the run directory.
 This module also decides whether a directory may be used for a run
 (:func:`claim_output_dir`: new, or a run of the same config to resume; the
-caller holds its lock, :mod:`committee.runlock`), whether a run's files are
+caller holds its lock, :mod:`committee.pipeline.lock`), whether a run's files are
 final for a reader (:func:`check_final`), opens its ``run.log`` and writes
 and reads its manifest.
 
@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from committee import __version__, runlock
+from committee import __version__
+from committee.pipeline import lock as runlock
 from committee.errors import InputError, OutputError, RunError
 from committee.tasks import DEFAULT_TASK
-from committee.fileio import (atomic_write_text, clear_dir, is_removable, owner_tag,
+from committee.system.files import (atomic_write_text, clear_dir, is_removable, owner_tag,
                               refuse_overwrite, sha256_bytes, sha256_file)
 
 #: Run state: the run's name and fingerprint (what decides its outputs).
@@ -173,7 +174,7 @@ def is_run_dir(path: str | os.PathLike) -> bool:
 
 
 def member_path(out: Path, k: int) -> Path:
-    """The record of member ``k`` (see :func:`committee.marks.save_member`).
+    """The record of member ``k`` (see :func:`committee.pipeline.marks.save_member`).
 
     >>> member_path(Path("run"), 7).as_posix()
     'run/members/member-0007.json'
@@ -185,7 +186,7 @@ def model_path(directory: str | os.PathLike, k: int, suffix: str = ".crfsuite") 
     """Where member ``k``'s model is kept (``output.keep_models``) below
     ``directory`` (the run directory, or the work directory its worker
     writes to first); ``suffix`` is the trainer's
-    (:attr:`committee.trainers.Trainer.model_suffix`).
+    (:attr:`committee.learners.trainers.Trainer.model_suffix`).
 
     >>> model_path(Path("run"), 7).as_posix()
     'run/models/member-0007.crfsuite'
@@ -195,7 +196,7 @@ def model_path(directory: str | os.PathLike, k: int, suffix: str = ".crfsuite") 
 
 def model_temp_prefix(k: int) -> str:
     """The start of the name of member ``k``'s temporary model file in the
-    work directory: the member and its owner (:func:`committee.fileio.owner_tag`),
+    work directory: the member and its owner (:func:`committee.system.files.owner_tag`),
     so that a resumed run removes only dead owners' leftovers.
 
     >>> model_temp_prefix(7).startswith(".member-0007-")
@@ -234,7 +235,7 @@ def claim_output_dir(out: Path, fingerprint: str, name: str, restart: bool,
 
     A directory holding a run of another config is refused unless
     ``restart``; one holding anything else is always refused.  The caller
-    holds ``out``'s lock (:func:`committee.runlock.hold`).
+    holds ``out``'s lock (:func:`committee.pipeline.lock.hold`).
     """
     if check_output_dir(out, fingerprint, restart, members):
         discard_run(out)
@@ -306,7 +307,7 @@ def _recorded_recipe(out: Path) -> str:
         algorithm, params = crf["algorithm"], dict(crf["params"])
     except (OSError, ValueError, KeyError, TypeError):
         return ""
-    from committee import trainers
+    from committee.learners import trainers
 
     name = crf.get("trainer", trainers.DEFAULT_TRAINER)
     presets = getattr(trainers.TRAINERS.get(name), "presets", {}) if isinstance(name, str) else {}
@@ -330,7 +331,7 @@ def _is_leftover(name: str) -> bool:
 def _remove_leftovers(out: Path) -> None:
     """Delete what atomic writes interrupted by a kill left behind (never a
     finished file: those are renamed into place whole; never the file of a
-    process that still runs: :func:`committee.fileio.is_removable`)."""
+    process that still runs: :func:`committee.system.files.is_removable`)."""
     for d in (out, out / MEMBER_DIR):
         if not d.is_dir():
             continue
@@ -537,8 +538,8 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
 
     Every reader of a run calls it first (:data:`READ_BY`): the report
     (:func:`committee.report.rundata.load_run`), ``committee irt``
-    (:func:`committee.irtrun.load`), the difficulties of ``committee score
-    --difficulty`` (:func:`committee.difficulty.check_final`), the items of
+    (:func:`committee.scoring.irt.load`), the difficulties of ``committee score
+    --difficulty`` (:func:`committee.pipeline.difficulty.check_final`), the items of
     ``committee score --irt``, and every file given to ``committee score``
     (:func:`verify_files`).  It reads each file once.
 
@@ -625,7 +626,7 @@ WRITTEN_BY = {
                                   REPORT_HTML_FILE, TABLE2_FILE),
                   (MEMBER_DIR, TMP_DIR, MODELS_DIR, REPORT_DIR)),
     runlock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
-    "committee irt": (IRT_FILES, ()),  # committee.irtrun.COMMAND
+    "committee irt": (IRT_FILES, ()),  # committee.scoring.irt.COMMAND
 }
 
 
@@ -633,7 +634,7 @@ def check_inputs(run_dir: str | os.PathLike, inputs, command: str) -> None:
     """Refuse an input that ``command`` (a key of :data:`WRITTEN_BY`) would
     overwrite with what it writes into ``run_dir``: one of its files (the
     same path, or the same file through a link,
-    :func:`committee.fileio.same_file`) or a file inside one of its
+    :func:`committee.system.files.same_file`) or a file inside one of its
     directories.
 
     ``inputs`` are ``(flag, path)`` pairs, e.g. ``("--system", "out.txt")``;

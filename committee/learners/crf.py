@@ -1,10 +1,10 @@
 """The CRF: train a python-crfsuite model and tag with it (the task decodes
 the tags, :mod:`committee.tasks`).
 
-python-crfsuite behind the :class:`committee.trainers.Trainer` interface
+python-crfsuite behind the :class:`committee.learners.trainers.Trainer` interface
 (:data:`CRFSUITE`, :class:`CrfsuiteTrainer`): committee members
-(:func:`committee.members.run_member`) and the report's Table 2 models both
-train and tag through :func:`committee.trainers.train_and_tag`.  This
+(:func:`committee.learners.members.run_member`) and the report's Table 2 models both
+train and tag through :func:`committee.learners.trainers.train_and_tag`.  This
 module is the one home of its defaults (python-crfsuite's own,
 :func:`trainer_defaults`; the config's, :data:`PARAM_DEFAULTS`; the member
 recipes, :data:`PRESETS`) and of the checks of its parameters
@@ -15,7 +15,7 @@ Training and decoding
 ---------------------
 Members are linear-chain CRFs over BMES tags trained with python-crfsuite
 directly (``pycrfsuite.Trainer`` / ``pycrfsuite.Tagger``), on the attributes
-of :mod:`committee.features`.  A member's model lives in a temporary file
+of :mod:`committee.learners.features`.  A member's model lives in a temporary file
 inside the run's work directory and is removed once the test set is tagged,
 unless it is asked to be kept.
 
@@ -61,7 +61,7 @@ member on 10% of the embedded training split (1,754 sentences, 170k
 characters), L-BFGS with c2 = 1.0 and 100 iterations, takes 0.5 s for
 attributes, 1.4 s for ``append``, 10.8 s to train and 0.3 s to tag the test
 split, f1 89.42 (measured with offsets-first attribute names; with the
-characters first, :mod:`committee.features`, ``append`` takes 1.3-1.8
+characters first, :mod:`committee.learners.features`, ``append`` takes 1.3-1.8
 times less).  The same member written with sklearn-crfsuite and
 ``{attribute: 1.0}`` feature dicts gives identical tags in about the same
 time (training dominates and is the same C code) but twice the peak memory.
@@ -84,7 +84,7 @@ from typing import Sequence
 import pycrfsuite
 
 from committee.errors import ConfigError
-from committee.features import TEMPLATES, attributes, check_template, corpus_attributes
+from committee.learners.features import TEMPLATES, attributes, check_template, corpus_attributes
 
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 """python-crfsuite training algorithms."""
@@ -311,7 +311,7 @@ def train_model(xseqs_attrs, yseqs_tags, algorithm: str, params: dict,
     ----------
     xseqs_attrs : sequence
         Per sentence, the attribute lists of its characters
-        (:func:`committee.features.attributes`) or a ``pycrfsuite.ItemSequence``.
+        (:func:`committee.learners.features.attributes`) or a ``pycrfsuite.ItemSequence``.
     yseqs_tags : sequence
         Per sentence, its BMES tags (a string such as ``"BES"`` or a list).
     algorithm : str
@@ -521,7 +521,7 @@ def tag(model_path: str | os.PathLike, test_chars: Sequence[str],
 
 
 class CrfsuiteTrainer:
-    """python-crfsuite behind the :class:`committee.trainers.Trainer` interface:
+    """python-crfsuite behind the :class:`committee.learners.trainers.Trainer` interface:
     the one home of its algorithms, member recipes (:data:`PRESETS`), the
     package's parameter defaults (:data:`PARAM_DEFAULTS`), python-crfsuite's
     own (:func:`trainer_defaults`) and the checks of parameters

@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Iterable
 
-from committee.checkargs import count
+from committee.system.arguments import count
 from committee.corpus import Corpus, content_sha256
 from committee.errors import InputError, PlausibilityWarning
 

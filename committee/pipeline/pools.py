@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from committee.checkargs import count
+from committee.system.arguments import count
 from committee.errors import Note, OutputError, RunError
 
 log = logging.getLogger("committee.run")
