@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee.learners import members as members_mod
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.pipeline import layout as rundir
 from committee.config import parse_config  # noqa: E402
 from committee.tasks.spans import marks as span_marks  # noqa: E402

@@ -89,7 +89,7 @@ def measure_outputs(d: Path, members: int) -> dict:
 
     from committee.learners import members as members_mod
     from committee.pipeline import marks as marks_mod
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
     from committee.config import parse_config
 
     marks_rss = {"imports": _rss_mb()}

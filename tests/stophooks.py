@@ -53,7 +53,7 @@ def _first(kind: str) -> bool:
 
 
 def member_task(task):
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     if not _first("member"):
         pause(f"member-{task.index}")
@@ -82,7 +82,7 @@ def _before(module, name: str, phase: str) -> None:
 def main() -> None:
     from committee import cli
     from committee.pipeline import difficulty
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     phase = os.environ["COMMITTEE_TEST_PAUSE"]
     if phase == "corpora":

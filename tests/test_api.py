@@ -340,7 +340,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
     from types import SimpleNamespace
 
     from committee import config as config_mod
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     seen = {}
     cfg = SimpleNamespace(output=SimpleNamespace(dir=str(tmp_path / "out")), experiments=None)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from committee import cli
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.config import load_config
 import toyrun
 from toyrun import outputs

@@ -27,7 +27,7 @@ from committee import cli
 from committee import corpus as corpus_mod
 from committee.learners import crf
 from committee.learners import members as members_mod
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.config import load_config
 from committee.errors import PlausibilityWarning
 import toyrun

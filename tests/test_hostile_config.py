@@ -516,7 +516,7 @@ def test_an_unexpected_error_is_recorded_with_what_to_do(toy_corpus, tmp_path, m
                                                          capsys):
     from toyrun import write_config
 
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "run")
 

@@ -33,7 +33,7 @@ from committee import cli, corpus
 from committee.system import files as fileio
 from committee.system import inputs as inputs_mod
 from committee.scoring import irt as irtrun
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.pipeline import layout as rundir
 from committee.config import load_config
 from committee.corpus import decoding

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.pipeline import layout as rundir
 from committee.config import load_config, parse_config
 from committee.corpus.embedded import with_entities

@@ -18,7 +18,7 @@ import pytest
 
 from committee import corpus as corpus_mod
 from committee.learners import features
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.config import load_config
 from committee.errors import RunError
 import toyrun

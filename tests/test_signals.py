@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from committee import cli
 from committee.pipeline import pools as parallel
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.system import process
 from committee.config import load_config
 from committee.errors import Note

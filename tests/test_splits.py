@@ -301,7 +301,7 @@ GSDSIMP = public_corpora.find("ud-chinese-gsdsimp", "test.conllu")
 @public_corpora.needs("ud-chinese-gsdsimp", "test.conllu")
 @pytest.mark.parametrize("split", ["{test: 0.2}", "{test: 0.2, seed: 5}", "{test: '101-200'}"])
 def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, split):
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     monkeypatch.chdir(tmp_path)
     path = write_config(tmp_path, f"""  root: {GSDSIMP}

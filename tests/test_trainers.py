@@ -13,7 +13,7 @@ import pytest
 
 from committee.learners import crf
 from committee.learners import members
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.learners import trainers
 from committee.corpus import from_bmes, to_bmes
 from committee.config import load_config

@@ -17,7 +17,7 @@ import pytest
 from committee import config as config_mod
 from committee import corpus as corpus_mod
 from committee import scoring
-from committee.pipeline.dataset import dataset as pipeline
+from committee.pipeline import dataset as pipeline
 from committee.cli import main
 from committee.errors import DecodeError, PlausibilityWarning
 

@@ -73,7 +73,7 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     runlock.check_free(out, runlock.RUN)  # in use: refused before anything heavy is loaded
     layout.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
     from committee import report as report_mod
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     inputs = pipeline.load_inputs(cfg, where)
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
@@ -109,7 +109,7 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     (:func:`committee.segmenters.command`).  An argument of another type is
     a :class:`TypeError` naming it."""
     from committee import report as report_mod
-    from committee.pipeline.dataset import dataset as pipeline
+    from committee.pipeline import dataset as pipeline
 
     _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
                        progress)
