@@ -26,7 +26,7 @@ import pytest
 
 from committee import cli
 from committee.pipeline import difficulty as difficulty_mod
-from committee.system import files as fileio_mod
+from committee.system import inputs as inputs_mod
 from committee.corpus import Corpus, read_corpus, read_word_list
 from committee.errors import InputError
 from toyrun import snapshot
@@ -108,14 +108,14 @@ def _score(**kw):
 
 def _unreadable_output(d, mp):
     argv = score_files(d)
-    mp.setattr(fileio_mod, "open", raising_open("out.txt", PermissionError(13, "Permission denied")),
+    mp.setattr(inputs_mod, "open", raising_open("out.txt", PermissionError(13, "Permission denied")),
                raising=False)
     return argv
 
 
 def _unreadable_weight(d, mp):
     argv = score_files(d, weight=WEIGHT)
-    mp.setattr(fileio_mod, "open", raising_open("gold.weight", PermissionError(13, "Permission denied")),
+    mp.setattr(inputs_mod, "open", raising_open("gold.weight", PermissionError(13, "Permission denied")),
                raising=False)
     return argv
 
