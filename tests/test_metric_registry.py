@@ -15,7 +15,7 @@ from committee import cli
 from committee.cli import main
 from committee.corpus import Corpus
 from committee.metrics import records
-from committee.metrics.__main__ import DOC, with_table
+from committee.metrics.__main__ import DOC, SCORES, with_declarations, with_table
 from committee.report.output import score_columns
 
 DATA = Path(__file__).resolve().parent / "data" / "score"
@@ -23,12 +23,16 @@ DATA = Path(__file__).resolve().parent / "data" / "score"
 #: A toy metric: the share of predicted units that are correct *and* gold
 #: units, c / (N + N' - c) (a Jaccard index).  By hand on out-a: c = 12,
 #: N = 17, N' = 16, so 12 / 21.
-TOY = records.Metric(
-    "jaccard", lambda t, m: records.ratio(t["n_correct"], t["n_gold"] + t["n_pred"] - t["n_correct"]),
-    "jac", "toy", "jaccard", "c / (N + N' − c)",
-    records.when(lambda t: t["n_gold"] + t["n_pred"] == 0,
+TOY = records.Metric(key="jaccard",
+                     formula=lambda t, m: records.ratio(t["n_correct"], t["n_gold"] + t["n_pred"] - t["n_correct"]),
+                     heading="jac",
+                     group="toy",
+                     label="jaccard",
+                     meaning="c / (N + N' − c)",
+                     why_undefined=records.when(lambda t: t["n_gold"] + t["n_pred"] == 0,
                  "jaccard undefined: no unit in gold or output"),
-    report="Jac", page="jaccard")
+                     report="Jac",
+                     page="jaccard")
 
 
 @pytest.fixture
@@ -138,3 +142,28 @@ def test_readme_lists_every_column():
         if m.shown:
             assert any(f"`{m.heading}`" in row and (f"`{m.key}`" in row or "| same |" in row)
                        for row in rows), m.key
+
+
+def test_a_metric_record_takes_its_fields_by_name():
+    with pytest.raises(TypeError):
+        records.Metric("x", None, "x", "toy", "x", "nothing")  # six leading strings by position
+    m = records.Metric(key="x", formula=None, heading="x", group="toy", label="x", meaning="m")
+    assert (m.key, m.scale, m.source) == ("x", "percent", "stats")
+
+
+def test_scores_declares_every_metric():
+    """dir() lists the metrics; the declarations that IDEs and type checkers
+    read are those of the registry (``python -m committee.metrics --write``)."""
+    text = SCORES.read_text(encoding="utf-8")
+    assert with_declarations(text) == text, "run: python -m committee.metrics --write"
+    s = committee.score([["我", "爱"]], [["我爱"]])
+    assert set(records.keys()) <= set(dir(s))
+    assert "        fb: float | None" in text.splitlines()
+
+
+def test_the_declarations_follow_the_registry(toy):
+    """A metric added to the registry makes the checked-in declarations stale."""
+    text = SCORES.read_text(encoding="utf-8")
+    assert "        jaccard: float | None" in with_declarations(text)
+    assert with_declarations(text) != text
+    assert "jaccard" in dir(committee.score([["我", "爱"]], [["我爱"]]))
