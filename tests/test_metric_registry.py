@@ -156,7 +156,7 @@ def test_scores_declares_every_metric():
     read are those of the registry (``python -m committee.metrics --write``)."""
     text = SCORES.read_text(encoding="utf-8")
     assert with_declarations(text) == text, "run: python -m committee.metrics --write"
-    s = committee.score([["我", "爱"]], [["我爱"]])
+    s = committee.score([["我", "爱", "你"]], [["我爱", "你"]])
     assert set(records.keys()) <= set(dir(s))
     assert "        fb: float | None" in text.splitlines()
 
@@ -166,4 +166,4 @@ def test_the_declarations_follow_the_registry(toy):
     text = SCORES.read_text(encoding="utf-8")
     assert "        jaccard: float | None" in with_declarations(text)
     assert with_declarations(text) != text
-    assert "jaccard" in dir(committee.score([["我", "爱"]], [["我爱"]]))
+    assert "jaccard" in dir(committee.score([["我", "爱", "你"]], [["我爱", "你"]]))
