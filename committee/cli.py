@@ -103,8 +103,7 @@ def cmd_score(args) -> int:
     layout.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
                        *args.outputs], args.task, _cli_spelling("output"))
     fmt = args.format or get_task(args.task).format
-    scorer = scoring.Scorer(
-        args.gold, difficulty=args.difficulty, train_words=args.train_words or args.train,
+    options = scoring.ScorerOptions(
         format=fmt, encoding=args.encoding,
         gold_format=args.gold_format or fmt, gold_encoding=args.gold_encoding,
         train_encoding=args.train_encoding, allow_overlap=args.allow_overlap,
@@ -112,15 +111,15 @@ def cmd_score(args) -> int:
         train_format=(args.train_format or fmt) if args.train else None,
         spelling=_cli_spelling, irt=args.irt, buckets=args.buckets, task=args.task,
         mode=args.mode, scheme=args.scheme)
+    scorer = scoring.Scorer(args.gold, args.difficulty, args.train_words or args.train, options)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
     if args.json:
-        if args.metrics is not None:
-            result = scoring.select_metrics(result, args.columns)
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        print(result.json(args.columns if args.metrics is not None else None))
+    elif args.markdown:
+        print(result.markdown(args.columns))
     else:
-        buckets = scoring.format_buckets(result)
-        print(scoring.format_table(result, args.columns) + ("\n" + buckets if buckets else ""))
+        print(result.text(args.columns))
     return 0
 
 
@@ -288,7 +287,10 @@ def _add_score(sub) -> None:
                         "at most what fits in half the available memory)")
     s.add_argument("--seed", type=cli_int(0), default=12345,
                    help="bootstrap seed, an integer >= 0 (default: 12345)")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    shape = s.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    shape.add_argument("--markdown", action="store_true",
+                       help="print a Markdown table (to paste into a paper or a README)")
     s.add_argument("--buckets", nargs="?", const=ALL_BUCKETS, metavar="ATTR,...",
                    help="add results by word attribute: length, oov, frequency, consistency, "
                         "sentence, difficulty (default: every one whose input is given; "

@@ -368,3 +368,56 @@ def test_report_is_the_package_and_the_function(monkeypatch):
     assert committee.report is report_pkg and hasattr(committee.report, "build_report")
     assert committee.report("runs/x", analyses=["ranking"]) == (
         "REPORT", "runs/x", {"analyses": ["ranking"]})
+
+
+def test_a_scorer_takes_its_options_as_one_record():
+    """The record and the keywords build the same scorer; keywords win; an
+    unknown keyword names the ones it takes; the constructor has at most 8
+    parameters."""
+    import inspect
+
+    from committee.scoring import ScorerOptions
+
+    gold, out = ["我 爱 北京", "约翰 喜欢 玛丽"], ["我爱 北京", "约翰 喜欢 玛丽"]
+    d = [[0.1, 0.2, 0.9], [0.5, 0.5, 0.0]]
+    by_record = committee.Scorer(gold, d, None, ScorerOptions(normalization="nfkc"))
+    by_keyword = committee.Scorer(gold, d, normalization="nfkc")
+    assert by_record.options == by_keyword.options
+    assert by_record.score(out).to_dict() == by_keyword.score(out).to_dict()
+    both = committee.Scorer(gold, d, None, ScorerOptions(normalization="nfkc"), normalization=None)
+    assert both.options.normalization is None
+    with pytest.raises(TypeError, match="unexpected keyword argument 'formt'; it takes format,"):
+        committee.Scorer(gold, formt="bio")
+    with pytest.raises(TypeError, match="options must be a ScorerOptions, got dict"):
+        committee.Scorer(gold, None, None, {"format": "bio"})
+    assert len(inspect.signature(committee.Scorer).parameters) <= 8
+
+
+def test_scored_systems_is_typed_and_reports_three_ways(capsys):
+    """score_all returns a ScoredSystems: the dict of --json, a text, a
+    JSON and a Markdown reporter; `committee score --markdown` prints the last."""
+    import json
+
+    from committee import cli
+    from committee.scoring import ScoredSystems
+
+    scorer = committee.Scorer(DATA / "gold.txt", difficulty=DATA / "gold.weight")
+    result = scorer.score_all([DATA / "out-a.txt", DATA / "out-b.txt"])
+    assert isinstance(result, ScoredSystems)
+    assert dict(result) == result.to_dict() == json.loads(result.json())
+    assert [s["name"] for s in result["systems"]] == ["out-a", "out-b"]
+    md = result.markdown().splitlines()
+    assert md[0].startswith("| system | p | r | f1 | pb | rb | fb |")
+    assert md[1].startswith("|---|---:|")
+    a = result["systems"][0]
+    assert md[2].startswith(f"| out-a | {100 * a['p']:.2f} | {100 * a['r']:.2f} |")
+    assert md[-1] == result.signature
+    argv = ["score", "--gold", str(DATA / "gold.txt"), str(DATA / "out-a.txt"),
+            str(DATA / "out-b.txt"),
+            "--difficulty", str(DATA / "gold.weight")]
+    assert cli.main([*argv, "--markdown"]) == 0
+    assert capsys.readouterr().out == result.markdown() + "\n"
+    assert cli.main([*argv, "--json"]) == 0
+    assert capsys.readouterr().out == result.json() + "\n"
+    assert cli.main([*argv, "--json", "--markdown"]) == 2  # one shape at a time
+    assert "not allowed with argument" in capsys.readouterr().err

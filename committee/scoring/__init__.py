@@ -29,10 +29,12 @@ from committee.scoring.inputs import (OOV_WARN_RATE, SCORER_OPTIONS, SEGMENTATIO
                                       check_oov_rate, check_provenance, python_spelling, rank,
                                       read_corpus, read_irt_items, read_segmentation,
                                       require_files, system_name)
-from committee.scoring.scorer import SEED, Scorer, compare, score
+from committee.scoring.scorer import SEED, Scorer, ScorerOptions, compare, score
+from committee.scoring.results import ScoredSystems
 from committee.scoring.scores import Scores, format_buckets, format_table, select_metrics
 
-__all__ = ["OOV_WARN_RATE", "SCORER_OPTIONS", "SEED", "SEGMENTATION", "Scorer", "Scores",
+__all__ = ["OOV_WARN_RATE", "SCORER_OPTIONS", "SEED", "SEGMENTATION", "Scorer", "ScorerOptions",
+           "ScoredSystems", "Scores",
            "check_oov_rate", "check_provenance", "compare", "format_buckets", "format_table",
            "python_spelling", "rank",
            "read_corpus", "read_irt_items", "read_segmentation", "require_files", "score",

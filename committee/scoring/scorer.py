@@ -6,7 +6,8 @@ of two :class:`Scores`."""
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
+from typing import Callable
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from committee.scoring.inputs import (SCORER_OPTIONS, _check_difficulty, _check_
                                       _check_vocabulary, _not_this_gold, _vocabulary,
                                       check_oov_rate, check_provenance, python_spelling, rank,
                                       read_irt_items, read_segmentation, system_name)
+from committee.scoring.results import ScoredSystems
 from committee.scoring.scores import Scores
 
 #: Default seed of the bootstrap (the ``--seed`` of ``committee score``).
@@ -36,6 +38,33 @@ SEED = 12345
 # --------------------------------------------------------------------------
 # The scorer: gold side once, any number of outputs
 # --------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class ScorerOptions:
+    """How a :class:`Scorer` reads its inputs and what it adds to the metrics:
+    every field is a keyword of :class:`Scorer` (documented there), which
+    takes either this record (``Scorer(gold, d, words, options)``) or the
+    keywords themselves, or both (the keywords win).
+
+    >>> ScorerOptions(task="ner").format, ScorerOptions().task
+    ('sighan', 'segmentation')
+    """
+
+    format: str = "sighan"
+    encoding: str = "utf-8"
+    normalization: str | None = None
+    train_format: str | None = None
+    gold_format: str | None = None
+    gold_encoding: str | None = None
+    train_encoding: str | None = None
+    allow_overlap: bool = False
+    spelling: Callable[[str], Callable[[str, object], str]] | None = None
+    irt: object = None
+    buckets: object = None
+    task: str = tasks_mod.DEFAULT_TASK
+    mode: str = "default"
+    scheme: str | None = None
+
 
 class Scorer:
     """Scores any number of outputs against one gold standard.
@@ -53,6 +82,8 @@ class Scorer:
         list of values per gold sentence, or a flat vector with one value
         per gold word (:func:`committee.pipeline.difficulty.load_difficulty`).
         Without it the balanced metrics are ``None``.
+    options : ScorerOptions, optional
+        The keywords below as one record; keywords given as well win.
     train_words : optional
         A word-list file, a training ``Corpus`` (or, with ``train_format``,
         a training-corpus file), or an iterable of words.  Without it the
@@ -114,14 +145,20 @@ class Scorer:
     1.0
     """
 
-    def __init__(self, gold, difficulty=None, train_words=None, *, format: str = "sighan",
-                 encoding: str = "utf-8", normalization: str | None = None,
-                 train_format: str | None = None, gold_format: str | None = None,
-                 gold_encoding: str | None = None, train_encoding: str | None = None,
-                 allow_overlap: bool = False, spelling=None, irt=None, buckets=None,
-                 task: str = tasks_mod.DEFAULT_TASK, mode: str = "default",
-                 scheme: str | None = None,
-                 _api: str = "Scorer"):
+    def __init__(self, gold, difficulty=None, train_words=None,
+                 options: ScorerOptions | None = None, *, _api: str = "Scorer", **keywords):
+        unknown = sorted(set(keywords) - {f.name for f in fields(ScorerOptions)})
+        if unknown:
+            raise TypeError(f"{_api}: unexpected keyword argument {unknown[0]!r}; it takes "
+                            f"{', '.join(f.name for f in fields(ScorerOptions))}")
+        if options is not None and not isinstance(options, ScorerOptions):
+            raise TypeError(f"{_api}: options must be a ScorerOptions, got "
+                            f"{type(options).__name__}")
+        self.options = o = replace(options or ScorerOptions(), **keywords)
+        format, encoding, normalization = o.format, o.encoding, o.normalization
+        train_format, gold_format, gold_encoding = o.train_format, o.gold_format, o.gold_encoding
+        train_encoding, allow_overlap, spelling = o.train_encoding, o.allow_overlap, o.spelling
+        irt, buckets, task, mode, scheme = o.irt, o.buckets, o.task, o.mode, o.scheme
         _check_scorer_args(_api, gold, difficulty, train_words, {
             "format": format, "encoding": encoding, "normalization": normalization,
             "train_format": train_format, "gold_format": gold_format,
@@ -348,12 +385,13 @@ class Scorer:
                             path=path, error_types=self._scorer.error_types(pred, matched))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
-                  progress: bool = False) -> dict:
-        """Score and rank several outputs: what ``committee score --json`` prints.
+                  progress: bool = False) -> ScoredSystems:
+        """Score and rank several outputs: what ``committee score`` prints.
 
         ``outputs`` is a list of outputs (paths, Corpora or sentence lists);
         a single path is a :class:`TypeError` (use :meth:`score`).
-        Returns ``{"signature": ..., "systems": [...]}``: each system is
+        Returns a :class:`~committee.scoring.results.ScoredSystems`, the dict
+        ``{"signature": ..., "systems": [...]}``: each system is
         :meth:`Scores.to_dict` without the signature, plus its ranks by f1
         and by fb (``rank_f1``, ``rank_fb``, 1 = best) and, with
         ``bootstrap > 0`` and several outputs, ``paired``: :func:`compare`
@@ -389,7 +427,7 @@ class Scorer:
                     row["paired"] = {key: _paired(scores[best], scores[i], key, bootstrap, seed,
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
-        return {"signature": self.signature(bootstrap, seed).format(), "systems": systems}
+        return ScoredSystems(self.signature(bootstrap, seed).format(), systems)
 
 
 def _need_entity_tags(corpus: Corpus) -> None:

@@ -1,5 +1,6 @@
-"""The one result type of scoring, :class:`Scores`, and the text and JSON
-of ``committee score`` made from several: :func:`format_table`,
+"""The one result type of scoring, :class:`Scores`, and the pieces of the
+text and JSON of ``committee score`` made from several (the reporters of
+:class:`committee.scoring.results.ScoredSystems`): :func:`format_table`,
 :func:`select_metrics`, :func:`format_buckets`."""
 
 from __future__ import annotations
@@ -256,16 +257,23 @@ def format_buckets(result: dict) -> str:
     return "\n".join(out)
 
 
-def _cell(system: dict, m) -> str:
+def cell(system: dict, m) -> str:
     """One metric of one system as the table shows it."""
     return m.format(system.get(m.key), None if m.pair is None else system.get(m.pair))
 
 
-def _ranked(columns) -> list[str]:
+def ranked_keys(columns) -> list[str]:
     """The metrics among ``columns`` (metric records) that outputs are ranked
     by, and compared by the paired bootstrap: f1 and fb, each when chosen."""
     keys = {m.key for m in columns}
     return [k for k in ("f1", "fb") if k in keys]
+
+
+def default_columns(systems) -> list:
+    """The metric records a table shows by default: every shown statistics
+    metric, and the others (``theta``) that the systems have."""
+    return [m for m in records.registry() if m.shown
+            and (m.source == "stats" or any(m.key in s for s in systems))]
 
 
 def format_table(result: dict, columns=None) -> str:
@@ -277,9 +285,8 @@ def format_table(result: dict, columns=None) -> str:
     the outputs that f1 and fb rank differently needs both."""
     systems = result["systems"]
     if columns is None:
-        columns = [m for m in records.registry() if m.shown
-                   and (m.source == "stats" or any(m.key in s for s in systems))]
-    ranked = _ranked(columns)
+        columns = default_columns(systems)
+    ranked = ranked_keys(columns)
     groups = ([m for m in columns if m.source == "stats"], None,
               [m for m in columns if m.source != "stats"])
     name_w = max([len("system")] + [len(s["name"]) for s in systems])
@@ -291,7 +298,7 @@ def format_table(result: dict, columns=None) -> str:
                 row += [str(s[f"rank_{k}"] or records.UNDEFINED).rjust(3) for k in ranked]
             continue
         for m in group:
-            cells = [_cell(s, m) for s in systems]
+            cells = [cell(s, m) for s in systems]
             width = max([6, len(m.heading)] + [len(c) for c in cells])
             rows[0].append(m.heading.rjust(width))
             for row, c in zip(rows[1:], cells):
@@ -338,7 +345,7 @@ def select_metrics(result: dict, columns) -> dict:
     {'signature': 'S', 'systems': [{'name': 'a', 'path': 'a.txt', 'f1': 0.4, 'ci': {'f1': [0.2, 0.6]}, 'rank_f1': 1}]}
     """
     keys = [k for m in columns for k in (m.key, m.pair) if k is not None]
-    ranked = _ranked(columns)
+    ranked = ranked_keys(columns)
     systems = []
     for s in result["systems"]:
         row = {"name": s["name"], "path": s["path"]}
