@@ -336,26 +336,35 @@ def test_import_committee_is_cheap_and_exports_the_api():
 
 
 def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
-    """committee.run(config, **overrides) reads the config with the overrides and runs it."""
-    from types import SimpleNamespace
+    """committee.run(config, **overrides) reads the config with the overrides
+    and runs it (a real config; the committee and the report stubbed out)."""
+    from toyrun import make_toy_corpus, write_config
 
     from committee import config as config_mod
+    from committee import report as report_mod
     from committee.pipeline import dataset as pipeline
 
-    seen = {}
-    cfg = SimpleNamespace(output=SimpleNamespace(dir=str(tmp_path / "out")), experiments=None)
-    monkeypatch.setattr(config_mod, "load_config",
-                        lambda path, overrides=(): seen.update(path=path, sets=list(overrides))
-                        or cfg)
+    path = write_config(tmp_path / "a.yaml", make_toy_corpus(tmp_path), tmp_path / "out")
+    real_load, seen = config_mod.load_config, {}
+
+    def load(path, overrides=()):
+        seen.update(path=path, sets=list(overrides))
+        return real_load(path, overrides)
+
+    monkeypatch.setattr(config_mod, "load_config", load)
     monkeypatch.setattr(pipeline, "load_inputs", lambda cfg, where: None)
     monkeypatch.setattr(pipeline, "check_committee",
                         lambda cfg, inputs, where: seen.update(checked=where))
     monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs, members=False: "f")
-    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs, where: (cfg, restart))
-    assert committee.run("a.yaml", committee__size=3, **{"crf.params.c2": 0.5}) == (
-        cfg, False)
-    assert seen == {"path": "a.yaml", "sets": ["committee.size=3", "crf.params.c2=0.5"],
-                    "checked": "a.yaml"}
+    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs, where:
+                        seen.update(cfg=cfg, restart=restart) or tmp_path / "out")
+    monkeypatch.setattr(report_mod, "build_report", lambda out, cfg, **kw: seen.update(report=out))
+    assert committee.run(path, committee__size=4, **{"crf.params.c2": 0.5}) == tmp_path / "out"
+    assert (seen["path"], seen["sets"], seen["checked"]) == (
+        path, ["committee.size=4", "crf.params.c2=0.5"], str(path))
+    assert (seen["cfg"].committee.size, seen["cfg"].crf.params.c2, seen["restart"]) == (
+        4, 0.5, False)
+    assert "report" not in seen  # no analysis switched on in the config: no report
 
 
 def test_report_is_the_package_and_the_function(monkeypatch):

@@ -32,7 +32,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("pipeline.dataset", "report", "scoring.irt"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring", "pipeline.pools",
      "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats", "report.plots",
-     "segmenters", "config", "corpus.plausibility"),
+     "segmenters", "config", "corpus.plausibility", "report.analyses"),
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "tasks"),
     ("system.files", "errors", "system.arguments", "system.commands", "system.process",

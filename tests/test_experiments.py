@@ -1,4 +1,4 @@
-"""One record per analysis (committee.config.analyses.REGISTRY): the config's
+"""One record per analysis (committee.report.analyses.REGISTRY): the config's
 ``experiments`` section, ``EXPERIMENTS``, ``--only``/``--skip``, the order of
 report.md and the charts of report.html follow from it, and a toy analysis
 declared in that one place shows up in each."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from committee.config import analyses as experiments
+from committee.report import analyses as experiments
 from committee.config import EXPERIMENTS, ExperimentsConfig
 from committee.report import sections as analyses
 
@@ -63,7 +63,7 @@ def test_the_paper_numbers_have_one_home():
 TOY = '''
 import sys
 from pathlib import Path
-from committee.config import analyses as x
+from committee.report import analyses as x
 
 def toy(ctx):
     (ctx.out_dir / "toy.csv").write_text("x,y\\n1,2\\n2,5\\n", encoding="utf-8")

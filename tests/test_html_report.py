@@ -665,7 +665,7 @@ def _chart_of(browser, tmp_path, analysis):
 def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
     """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
     each its own colour, marker and dash, the balanced ones dashed."""
-    from committee.config.analyses import by_name
+    from committee.report.analyses import by_name
 
     chart = by_name("table2").charts[0]
     table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}

@@ -298,7 +298,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     import shutil
     import warnings
 
-    from committee.config import analyses as experiments
+    from committee.report import analyses as experiments
     from committee import report as report_mod
     from committee.errors import ReportWarning
 

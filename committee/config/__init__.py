@@ -29,7 +29,7 @@ The package:
 * :mod:`~committee.config.crfsection` — the ``crf`` section;
 * :mod:`~committee.config.experiments` — the ``experiments`` section, one
   switch and its settings per analysis of
-  :data:`committee.config.analyses.REGISTRY`;
+  :data:`committee.report.analyses.REGISTRY`;
 * :mod:`~committee.config.messages` — pydantic errors as one-line messages;
 * :mod:`~committee.config.yamlsafe` — bounded YAML reading;
 * :mod:`~committee.config.overrides` — ``--set KEY=VALUE``;

@@ -1,6 +1,6 @@
-"""The ``experiments`` section, built from :data:`committee.config.analyses.REGISTRY`:
+"""The ``experiments`` section, built from :data:`committee.report.analyses.REGISTRY`:
 one switch per analysis (off by default), then that analysis's settings,
-then the settings shared by several (:data:`committee.config.analyses.COMMON_SETTINGS`)."""
+then the settings shared by several (:data:`committee.report.analyses.COMMON_SETTINGS`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, StrictBool, create_model, model_serializer
 
-from committee.config import analyses as _registry
+from committee.report import analyses as _registry
 from committee import tasks as tasks_mod
 from committee.config.base import _no_duplicates, _Section
 

@@ -392,7 +392,7 @@ class Config(_Section):
     output: OutputConfig
     """where the run is written"""
     experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
-    """the paper's analyses the report adds after the committee (committee.config.analyses)"""
+    """the paper's analyses the report adds after the committee (committee.report.analyses)"""
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
 

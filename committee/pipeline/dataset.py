@@ -121,7 +121,7 @@ def load_corpora(cfg, where: str = "<config>") -> tuple[corpus_mod.Corpus, corpu
     parts of one file that ``corpus.split`` divides (read once; a split the
     file cannot take is a :class:`~committee.errors.ConfigError` of
     ``where``, naming the key)."""
-    split = getattr(cfg.corpus, "split", None)
+    split = cfg.corpus.split
     if split is None:
         return (load_source(cfg.corpus.train, cfg, "corpus.train"),
                 load_source(cfg.corpus.test, cfg, "corpus.test"))
@@ -152,7 +152,7 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     units = task.gold(test)
     if sum(map(len, units)) == 0:
         raise InputError(test.path, None, f"the test corpus has no {task.units}")
-    allow = bool(getattr(cfg.corpus, "allow_overlap", False))
+    allow = cfg.corpus.allow_overlap
     try:
         plausibility.check_train_test(train, test, allow_identical=allow)
     except InputError as exc:
@@ -174,8 +174,8 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
 
 
 def _task(cfg) -> str:
-    """The config's ``task`` (``segmentation`` for a config object without one)."""
-    return getattr(cfg, "task", tasks_mod.DEFAULT_TASK)
+    """The config's ``task``."""
+    return cfg.task
 
 
 def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
@@ -274,7 +274,7 @@ def _split_field(cfg) -> list[str]:
     """The signature's ``split:`` field when ``corpus.split`` divides one
     file (``split:test=0.2``, ``split:test=0.2,seed=7``, ``split:test=8001-9000``);
     none otherwise."""
-    split = getattr(cfg.corpus, "split", None)
+    split = cfg.corpus.split
     if split is None:
         return []
     return [f"split:test={split.test}" + ("" if split.seed is None else f",seed={split.seed}")]

@@ -77,8 +77,8 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
 
     inputs = pipeline.load_inputs(cfg, where)
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
-    experiments = getattr(cfg, "experiments", None)
-    wanted = experiments is not None and bool(experiments.enabled())
+    experiments = cfg.experiments
+    wanted = bool(experiments.enabled())
     if segmenters and not (wanted and "ranking" in experiments.enabled()):
         raise ConfigError(where, [
             "experiments.ranking: the report ranks the systems named with --with; switch it "
@@ -232,13 +232,12 @@ def _report_inputs(cfg, systems: Sequence[str] = (), human=None) -> list[tuple]:
 
 def _run_inputs(cfg) -> list[tuple]:
     """The files ``committee run`` reads (corpora, word list, the report's files)."""
-    c = getattr(cfg, "corpus", None)  # like experiments, absent from a config stub
-    given = [] if c is None else [(f"corpus.{key}.path", cfg.resolve(source)) for key, source
-                                  in (("train", c.train), ("test", c.test))
-                                  if source.path is not None]
-    if c is not None and c.train_words is not None:
+    c = cfg.corpus
+    given = [(f"corpus.{key}.path", cfg.resolve(source))
+             for key, source in (("train", c.train), ("test", c.test)) if source.path is not None]
+    if c.train_words is not None:
         given.append(("corpus.train_words", cfg.resolve(c.train_words)))
-    return given + (_report_inputs(cfg) if getattr(cfg, "experiments", None) else [])
+    return given + _report_inputs(cfg)
 
 
 def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:

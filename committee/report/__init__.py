@@ -30,20 +30,40 @@ read back, not retrained.
 The package: :mod:`~committee.report.rundata` reads the run back,
 :mod:`~committee.report.systems` gathers and scores the systems,
 :mod:`~committee.report.sections` holds one function per analysis (each
-declared in :data:`committee.config.analyses.REGISTRY`),
+declared in :data:`committee.report.analyses.REGISTRY`),
 :mod:`~committee.report.build` puts the page together and
 :mod:`~committee.report.output` formats tables and CSV files.
 """
 
-from committee.report.sections import PAPER_PKU, REGISTRY, Context, _idiom_list
-from committee.report.build import ANALYSES, build_report
-from committee.report.output import markdown_table
-from committee.report.rundata import RunData, check_experiments, load_run, load_run_config
-from committee.report.systems import System, other_systems, read_human, table2_systems
+import importlib as _importlib
+
+#: Public name -> module of the package that defines it, imported on first use
+#: so that the analyses' registry (:mod:`committee.report.analyses`, read by the
+#: config) comes without the report's machinery.
+_LAZY = {
+    "PAPER_PKU": "sections", "REGISTRY": "sections", "Context": "sections",
+    "_idiom_list": "sections", "ANALYSES": "build", "build_report": "build",
+    "markdown_table": "output", "RunData": "rundata", "check_experiments": "rundata",
+    "load_run": "rundata", "load_run_config": "rundata", "System": "systems",
+    "other_systems": "systems", "read_human": "systems", "table2_systems": "systems",
+}
 
 __all__ = ["ANALYSES", "PAPER_PKU", "REGISTRY", "Context", "RunData", "System", "build_report",
            "check_experiments", "load_run", "load_run_config", "markdown_table",
            "other_systems", "read_human", "table2_systems", "_idiom_list"]
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'committee.report' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(f"committee.report.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 # ``committee.report(run_dir, ...)`` writes a run's report: the package is
 # callable (see committee._ReportModule).

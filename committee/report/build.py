@@ -16,7 +16,7 @@ import pandas as pd
 from committee import __version__
 from committee import metrics, scoring
 from committee.metrics import difficulty_stats
-from committee.config import analyses as experiments
+from committee.report import analyses as experiments
 from committee.report import plots
 from committee.pipeline import layout
 from committee.pipeline import lock

@@ -471,7 +471,7 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
     """The charts of the analyses ``names`` (default: every one) read back
     from the CSV files ``committee report`` wrote into ``run_dir``, as
     :class:`Analysis` items in report order (the charts of
-    :data:`committee.config.analyses.REGISTRY`); a file not written is left out
+    :data:`committee.report.analyses.REGISTRY`); a file not written is left out
     (the report names those of the analyses it made)."""
     import pandas as pd
 
@@ -494,7 +494,7 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
 
 def _charts(names) -> list:
     """The charts of the analyses ``names`` (None: all), in report order."""
-    from committee.config.analyses import REGISTRY
+    from committee.report.analyses import REGISTRY
 
     return [chart for e in REGISTRY if names is None or e.name in names for chart in e.charts]
 

@@ -246,7 +246,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
-        if (tasks_mod.get(getattr(cfg, "task", tasks_mod.DEFAULT_TASK)).tagged
+        if (tasks_mod.get(cfg.task).tagged
                 and seg_mod.tagger_problem(name)):
             problems.append(f"experiments.segmenters[{i}]: {name}: {seg_mod.tagger_problem(name)}")
             continue

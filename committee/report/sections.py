@@ -8,7 +8,7 @@ numbers come from :mod:`committee.metrics.difficulty_stats`, the figures from
 :mod:`committee.report.plots`.
 
 To add an analysis: write ``def name(ctx) -> str | None`` here and its
-record in :data:`committee.config.analyses.REGISTRY` where its section belongs:
+record in :data:`committee.report.analyses.REGISTRY` where its section belongs:
 the config's switch and settings, ``--only``/``--skip``, the order of
 ``report.md``, :data:`TITLES`, :data:`OUTPUTS` and the charts of
 ``report.html`` follow from it.
@@ -32,7 +32,7 @@ from committee.metrics import difficulty_stats
 from committee.scoring import irt as irtrun
 from committee.report import plots
 from committee.pipeline import layout
-from committee.config import analyses as _registry
+from committee.report import analyses as _registry
 from committee import corpus as corpus_mod
 from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWarning
 from committee.system.files import atomic_write_text
@@ -102,11 +102,11 @@ PAPER_PKU = {
 }
 
 #: Each analysis's heading in ``report.md`` (and ``report.html``), from
-#: :data:`committee.config.analyses.REGISTRY`.
+#: :data:`committee.report.analyses.REGISTRY`.
 TITLES = {e.name: e.title for e in _registry.REGISTRY}
 
 #: The files each analysis writes (globs relative to the run directory),
-#: from :data:`committee.config.analyses.REGISTRY`.  Those of an analysis that
+#: from :data:`committee.report.analyses.REGISTRY`.  Those of an analysis that
 #: failed are removed, so that neither ``report/`` nor ``report.html`` shows
 #: an earlier build's figures beside the section that says it failed.
 #: ``items.tsv``, ``irt.json`` and the other files of ``committee irt`` are
@@ -489,7 +489,7 @@ def buckets(ctx: Context) -> str | None:
 
 def _bucket_frames(ctx: Context) -> dict[str, pd.DataFrame]:
     """``{attribute: rows of every ranked system}`` for the attributes of
-    :data:`committee.config.analyses.BUCKET_ATTRIBUTES` the run allows (``oov``
+    :data:`committee.report.analyses.BUCKET_ATTRIBUTES` the run allows (``oov``
     with its training vocabulary)."""
     from committee.metrics import significance
     from committee.metrics.buckets import Bucketer, bucket_rows
@@ -773,6 +773,6 @@ def _irt_check_part(ctx: Context, n: int = 15) -> str:
 
 
 #: The function of each analysis, in the order of their sections in
-#: ``report.md`` (:data:`committee.config.analyses.REGISTRY`).
+#: ``report.md`` (:data:`committee.report.analyses.REGISTRY`).
 REGISTRY: dict[str, Callable[[Context], str | None]] = {
     e.name: _registry.function_of(e) for e in _registry.REGISTRY}
