@@ -44,7 +44,7 @@ import warnings
 
 from committee import __version__
 from committee.system.arguments import cli_int, cli_real
-from committee.corpus import FORMATS
+from committee.corpus import FORMATS, NORMALIZATIONS
 from committee.corpus.entities import MODES, SCHEMES
 from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
@@ -280,7 +280,8 @@ def _add_score(sub) -> None:
     _file_options(s, "train", "the --train CORPUS", "the --train CORPUS or --train-words file",
                   default="that of --format")
     _file_options(s, "", "the OUTPUTs")
-    s.add_argument("--normalize", default="none", choices=["none", "nfkc", "fullwidth"],
+    s.add_argument("--normalize", default="none",
+                   choices=["none", *(n for n in NORMALIZATIONS if n is not None)],
                    help="normalise characters of every file identically (default: none)")
     s.add_argument("--bootstrap", type=cli_int(0), default=0, metavar="N",
                    help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000; "

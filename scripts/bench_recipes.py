@@ -173,8 +173,8 @@ def systems(paper_dir: Path) -> dict[str, list[list[str]]]:
     from committee.report.systems import _table2_file
     from committee.segmenters import SEGMENTERS
 
-    names = [n for n, (module, *_) in SEGMENTERS.items()
-             if importlib.util.find_spec(module) is not None]
+    names = [n for n, tool in SEGMENTERS.items()
+             if importlib.util.find_spec(tool.module) is not None]
     # the package's Table 2 defaults, whatever an older manifest recorded; two workers
     args = [sys.executable, "-m", "committee", "report", str(paper_dir), "--only", "table2",
             "--quiet", "--set", "experiments.table2_preset=paper",

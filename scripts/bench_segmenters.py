@@ -75,8 +75,8 @@ def child(name: str, n: int, repeat: int) -> dict:
 
 
 def installed() -> list[str]:
-    return [name for name, (module, _, _) in segmenters.SEGMENTERS.items()
-            if importlib.util.find_spec(module) is not None]
+    return [name for name, tool in segmenters.SEGMENTERS.items()
+            if importlib.util.find_spec(tool.module) is not None]
 
 
 def _measure(name: str, n: int, repeat: int) -> dict:

@@ -25,7 +25,7 @@ _load = functools.lru_cache(maxsize=None)(segmenters.load)
 
 
 def _installed(name):
-    module = segmenters.SEGMENTERS[name][0]
+    module = segmenters.SEGMENTERS[name].module
     reason = f"{name} not installed ({segmenters.install_hint(name)})"
     marks = [pytest.mark.skipif(importlib.util.find_spec(module) is None, reason=reason)]
     if name == "jiojio":  # ~20-40 s to load its model

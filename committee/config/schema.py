@@ -20,6 +20,7 @@ from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool
 from committee.config.crfsection import CrfConfig
 from committee.config.experiments import ExperimentsConfig
 from committee.corpus import FORMATS
+from committee.corpus import NORMALIZATIONS as corpus_normalizations
 from committee.errors import ConfigError
 from committee.corpus.encodings import ENCODINGS, text_encoding
 from committee.corpus.splits import format_ranges, parse_ranges
@@ -30,7 +31,8 @@ from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
 
 
-NORMALIZATIONS = ("nfkc", "fullwidth")
+#: The normalisations a config may name: those of the corpus reader but "off" (None).
+NORMALIZATIONS = tuple(n for n in corpus_normalizations if n is not None)
 BUILTINS = ("peoples-daily-1998",)
 SPLITS = ("train", "test")
 

@@ -43,9 +43,6 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-#: The tagging schemes (BMES is IOBES with ``M-`` for ``I-``).
-SCHEMES: tuple[str, ...] = ("IOB1", "IOB2", "IOBES", "BMES")
-
 #: How entities follow from tags: the conlleval rules, or strict to a scheme.
 MODES: tuple[str, ...] = ("default", "strict")
 
@@ -55,10 +52,6 @@ TAG_SHAPE = "O or B-/I-/E-/S-/M- followed by a type (such as B-PER)"
 # A type holds no whitespace and neither starts nor ends with "-" (seqeval's
 # default and strict modes would read "B--X" as types "-X" and "X").
 _TAG = re.compile(r"O|[BIESM]-[^\s-](?:\S*[^\s-])?")
-
-#: The prefixes each scheme allows (``M`` is read as ``I``).
-_ALLOWED = {"IOB1": "IOB", "IOB2": "IOB", "IOBES": "IOBES", "BMES": "IOBES"}
-
 
 def is_tag(tag: str) -> bool:
     """Whether ``tag`` is ``O`` or ``X-TYPE`` with X one of B, I, E, S, M.
@@ -188,24 +181,42 @@ class _Rules:
     end: tuple[tuple[str, str, str], ...]
 
 
-_RULES = {
-    "IOB1": _Rules(
+@dataclass(frozen=True)
+class Scheme:
+    """A tagging scheme: its name, the prefixes it allows (``M`` read as
+    ``I``) and seqeval's rules for where its entities start, go on and end
+    in strict mode."""
+
+    name: str
+    prefixes: str
+    rules: _Rules
+
+
+_IOBES_RULES = _Rules(
+    start=((_ANY, "B", "any"), (_ANY, "S", "any")),
+    inside=(("B", "I", "same"), ("B", "E", "same"), ("I", "I", "same"), ("I", "E", "same")),
+    end=(("S", _ANY, "any"), ("E", _ANY, "any")))
+
+#: The tagging schemes, one record each (BMES is IOBES with ``M-`` for ``I-``).
+SCHEME_RECORDS: tuple[Scheme, ...] = (
+    Scheme("IOB1", "IOB", _Rules(
         start=(("O", "I", "any"), ("I", "I", "diff"), ("B", "I", "any"),
                ("I", "B", "same"), ("B", "B", "same")),
         inside=(("B", "I", "same"), ("I", "I", "same")),
         end=(("I", "I", "diff"), ("I", "O", "any"), ("I", "B", "any"), ("B", "O", "any"),
-             ("B", "I", "diff"), ("B", "B", "same"))),
-    "IOB2": _Rules(
+             ("B", "I", "diff"), ("B", "B", "same")))),
+    Scheme("IOB2", "IOB", _Rules(
         start=((_ANY, "B", "any"),),
         inside=(("B", "I", "same"), ("I", "I", "same")),
         end=(("I", "O", "any"), ("I", "I", "diff"), ("I", "B", "any"), ("B", "O", "any"),
-             ("B", "I", "diff"), ("B", "B", "any"))),
-    "IOBES": _Rules(
-        start=((_ANY, "B", "any"), (_ANY, "S", "any")),
-        inside=(("B", "I", "same"), ("B", "E", "same"), ("I", "I", "same"), ("I", "E", "same")),
-        end=(("S", _ANY, "any"), ("E", _ANY, "any"))),
-}
-_RULES["BMES"] = _RULES["IOBES"]
+             ("B", "I", "diff"), ("B", "B", "any")))),
+    Scheme("IOBES", "IOBES", _IOBES_RULES),
+    Scheme("BMES", "IOBES", _IOBES_RULES),
+)
+_BY_NAME = {s.name: s for s in SCHEME_RECORDS}
+
+#: The names of the schemes, in order.
+SCHEMES: tuple[str, ...] = tuple(_BY_NAME)
 
 
 def _match(patterns, prev: tuple[str, str], tok: tuple[str, str]) -> bool:
@@ -222,12 +233,12 @@ def foreign_tag(tags: Sequence[str], scheme: str) -> int | None:
     >>> foreign_tag(["B-PER", "E-PER"], "IOB2"), foreign_tag(["B-PER", "M-PER"], "IOB2")
     (1, None)
     """
-    allowed = _ALLOWED[scheme]
+    allowed = _BY_NAME[scheme].prefixes
     return next((j for j, t in enumerate(tags) if _read(t)[0] not in allowed), None)
 
 
 def _foreign(tag: str, scheme: str) -> str:
-    return f"tag {tag!r} is not a tag of {scheme} (its prefixes are {', '.join(_ALLOWED[scheme])})"
+    return f"tag {tag!r} is not a tag of {scheme} (its prefixes are {', '.join(_BY_NAME[scheme].prefixes)})"
 
 
 def strict_chunks(tags: Sequence[str], scheme: str) -> list[tuple[str, int, int]]:
@@ -270,7 +281,7 @@ def strict_chunks(tags: Sequence[str], scheme: str) -> list[tuple[str, int, int]
     ValueError: tag 'S-PER' is not a tag of IOB2 (its prefixes are I, O, B)
     """
     _check_scheme(scheme)
-    rules = _RULES[scheme]
+    rules = _BY_NAME[scheme].rules
     j = foreign_tag(tags, scheme)
     if j is not None:
         raise ValueError(_foreign(tags[j], scheme))
@@ -362,7 +373,7 @@ def breaks(tags: Sequence[str], scheme: str) -> list[tuple[int, str]]:
     for i, (prefix, type_) in enumerate(toks):
         prev = toks[i - 1] if i else ("O", "")
         continues = prev[0] in ("B", "I") and prev[1] == type_
-        if prefix not in _ALLOWED[scheme]:
+        if prefix not in _BY_NAME[scheme].prefixes:
             out[i] = f"{tags[i]!r} is not a tag of {scheme}"
         elif scheme == "IOB2" and prefix == "I" and not continues:
             out[i] = f"{tags[i]!r} {_after(tags, i)}"

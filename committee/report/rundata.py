@@ -252,7 +252,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
             continue
         if name.startswith(seg_mod.CMD_PREFIX):
             continue  # a user's command: checked when it runs (one line on failure)
-        module = seg_mod.SEGMENTERS[name][0]
+        module = seg_mod.SEGMENTERS[name].module
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
                             f"{seg_mod.install_hint(name)}")
