@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 #: own; the longest listed prefix decides).  A module may import modules of a
 #: lower floor, and of its own floor when that makes no cycle.  ``config``
 #: sits on the members' floor, not lower: it takes its name lists from their
-#: homes (``learners.members.DRAWS``, ``pipeline.pools.BACKENDS``,
+#: homes (``learners.members.DRAWS``, ``system.pools.BACKENDS``,
 #: ``segmenters.SEGMENTERS``) and its CRF rules from ``learners``, and only the
 #: report and the CLI (above it) read configs.  A package's ``__init__`` that
 #: only documents the package (``learners``, ``pipeline``, ``system``) sits at
@@ -30,8 +30,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
     ("pipeline.workflow",),
     ("pipeline.dataset", "report", "scoring.irt"),
-    ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring", "pipeline.pools",
-     "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats", "report.plots",
+    ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
+     "system.pools", "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats",
+     "report.plots",
      "segmenters", "config", "corpus.plausibility", "report.analyses"),
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "tasks"),

@@ -1,6 +1,6 @@
 """Dask to the end: a member whose worker dies each time it runs it, and a
 scheduler that goes away mid-run, on a ``distributed.LocalCluster`` on
-127.0.0.1 (committee.pipeline.pools).
+127.0.0.1 (committee.system.pools).
 
 Workers are killed at chosen moments: a member task that kills its own
 worker process (a test hook importable by the workers), and the scheduler's

@@ -35,7 +35,7 @@ import committee
 from committee import metrics, scoring
 from committee.system import arguments as checkargs
 from committee.corpus import plausibility as checks
-from committee.pipeline import pools as parallel
+from committee.system import pools as parallel
 from committee.metrics import significance
 from committee import corpus as corpus_mod
 from committee.cli import main

@@ -1,5 +1,5 @@
 """Stop signals, orphaned workers and bounded parallelism (committee.cli,
-committee.pipeline.pools).
+committee.system.pools).
 
 SIGINT, SIGTERM and SIGHUP sent to the parent process alone (what ``kill``,
 ``timeout``, ``docker stop`` and systemd do; not the process group) stop a
@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from committee import cli
-from committee.pipeline import pools as parallel
+from committee.system import pools as parallel
 from committee.pipeline import dataset as pipeline
 from committee.system import process
 from committee.config import load_config

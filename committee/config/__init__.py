@@ -48,7 +48,7 @@ from committee.config.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_VALUES
 from committee.corpus import FORMATS
 from committee.learners.crf import ALGORITHMS
 from committee.learners.features import TEMPLATES
-from committee.pipeline.pools import BACKENDS
+from committee.system.pools import BACKENDS
 
 __all__ = [
     "ALGORITHMS",

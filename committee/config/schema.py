@@ -26,7 +26,7 @@ from committee.corpus.encodings import ENCODINGS, text_encoding
 from committee.corpus.splits import format_ranges, parse_ranges
 from committee.learners.features import TEMPLATES
 from committee.learners.members import DRAWS, identical_members
-from committee.pipeline.pools import BACKENDS
+from committee.system.pools import BACKENDS
 from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
 

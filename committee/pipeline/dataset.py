@@ -8,7 +8,7 @@ Steps (docs/method.md §3, §4, §8):
    which is resumed), holding its lock until the end
    (:mod:`committee.pipeline.lock`: another process writing it is refused);
 3. draw the K members (each depends only on the seed and its index), train
-   and decode the missing ones in parallel (:mod:`committee.pipeline.pools`: loky,
+   and decode the missing ones in parallel (:mod:`committee.system.pools`: loky,
    or a Dask cluster), saving each finished member
    atomically as soon as it arrives (:func:`committee.pipeline.marks.save_member`),
    so an interrupted run loses at most the members in flight;
@@ -63,7 +63,7 @@ from committee.pipeline import difficulty as difficulty_mod
 from committee.learners import features as features_mod
 from committee.pipeline import marks as marks_mod
 from committee.learners import members as members_mod
-from committee.pipeline import pools
+from committee.system import pools
 from committee.pipeline import layout
 from committee.pipeline import lock as runlock
 from committee.learners import trainers
@@ -210,7 +210,7 @@ def _member_task(task: members_mod.MemberTask):
 
     Returns the :class:`~committee.learners.members.MemberResult`, with the worker's
     peak resident memory so far (``peak_rss_mb``) added to its timings, or a
-    :class:`~committee.pipeline.pools.MemberFailure` when the member raised: an exception never travels
+    :class:`~committee.system.pools.MemberFailure` when the member raised: an exception never travels
     through the pool, so one failing member cannot stop the others.
     """
     try:

@@ -21,7 +21,7 @@ import numpy as np
 from committee import __version__
 from committee import corpus as corpus_mod
 from committee import metrics, scoring
-from committee.pipeline import pools
+from committee.system import pools
 from committee.pipeline import layout
 from committee.learners import trainers
 from committee.learners import members as members_mod

@@ -113,7 +113,7 @@ STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
 class Stop(KeyboardInterrupt):
     """A stop signal, raised in the main thread where the signal arrived: the
     command unwinds as on Ctrl-C, so every ``finally`` on the way stops its
-    worker processes (:mod:`committee.pipeline.pools`) before the process ends."""
+    worker processes (:mod:`committee.system.pools`) before the process ends."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
