@@ -76,3 +76,26 @@ def test_jieba_segments_people_daily_text():
     words = segmenters.segment(seg, ["迈向充满希望的新世纪"])
     assert "".join(words[0]) == "迈向充满希望的新世纪"
     assert words[0][0] == "迈向" and seg.version != "unknown"
+
+
+def test_a_segmenter_declared_once_is_everywhere(monkeypatch, tmp_path):
+    """One Tool record in the table: --with, the config's
+    experiments.segmenters, the help texts, install hints and load() follow."""
+    from committee import cli
+    from committee.config import load_config
+
+    toy = segmenters.Tool(name="chars", module="json", extra="chars",
+                          loader=lambda: segmenters.Segmenter("chars", "1", list))
+    monkeypatch.setitem(segmenters.SEGMENTERS, "chars", toy)
+    assert segmenters.name_problem("chars") is None
+    assert segmenters.install_hint("chars") == "pip install 'committee[chars]'"
+    assert segmenters.load("chars").cut("我爱北京") == ["我", "爱", "北", "京"]
+    assert segmenters.tagger_problem("chars") == (
+        "not an entity tagger: it segments words and tags no entities")
+    assert "chars" in cli._segmenter_names()
+    path = tmp_path / "c.yaml"
+    path.write_text("name: x\ncorpus: {train: {builtin: peoples-daily-1998, split: train}, "
+                    "test: {builtin: peoples-daily-1998, split: test}}\n"
+                    "output: {dir: out}\n"
+                    "experiments: {ranking: true, segmenters: [chars]}\n", encoding="utf-8")
+    assert tuple(load_config(path).experiments.segmenters) == ("chars",)

@@ -68,10 +68,10 @@ def _segmenter_name(name: str) -> str:
         raise ValueError(command_refusal(name))
     problem = name_problem(name)
     if problem == "unknown segmenter":
-        close = difflib.get_close_matches(name, SEGMENTERS, n=1)
+        close = difflib.get_close_matches(name, list(_SEGMENTER_TABLE), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise ValueError(f"unknown value '{name}'{hint}; expected one of: "
-                         f"{', '.join(SEGMENTERS)} (a command: --with '{CMD_PREFIX}COMMAND' "
+                         f"{', '.join(_SEGMENTER_TABLE)} (a command: --with '{CMD_PREFIX}COMMAND' "
                          "on the command line)")
     if problem is not None:
         raise ValueError(f"'{name}': {problem}")
