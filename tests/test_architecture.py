@@ -11,6 +11,8 @@ functions included.  ``committee/__init__.py`` (the public API and
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 from pathlib import Path
 
 
@@ -292,3 +294,74 @@ def f(x):
 def test_code_lines_leave_out_docstring_blank_and_comment_lines():
     node = ast.parse(CODE_LINES_EXAMPLE).body[0]
     assert code_lines(CODE_LINES_EXAMPLE, node) == 5  # def, y =, s = """ and its end, return
+
+
+DOC = PACKAGE.parent / "docs" / "architecture.md"
+
+#: The kinds of extension docs/architecture.md's "Where to add" table covers.
+EXTENSIONS = {"a metric", "a corpus format", "a segmenter", "a task", "a trainer",
+              "an analysis"}
+
+_PLACE = re.compile(r"`((?:committee/[\w/<>]+\.py)|pyproject\.toml)`(?: \(`(\w+)`)?")
+
+
+def where_to_add(text: str) -> dict[str, tuple[list[tuple[str, str | None]], str]]:
+    """The rows of the "Where to add" table: kind -> ([(file, name)], test)."""
+    section = text.split("## Where to add", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] in ("to add", "---"):
+            continue
+        rows[cells[0]] = (_PLACE.findall(cells[1]), cells[3].strip("`"))
+    return rows
+
+
+def row_problems(kind: str, places, test: str) -> list[str]:
+    """Why a row of the table does not hold (empty when it does)."""
+    problems = []
+    if not 1 <= len(places) <= 2:
+        problems.append(f"{kind}: {len(places)} files (at most 2)")
+    for path, name in places:
+        if "<name>" in path:  # a new module: its package exists
+            if not (PACKAGE.parent / path).parent.is_dir():
+                problems.append(f"{kind}: no package for {path}")
+            continue
+        if not (PACKAGE.parent / path).is_file():
+            problems.append(f"{kind}: no file {path}")
+            continue
+        if name and path.endswith(".py"):
+            module = importlib.import_module(path[:-3].replace("/", ".").removesuffix(".__init__"))
+            if not hasattr(module, name) and f"def {name}" not in (PACKAGE.parent / path).read_text(
+                    encoding="utf-8"):
+                problems.append(f"{kind}: {path} has no {name}")
+    file, _, function = test.partition("::")
+    source = PACKAGE.parent / file
+    if not source.is_file() or f"def {function}(" not in source.read_text(encoding="utf-8"):
+        problems.append(f"{kind}: no test {test}")
+    return problems
+
+
+def test_the_where_to_add_table_holds():
+    rows = where_to_add(DOC.read_text(encoding="utf-8"))
+    assert set(rows) == EXTENSIONS
+    assert [p for kind, (places, test) in rows.items() for p in row_problems(kind, places, test)] == []
+
+
+def test_the_where_to_add_check_can_fail():
+    text = ("## Where to add\n\n| to add | declare it in | what follows | toy |\n|---|---|---|---|\n"
+            "| a metric | `committee/metrics/records.py` (`NOPE`) | x | `tests/test_api.py::nope` |\n"
+            "| a task | `committee/a.py`, `committee/b.py`, `committee/c.py` | x | "
+            "`tests/test_api.py::test_run_passes_config_and_overrides` |\n")
+    rows = where_to_add(text)
+    found = [p for kind, (places, test) in rows.items() for p in row_problems(kind, places, test)]
+    assert "a metric: committee/metrics/records.py has no NOPE" in found
+    assert "a metric: no test tests/test_api.py::nope" in found
+    assert "a task: 3 files (at most 2)" in found
+    assert "a task: no file committee/a.py" in found
+
+
+def test_every_floor_is_in_the_docs():
+    block = DOC.read_text(encoding="utf-8").split("## Floors", 1)[1].split("## ", 1)[0]
+    words = set(re.findall(r"[\w.]+", block))
+    assert [name for floor in FLOORS for name in floor if name not in words] == []
