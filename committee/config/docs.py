@@ -22,7 +22,7 @@ from pydantic_core import PydanticUndefined
 from committee.learners import crf
 from committee.learners import trainers
 from committee.config.crfsection import _CrfBase, crf_models
-from committee.config.schema import Config, CorpusSource, SplitConfig
+from committee.config.schema import Choices, Config, CorpusSource, SplitConfig
 from committee.learners.crf import ALGORITHMS
 
 _HEAD = """\
@@ -63,6 +63,9 @@ def _constraints(metadata) -> list[str]:
 
 def type_text(annotation: Any, metadata=()) -> str:
     """A field's type in words, with its allowed values and bounds."""
+    choices = [m for m in metadata if isinstance(m, Choices)]
+    if choices:
+        return "one of: " + ", ".join(f"`{v}`" for v in choices[0].values())
     origin = get_origin(annotation)
     if origin is Annotated:
         inner, *extra = get_args(annotation)

@@ -9,10 +9,11 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
-from pydantic import Field, PrivateAttr, StringConstraints, Strict, field_validator, \
-    model_serializer, model_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, StringConstraints, Strict, \
+    field_validator, model_serializer, model_validator
+from pydantic_core import PydanticCustomError
 
 from committee.learners import trainers
 from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool, StrictInt,
@@ -369,6 +370,23 @@ class OutputConfig(_Section):
 
 
 
+
+class Choices:
+    """A string field's allowed values, read from their registry when the
+    field is validated or documented (a task registered after import is one)."""
+
+    def __init__(self, values: Callable[[], tuple[str, ...]]):
+        self.values = values
+
+
+def _registered_task(value: Any) -> Any:
+    """``value`` when it names a task of the registry; otherwise the error of
+    a ``Literal`` of the registry's names, read now rather than at import."""
+    if isinstance(value, str) and value in TASKS:
+        return value
+    raise PydanticCustomError("literal_error", "Input should be {expected}",
+                              {"expected": " or ".join(repr(t) for t in TASKS)})
+
 class Config(_Section):
     """A validated run configuration (immutable).
 
@@ -378,7 +396,8 @@ class Config(_Section):
 
     name: Annotated[str, Strict(), StringConstraints(pattern=_NAME_PATTERN)]
     """the run's name: letters, digits, '.', '_', '-'"""
-    task: Literal[tuple(TASKS)] = DEFAULT_TASK
+    task: Annotated[str, BeforeValidator(_registered_task), Choices(lambda: tuple(TASKS))] = \
+        DEFAULT_TASK
     """what the committee rates: segmentation (each gold word) or ner (each gold named entity
     of a corpus with entity tags: format bio, or the built-in corpus's persons, places and
     organisations; docs/method.md §13)"""
