@@ -365,3 +365,22 @@ def test_every_floor_is_in_the_docs():
     block = DOC.read_text(encoding="utf-8").split("## Floors", 1)[1].split("## ", 1)[0]
     words = set(re.findall(r"[\w.]+", block))
     assert [name for floor in FLOORS for name in floor if name not in words] == []
+
+
+def private_imports(package: Path = PACKAGE) -> list[str]:
+    """``from committee.X import _name``: a module's private name used by
+    another module (``__version__`` and the API's ``_ReportModule`` aside)."""
+    out = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("committee"):
+                out += [f"{path.relative_to(package).as_posix()}: {node.module}.{a.name}"
+                        for a in node.names
+                        if a.name.startswith("_") and a.name not in ("__version__", "_ReportModule")]
+    return out
+
+
+def test_no_module_imports_another_modules_private_name(tmp_path):
+    assert private_imports() == []
+    (tmp_path / "m.py").write_text("from committee.config.base import _x\n", encoding="utf-8")
+    assert private_imports(tmp_path) == ["m.py: committee.config.base._x"]

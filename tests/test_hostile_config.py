@@ -283,16 +283,16 @@ def test_the_bomb_is_stopped_by_the_count_before_anything_is_built(monkeypatch):
     text = "x:\n" + bomb(3, width=10)
     # 1,241 values up to the list of x3, 1,111 more with each *a2: the 8th crosses 10,000
     with pytest.raises(yaml.YAMLError) as info:
-        yamlsafe._read_yaml(text)
+        yamlsafe.read_yaml(text)
     assert info.value.problem.startswith("alias *a2 expands the config past 10000 values")
     assert (info.value.problem_mark.line + 1, info.value.problem_mark.column + 1) == (5, 47)
     assert built == []
     monkeypatch.setattr(yamlsafe, "MAX_VALUES", 12_351)
-    data, _ = yamlsafe._read_yaml(text)
+    data, _ = yamlsafe.read_yaml(text)
     assert expanded(data) == 12_351 and len(built) == 1
     monkeypatch.setattr(yamlsafe, "MAX_VALUES", 12_350)
     with pytest.raises(yaml.YAMLError, match="past 12350 values"):
-        yamlsafe._read_yaml(text)
+        yamlsafe.read_yaml(text)
 
 
 @st.composite
@@ -315,11 +315,11 @@ def test_refused_exactly_when_the_expanded_data_exceeds_the_bound(text, bound):
     yamlsafe.MAX_VALUES = bound
     try:
         if size <= bound:
-            data, _ = yamlsafe._read_yaml(text)
+            data, _ = yamlsafe.read_yaml(text)
             assert data == yaml.safe_load(text)
         else:
             with pytest.raises(yaml.YAMLError, match=f"(past|more than) {bound} values"):
-                yamlsafe._read_yaml(text)
+                yamlsafe.read_yaml(text)
     finally:
         yamlsafe.MAX_VALUES = old
 

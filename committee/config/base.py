@@ -12,7 +12,7 @@ from pydantic import AllowInfNan, BaseModel, ConfigDict, Field, Strict, StringCo
 from pydantic_core import PydanticCustomError
 
 
-_NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
+NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
 
 NonEmptyStr = Annotated[str, Strict(), StringConstraints(min_length=1)]
 StrictInt = Annotated[int, Strict()]
@@ -20,14 +20,14 @@ StrictFloat = Annotated[float, Strict(), AllowInfNan(False)]  # ints are accepte
 StrictBool = Annotated[bool, Strict()]
 
 
-def _problem(message: str, at: tuple = ()) -> PydanticCustomError:
+def section_problem(message: str, at: tuple = ()) -> PydanticCustomError:
     """A validation error whose message is shown as is, ``at`` sub-keys below
     the location pydantic reports (model validators can only report at the
     model itself)."""
     return PydanticCustomError("config", "{message}", {"message": message, "at": at})
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     """A value as it would read in YAML, shortened for messages."""
     if value is None:
         return "null"
@@ -37,28 +37,28 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _no_duplicates(values: tuple) -> tuple:
+def no_duplicates(values: tuple) -> tuple:
     """A list setting's values, refused with the index of the first repeat."""
     seen = set()
     for i, value in enumerate(values):
         if value in seen:
-            raise _problem(f"duplicate {value!r}", (i,))
+            raise section_problem(f"duplicate {value!r}", (i,))
         seen.add(value)
     return values
 
 
-class _Section(BaseModel):
+class Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 Ratio = Annotated[float, Strict(), Field(gt=0, le=1)]
 
 
-def _absolute(base: str | os.PathLike, path: str | os.PathLike) -> Path:
+def absolute_path(base: str | os.PathLike, path: str | os.PathLike) -> Path:
     return Path(os.path.abspath(os.path.join(base, os.path.expanduser(path))))
 
 
-def _join(prefix: str, key: str | int) -> str:
+def join_key(prefix: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{prefix}[{key}]"
     return f"{prefix}.{key}" if prefix else str(key)

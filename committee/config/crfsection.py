@@ -16,14 +16,14 @@ from pydantic import Discriminator, Field, SerializeAsAny, Tag, TypeAdapter, Val
     WrapValidator, create_model, model_serializer
 
 from committee.learners import trainers
-from committee.config.base import NonEmptyStr, StrictBool, StrictFloat, StrictInt, _problem, \
-    _Section
+from committee.config.base import NonEmptyStr, StrictBool, StrictFloat, StrictInt, section_problem, \
+    Section
 
 
 # --------------------------------------------------------------------------
 # crf: one params model per algorithm of a trainer, built from the trainer
 
-class CrfParams(_Section):
+class CrfParams(Section):
     """Trainer parameters of one algorithm; ``None`` = the trainer's own default."""
 
     @model_serializer(mode="wrap")
@@ -38,7 +38,7 @@ class CrfParams(_Section):
 def _params_model(trainer: trainers.Trainer, algorithm: str) -> type[CrfParams]:
     """The types and defaults of ``algorithm``'s parameters, as ``trainer``
     declares them (a string parameter with ``choices`` takes one of them);
-    their values are checked by the trainer (see :func:`_crf_problems`)."""
+    their values are checked by the trainer (see :func:`crf_problems`)."""
     fields: dict[str, Any] = {}
     choices = getattr(trainer, "choices", {})
     for name, (default, value) in trainer.parameters(algorithm).items():
@@ -59,7 +59,7 @@ def _params_model(trainer: trainers.Trainer, algorithm: str) -> type[CrfParams]:
     return create_model(f"{algorithm.capitalize()}Params", __base__=CrfParams, **fields)
 
 
-class _CrfBase(_Section):
+class CrfBase(Section):
     trainer: NonEmptyStr = trainers.DEFAULT_TRAINER
     """the trainer of the members and the report's models, a key of
     committee.learners.trainers.TRAINERS: it decides which crf.preset, crf.algorithm and crf.params
@@ -88,30 +88,30 @@ def _tag(trainer: str, algorithm: str) -> str:
     return algorithm if trainer == trainers.DEFAULT_TRAINER else f"{trainer}:{algorithm}"
 
 
-def _crf_model(trainer: trainers.Trainer, algorithm: str) -> type[_CrfBase]:
+def _crf_model(trainer: trainers.Trainer, algorithm: str) -> type[CrfBase]:
     params = _params_model(trainer, algorithm)
     presets = tuple(getattr(trainer, "presets", ()))
     return create_model(
         f"{algorithm.capitalize()}Crf",
-        __base__=_CrfBase,
+        __base__=CrfBase,
         trainer=(Literal[trainer.name], trainer.name),
         preset=(Literal[presets] | None if presets else None,
-                Field(None, description=_CrfBase.model_fields["preset"].description)),
+                Field(None, description=CrfBase.model_fields["preset"].description)),
         algorithm=(Literal[algorithm], algorithm),
         params=(params, Field(default_factory=params)),
     )
 
 
-def _trainer_of(value: Any) -> str:
+def trainer_of(value: Any) -> str:
     """The trainer a ``crf`` section names (the default when it names none)."""
     name = value.get("trainer") if isinstance(value, dict) else None
     return trainers.DEFAULT_TRAINER if name is None else name
 
 
-def _crf_tag(value: Any) -> str:
+def crf_tag(value: Any) -> str:
     """The union tag of a ``crf`` section, as written or resolved."""
     if isinstance(value, dict):
-        name = _trainer_of(value)
+        name = trainer_of(value)
         if trainers.check_trainer(name):
             return repr(name)
         resolved, _ = trainers.TRAINERS[name].resolve_preset(value)
@@ -122,10 +122,10 @@ def _crf_tag(value: Any) -> str:
 
 
 #: Per trainer name: the trainer, its models by union tag, and their union.
-_BUILT: dict[str, tuple[trainers.Trainer, dict[str, type[_CrfBase]], TypeAdapter]] = {}
+_BUILT: dict[str, tuple[trainers.Trainer, dict[str, type[CrfBase]], TypeAdapter]] = {}
 
 
-def _built(name: str) -> tuple[dict[str, type[_CrfBase]], TypeAdapter]:
+def _built(name: str) -> tuple[dict[str, type[CrfBase]], TypeAdapter]:
     """The models of trainer ``name`` (a known one) by tag, and the union
     that validates its sections; built once per registered trainer."""
     trainer = trainers.TRAINERS[name]
@@ -133,12 +133,12 @@ def _built(name: str) -> tuple[dict[str, type[_CrfBase]], TypeAdapter]:
     if built is None or built[0] is not trainer:
         models = {_tag(name, a): _crf_model(trainer, a) for a in trainer.algorithms}
         union = Annotated[Union[tuple(Annotated[m, Tag(t)] for t, m in models.items())],
-                          Discriminator(_crf_tag)]
+                          Discriminator(crf_tag)]
         built = _BUILT[name] = (trainer, models, TypeAdapter(union))
     return built[1], built[2]
 
 
-def crf_models(name: str | None = None) -> dict[str, type[_CrfBase]]:
+def crf_models(name: str | None = None) -> dict[str, type[CrfBase]]:
     """The ``crf`` models by union tag: of trainer ``name``, or of every
     registered trainer (for messages and overrides, which walk the schema)."""
     names = list(trainers.TRAINERS) if name is None else [name]
@@ -148,30 +148,30 @@ def crf_models(name: str | None = None) -> dict[str, type[_CrfBase]]:
 def _validate_crf(value: Any, handler) -> Any:
     """``crf`` as written → validated by its trainer's models, its preset
     expanded (the trainer's ``resolve_preset``)."""
-    if isinstance(value, _CrfBase):
+    if isinstance(value, CrfBase):
         return value
-    name = _trainer_of(value)
+    name = trainer_of(value)
     for problem in trainers.check_trainer(name):
         key, message = problem.split(": ", 1)
-        raise _problem(message, (key,))
+        raise section_problem(message, (key,))
     resolved, problems = trainers.TRAINERS[name].resolve_preset(value)
     if problems:
         key, message = problems[0].split(": ", 1)
-        raise _problem(message, (key,))
+        raise section_problem(message, (key,))
     return _built(name)[1].validate_python(value if resolved is None else resolved)
 
 
 #: ``crf`` section: ``trainer`` picks the trainer, ``algorithm`` its model, and
 #: so the valid ``params`` (serialized as the model it holds).
-CrfConfig = Annotated[SerializeAsAny[_CrfBase], WrapValidator(_validate_crf)]
+CrfConfig = Annotated[SerializeAsAny[CrfBase], WrapValidator(_validate_crf)]
 
 
-def _crf_problems(data: dict[str, Any]) -> list[str]:
+def crf_problems(data: dict[str, Any]) -> list[str]:
     """The values of ``crf.params``, checked by the trainer's one rule set
     (:func:`committee.learners.trainers.check_params`; their types are checked by the
     schema; a section whose types are wrong is left to its messages)."""
     value = data.get("crf")
-    name = _trainer_of(value)
+    name = trainer_of(value)
     if trainers.check_trainer(name):
         return []  # reported by the schema
     section, problems = trainers.TRAINERS[name].resolve_preset(value)

@@ -21,7 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from committee.learners import crf
 from committee.learners import trainers
-from committee.config.crfsection import _CrfBase, crf_models
+from committee.config.crfsection import CrfBase, crf_models
 from committee.config.schema import Choices, Config, CorpusSource, SplitConfig
 from committee.learners.crf import ALGORITHMS
 
@@ -138,7 +138,7 @@ def _crf_part() -> list[str]:
     out = ["## crf", "", _meaning(Config.model_fields["crf"]) + ".", ""]
     out += _table([
         f"| `crf.trainer` | one of: {', '.join(f'`{t}`' for t in trainers.TRAINERS)} | "
-        f"`{trainers.DEFAULT_TRAINER}` | {_meaning(_CrfBase.model_fields['trainer'])} |",
+        f"`{trainers.DEFAULT_TRAINER}` | {_meaning(CrfBase.model_fields['trainer'])} |",
         f"| `crf.preset` | one of: {', '.join(f'`{p}`' for p in crf.PRESETS)} or null | "
         f"`{crf.DEFAULT_PRESET}` | {_meaning(lbfgs.model_fields['preset'])} |",
         f"| `crf.algorithm` | one of: {', '.join(f'`{a}`' for a in ALGORITHMS)} | the preset's "

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, Field, StrictBool, create_model, model_seri
 
 from committee.report import analyses as _registry
 from committee import tasks as tasks_mod
-from committee.config.base import _no_duplicates, _Section
+from committee.config.base import no_duplicates, Section
 
 #: The switches of :class:`ExperimentsConfig`, in report order.
 EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
@@ -19,7 +19,7 @@ EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
 SEGMENTERS = _registry.SEGMENTERS
 
 
-class _Experiments(_Section):
+class _Experiments(Section):
     """Which of the paper's analyses ``committee run`` adds, and their settings.
 
     Each switch (:data:`EXPERIMENTS`) is off by default; ``committee report
@@ -52,7 +52,7 @@ _OTHER_TASKS = tuple(e.name for e in _registry.REGISTRY
 def _field(setting: _registry.Setting) -> tuple[Any, Any]:
     kind = setting.type
     if setting.unique:
-        kind = Annotated[kind, AfterValidator(_no_duplicates)]
+        kind = Annotated[kind, AfterValidator(no_duplicates)]
     return kind, Field(setting.default, description=setting.meaning)
 
 

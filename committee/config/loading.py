@@ -12,12 +12,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from committee.config.base import _absolute
-from committee.config.crfsection import _crf_problems
-from committee.config.messages import _got, _validation_problems
-from committee.config.overrides import _apply_overrides, _blame_overrides
+from committee.config.base import absolute_path
+from committee.config.crfsection import crf_problems
+from committee.config.messages import got_text, validation_problems
+from committee.config.overrides import apply_overrides, blame_overrides
 from committee.config.schema import Config
-from committee.config.yamlsafe import MAX_BYTES, _read_yaml, _yaml_problem
+from committee.config.yamlsafe import MAX_BYTES, read_yaml, yaml_problem
 from committee.errors import ConfigError
 from committee.system.inputs import open_problem
 
@@ -36,7 +36,7 @@ def _path_problems(data: dict[str, Any], cwd: str) -> list[str]:
     base = Path(cwd)
     root = corpus.get("root")
     if isinstance(root, str) and root:
-        base = _absolute(cwd, root)
+        base = absolute_path(cwd, root)
         if not base.is_dir():
             return [f"corpus.root: no such directory: {base}"]
     problems = []
@@ -45,7 +45,7 @@ def _path_problems(data: dict[str, Any], cwd: str) -> list[str]:
     wanted.append(("corpus.train_words", corpus.get("train_words")))
     for where, path in wanted:
         if isinstance(path, str) and path:
-            full = _absolute(base, path)
+            full = absolute_path(base, path)
             if not full.exists():
                 problems.append(f"{where}: no such file: {full}")
             elif not full.is_file():
@@ -70,20 +70,20 @@ def parse_config(
     ``check_paths``, missing corpus files.
     """
     if not isinstance(data, dict):
-        what = "an empty file" if data is None else _got(data)
+        what = "an empty file" if data is None else got_text(data)
         raise ConfigError(where, [f"expected a mapping of sections at the top level, got {what}"])
     data = _copy(data)
-    problems = _apply_overrides(data, overrides)
+    problems = apply_overrides(data, overrides)
     config = None
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        problems.extend(_validation_problems(exc))
-    problems.extend(_crf_problems(data))
+        problems.extend(validation_problems(exc))
+    problems.extend(crf_problems(data))
     if check_paths:
         problems.extend(_path_problems(data, config._cwd if config is not None else os.getcwd()))
     if problems or config is None:
-        raise ConfigError(where, _blame_overrides(list(dict.fromkeys(problems)), overrides))
+        raise ConfigError(where, blame_overrides(list(dict.fromkeys(problems)), overrides))
     return config
 
 
@@ -143,9 +143,9 @@ def load_config(
     where = str(path)
     text = _read_text(where)
     try:
-        data, duplicates = _read_yaml(text)
+        data, duplicates = read_yaml(text)
     except yaml.YAMLError as exc:
-        raise ConfigError(where, [_yaml_problem(exc)]) from None
+        raise ConfigError(where, [yaml_problem(exc)]) from None
     overrides = list(overrides)
     untrusted = _host_problems(data, overrides)
     try:

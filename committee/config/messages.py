@@ -13,8 +13,8 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, Tag, ValidationError
 
 from committee.learners import trainers
-from committee.config.base import _join, _show
-from committee.config.crfsection import _CrfBase, _trainer_of, crf_models
+from committee.config.base import join_key, show_value
+from committee.config.crfsection import CrfBase, trainer_of, crf_models
 from committee.config.schema import Config, CorpusSource
 
 
@@ -22,24 +22,24 @@ from committee.config.schema import Config, CorpusSource
 # walking the schema (for overrides and messages)
 
 
-def _fields(model: type[BaseModel]) -> dict[str, Any]:
+def fields_of(model: type[BaseModel]) -> dict[str, Any]:
     """Fields by the key used in YAML (the alias where there is one)."""
     return {info.alias or name: info for name, info in model.model_fields.items()}
 
 
-def _child(annotation: Any) -> type[BaseModel] | dict[str, type[BaseModel]] | None:
+def child_key(annotation: Any) -> type[BaseModel] | dict[str, type[BaseModel]] | None:
     """The model a field holds, ``{tag: model}`` for a tagged union (the
     ``crf`` section: of every registered trainer), else None."""
-    if annotation is _CrfBase:
+    if annotation is CrfBase:
         return crf_models()
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _child(get_args(annotation)[0])
+        return child_key(get_args(annotation)[0])
     if origin in (Union, types.UnionType):
         tagged, plain = {}, []
         for arg in get_args(annotation):
             tag = next((m.tag for m in getattr(arg, "__metadata__", ()) if isinstance(m, Tag)), None)
-            sub = _child(arg)
+            sub = child_key(arg)
             if isinstance(sub, type):
                 if tag is None:
                     plain.append(sub)
@@ -55,17 +55,17 @@ def _child(annotation: Any) -> type[BaseModel] | dict[str, type[BaseModel]] | No
 
 
 
-def _close(word: str, candidates: Iterable[str]) -> str | None:
+def close_match(word: str, candidates: Iterable[str]) -> str | None:
     lowered = {c.lower(): c for c in candidates}
     match = difflib.get_close_matches(str(word).lower(), list(lowered), n=1, cutoff=0.5)
     return lowered[match[0]] if match else None
 
 
 def _unknown_key(prefix: str, key: str, model: type[BaseModel] | None) -> str:
-    keys = list(_fields(model)) if model is not None else []
-    guess = _close(key, keys)
+    keys = list(fields_of(model)) if model is not None else []
+    guess = close_match(key, keys)
     if guess is not None:
-        return f"unknown key (did you mean '{_join(prefix, guess)}'?)"
+        return f"unknown key (did you mean '{join_key(prefix, guess)}'?)"
     if keys:
         return f"unknown key; expected one of: {', '.join(keys)}"
     return "unknown key"
@@ -80,9 +80,9 @@ _KINDS = {
 }
 
 
-def _got(value: Any) -> str:
+def got_text(value: Any) -> str:
     kind = _KINDS.get(type(value), type(value).__name__)
-    shown = _show(value)
+    shown = show_value(value)
     return shown if isinstance(value, (int, float, type(None))) else f"{shown} ({kind})"
 
 
@@ -122,11 +122,11 @@ def _locate(error: dict[str, Any]) -> _Error:
             continue
         parent = model
         if isinstance(item, int) and kind != "extra_forbidden":
-            path, model = _join(path, item), None
+            path, model = join_key(path, item), None
             continue
-        path = _join(path, str(item))
-        info = _fields(model).get(str(item)) if model is not None else None
-        model = _child(info.annotation) if info is not None else None
+        path = join_key(path, str(item))
+        info = fields_of(model).get(str(item)) if model is not None else None
+        model = child_key(info.annotation) if info is not None else None
     return _Error(kind, error.get("input"), error.get("ctx") or {}, error["msg"], path, model,
                   parent)
 
@@ -135,15 +135,15 @@ def _unknown_value(given: Any, expected: Iterable[str], guess_any: bool = False)
     """``given`` is none of ``expected``; a close one is guessed for a string
     (for any value with ``guess_any``)."""
     expected = list(expected)
-    guess = _close(str(given), expected) if guess_any or isinstance(given, str) else None
+    guess = close_match(str(given), expected) if guess_any or isinstance(given, str) else None
     hint = f" (did you mean '{guess}'?)" if guess else ""
-    return f"unknown value {_show(given)}{hint}; expected one of: {', '.join(expected)}"
+    return f"unknown value {show_value(given)}{hint}; expected one of: {', '.join(expected)}"
 
 
 def _unknown_algorithm(e: _Error) -> str:
     """An algorithm that the section's trainer does not know."""
     given = e.value.get("algorithm") if isinstance(e.value, dict) else e.value
-    name = _trainer_of(e.value)
+    name = trainer_of(e.value)
     trainer = trainers.get(name if isinstance(name, str) and name in trainers.TRAINERS
                            else trainers.DEFAULT_TRAINER)
     return _unknown_value(given, trainer.algorithms, guess_any=True)
@@ -164,12 +164,12 @@ def _quoted_number(text: str) -> bool:
 
 def _not_a_number(e: _Error, expected: str = "a number") -> str:
     if isinstance(e.value, str) and _quoted_number(e.value):
-        return (f"expected {expected}, got {_show(e.value)} (a string: it is in quotes); "
+        return (f"expected {expected}, got {show_value(e.value)} (a string: it is in quotes); "
                 f"write {e.value} without quotes")
     if expected == "a number" and isinstance(e.value, str) and _looks_numeric(e.value):
-        return (f"expected a number, got {_show(e.value)} (a string: YAML reads "
+        return (f"expected a number, got {show_value(e.value)} (a string: YAML reads "
                 "exponents without a '.' as text; write e.g. 1.0e-3)")
-    return f"expected {expected}, got {_got(e.value)}"
+    return f"expected {expected}, got {got_text(e.value)}"
 
 
 _BOUNDS = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}",
@@ -178,7 +178,7 @@ _BOUNDS = {"greater_than_equal": ">= {ge}", "greater_than": "> {gt}",
 
 def _out_of_bounds(e: _Error) -> str:
     bound = _BOUNDS[e.kind].format(**{k: _number(v) for k, v in e.ctx.items()})
-    return f"must be {bound}, got {_show(e.value)}"
+    return f"must be {bound}, got {show_value(e.value)}"
 
 
 def _too_short(e: _Error) -> str | None:
@@ -189,7 +189,7 @@ def _too_short(e: _Error) -> str | None:
 
 
 def _not_a_mapping(e: _Error) -> str:
-    message = f"expected a mapping, got {_got(e.value)}"
+    message = f"expected a mapping, got {got_text(e.value)}"
     if e.model is CorpusSource:
         message += "; e.g. {path: FILE, format: sighan} or {builtin: peoples-daily-1998, split: train}"
     return message
@@ -202,7 +202,7 @@ def _unknown_key_of(e: _Error) -> str:
 
 def _pattern(e: _Error) -> str:
     pattern = e.ctx.get("pattern", "").strip("^$")
-    return f"must match {pattern} (letters, digits, '.', '_', '-'), got {_show(e.value)}"
+    return f"must match {pattern} (letters, digits, '.', '_', '-'), got {show_value(e.value)}"
 
 
 def _kinds(names: str, handler: Callable[[_Error], str | None]) -> dict:
@@ -220,15 +220,15 @@ _MESSAGES: dict[str, Callable[[_Error], str | None]] = {
         e.value, re.findall(r"'([^']*)'", e.ctx.get("expected", ""))),
     **_kinds("int_type int_parsing int_from_float", lambda e: _not_a_number(e, "an integer")),
     **_kinds("float_type float_parsing", _not_a_number),
-    "finite_number": lambda e: f"must be a finite number, got {_show(e.value)}",
-    **_kinds("bool_type bool_parsing", lambda e: f"expected true or false, got {_got(e.value)}"),
-    "string_type": lambda e: f"expected a string, got {_got(e.value)}",
+    "finite_number": lambda e: f"must be a finite number, got {show_value(e.value)}",
+    **_kinds("bool_type bool_parsing", lambda e: f"expected true or false, got {got_text(e.value)}"),
+    "string_type": lambda e: f"expected a string, got {got_text(e.value)}",
     "string_too_short": lambda e: "must not be empty",
     "string_pattern_mismatch": _pattern,
     **_kinds(" ".join(_BOUNDS), _out_of_bounds),
     "too_short": _too_short,
     **_kinds("tuple_type list_type iterable_type",
-             lambda e: f"expected a list, got {_got(e.value)}"),
+             lambda e: f"expected a list, got {got_text(e.value)}"),
     **_kinds("model_type model_attributes_type dict_type", _not_a_mapping),
 }
 
@@ -248,11 +248,11 @@ def _translate(error: dict[str, Any]) -> str | None:
         return None
     path = e.path
     for item in _SUBKEYS.get(e.kind, lambda e: ())(e):
-        path = _join(path, item)
+        path = join_key(path, item)
     return f"{path}: {message}" if path else message
 
 
-def _validation_problems(error: ValidationError) -> list[str]:
+def validation_problems(error: ValidationError) -> list[str]:
     return [p for p in map(_translate, error.errors()) if p is not None]
 
 

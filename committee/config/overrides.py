@@ -8,11 +8,11 @@ from typing import Any
 
 import yaml
 
-from committee.config.base import _join
-from committee.config.crfsection import _crf_tag
-from committee.config.messages import _child, _close, _fields, _got
+from committee.config.base import join_key
+from committee.config.crfsection import crf_tag
+from committee.config.messages import child_key, close_match, fields_of, got_text
 from committee.config.schema import Config
-from committee.config.yamlsafe import _read_yaml, _yaml_problem
+from committee.config.yamlsafe import read_yaml, yaml_problem
 
 
 # --------------------------------------------------------------------------
@@ -32,25 +32,25 @@ def _override_target(key: str, data: dict[str, Any]) -> tuple[list[str] | None, 
     while i < len(tokens):
         prefix = ".".join(keys)
         if isinstance(model, dict):  # tagged union (crf): the variant in the data
-            tag = _crf_tag(raw) if isinstance(raw, dict) else "lbfgs"
+            tag = crf_tag(raw) if isinstance(raw, dict) else "lbfgs"
             if tag not in model:
                 return keys + [".".join(tokens[i:])], None  # the algorithm error is reported
             model = model[tag]
         if model is None:
             return None, f"{key}: unknown key ('{prefix}' takes a value, not sub-keys)"
-        fields = _fields(model)
+        fields = fields_of(model)
         for j in range(len(tokens), i, -1):  # longest match: names like feature.minfreq
             name = ".".join(tokens[i:j])
             if name in fields:
                 break
         else:
             rest = ".".join(tokens[i:])
-            guess = _close(rest, fields) or _close(tokens[i], fields)
+            guess = close_match(rest, fields) or close_match(tokens[i], fields)
             if guess is not None:
-                return None, f"{key}: unknown key (did you mean '{_join(prefix, guess)}'?)"
+                return None, f"{key}: unknown key (did you mean '{join_key(prefix, guess)}'?)"
             return None, f"{key}: unknown key; expected one of: {', '.join(fields)}"
         keys.append(name)
-        model = _child(fields[name].annotation)
+        model = child_key(fields[name].annotation)
         raw = raw.get(name) if isinstance(raw, dict) else None
         i = j
     return keys, None
@@ -59,11 +59,11 @@ def _override_target(key: str, data: dict[str, Any]) -> tuple[list[str] | None, 
 SET = "--set"
 
 
-def _blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
+def blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
     """Problems of a key an override set, as ``--set KEY=VALUE: message``
     (the value was not in the file: say where it came from).
 
-    >>> _blame_overrides(["committee.size: must be >= 1, got 0", "name: required"], ["committee.size=0"])
+    >>> blame_overrides(["committee.size: must be >= 1, got 0", "name: required"], ["committee.size=0"])
     ['--set committee.size=0: must be >= 1, got 0', 'name: required']
     """
     items = []
@@ -85,7 +85,7 @@ def _blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]
     return out
 
 
-def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str]:
+def apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str]:
     problems = []
     for item in overrides:
         key, sep, text = str(item).partition("=")
@@ -94,9 +94,9 @@ def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str
             problems.append(f"{SET} {item}: expected KEY=VALUE, e.g. committee.size=5")
             continue
         try:
-            value, _ = _read_yaml(text)
+            value, _ = read_yaml(text)
         except yaml.YAMLError as exc:
-            problems.append(f"{key}: cannot parse the value: {_yaml_problem(exc)}")
+            problems.append(f"{key}: cannot parse the value: {yaml_problem(exc)}")
             continue
         keys, problem = _override_target(key, data)
         if problem is not None:
@@ -108,7 +108,7 @@ def _apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> list[str
                 node[name] = {}
             elif not isinstance(node[name], dict):
                 where = ".".join(keys[: depth + 1])
-                problems.append(f"{key}: cannot set: '{where}' is {_got(node[name])}, not a mapping")
+                problems.append(f"{key}: cannot set: '{where}' is {got_text(node[name])}, not a mapping")
                 break
             node = node[name]
         else:

@@ -16,8 +16,8 @@ from pydantic import BeforeValidator, Field, PrivateAttr, StringConstraints, Str
 from pydantic_core import PydanticCustomError
 
 from committee.learners import trainers
-from committee.config.base import (_NAME_PATTERN, NonEmptyStr, Ratio, StrictBool, StrictInt,
-                                   _absolute, _no_duplicates, _problem, _Section, _show)
+from committee.config.base import (NAME_PATTERN, NonEmptyStr, Ratio, StrictBool, StrictInt,
+                                   absolute_path, no_duplicates, section_problem, Section, show_value)
 from committee.config.crfsection import CrfConfig
 from committee.config.experiments import ExperimentsConfig
 from committee.corpus import FORMATS
@@ -46,7 +46,7 @@ FINGERPRINT_VERSION = 2
 # corpus
 
 
-class CorpusSource(_Section):
+class CorpusSource(Section):
     """One corpus file, one split of a file, or one split of a built-in corpus.
 
     Exactly one of ``path`` and ``builtin`` is given.  A path source has a
@@ -87,24 +87,24 @@ class CorpusSource(_Section):
             try:
                 text_encoding(value)
             except LookupError:
-                raise _problem(f"unknown encoding {value!r}") from None
+                raise section_problem(f"unknown encoding {value!r}") from None
             except ValueError as exc:
-                raise _problem(f"{exc}; use one of {', '.join(ENCODINGS)}") from None
+                raise section_problem(f"{exc}; use one of {', '.join(ENCODINGS)}") from None
         return value
 
     @model_validator(mode="after")
     def _one_source(self) -> CorpusSource:
         if self.path is not None and self.builtin is not None:
-            raise _problem("give either 'path' or 'builtin', not both")
+            raise section_problem("give either 'path' or 'builtin', not both")
         if self.path is None and self.builtin is None:
-            raise _problem("give 'path' (a corpus file) or 'builtin' (a built-in corpus)")
+            raise section_problem("give 'path' (a corpus file) or 'builtin' (a built-in corpus)")
         if self.builtin is not None:
             if self.split is None:
-                raise _problem("required with 'builtin' (one of: train, test)", ("split",))
+                raise section_problem("required with 'builtin' (one of: train, test)", ("split",))
             if self.format != "pku":
-                raise _problem(f"built-in corpora are in 'pku' format, got {self.format!r}", ("format",))
+                raise section_problem(f"built-in corpora are in 'pku' format, got {self.format!r}", ("format",))
             if self.encoding is not None:
-                raise _problem("does not apply to a built-in corpus", ("encoding",))
+                raise section_problem("does not apply to a built-in corpus", ("encoding",))
         return self
 
     @model_serializer(mode="wrap")
@@ -120,7 +120,7 @@ class CorpusSource(_Section):
         return self.builtin is not None
 
 
-class SplitConfig(_Section):
+class SplitConfig(Section):
     """How ``corpus.split`` divides one file into train and test
     (:mod:`committee.corpus.splits`)."""
 
@@ -139,19 +139,19 @@ class SplitConfig(_Section):
             try:
                 return format_ranges(parse_ranges(value))
             except ValueError as exc:
-                raise _problem(str(exc)) from None
+                raise section_problem(str(exc)) from None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _problem("give a share in (0, 1) such as 0.2, or sentence ranges such as "
-                           f"'8001-9000', got {_show(value)}")
+            raise section_problem("give a share in (0, 1) such as 0.2, or sentence ranges such as "
+                           f"'8001-9000', got {show_value(value)}")
         if not 0 < value < 1:
-            raise _problem(f"a share must be in (0, 1), got {_show(value)} (sentence ranges "
+            raise section_problem(f"a share must be in (0, 1), got {show_value(value)} (sentence ranges "
                            "are a string, such as '8001-9000')")
         return float(value)
 
     @model_validator(mode="after")
     def _seed_with_share(self) -> SplitConfig:
         if self.seed is not None and isinstance(self.test, str):
-            raise _problem(f"applies to a share (test: 0.2), not to sentence ranges "
+            raise section_problem(f"applies to a share (test: 0.2), not to sentence ranges "
                            f"(test: {self.test!r})", ("seed",))
         return self
 
@@ -163,7 +163,7 @@ class SplitConfig(_Section):
         return data
 
 
-class CorpusConfig(_Section):
+class CorpusConfig(Section):
     root: NonEmptyStr | None = None
     """base directory of relative paths (itself relative to the working directory); null: the
     working directory"""
@@ -184,9 +184,9 @@ class CorpusConfig(_Section):
     @model_validator(mode="after")
     def _same_normalization(self) -> CorpusConfig:
         if self.train.normalization != self.test.normalization:
-            raise _problem(
-                f"must equal train.normalization ({_show(self.train.normalization)}), "
-                f"got {_show(self.test.normalization)}: one normalization applies "
+            raise section_problem(
+                f"must equal train.normalization ({show_value(self.train.normalization)}), "
+                f"got {show_value(self.test.normalization)}: one normalization applies "
                 "to every file scored together",
                 ("test", "normalization"),
             )
@@ -196,28 +196,28 @@ class CorpusConfig(_Section):
     def _one_file_split(self) -> CorpusConfig:
         sources = {"train": self.train, "test": self.test}
         if self.split is not None and any(s.is_builtin for s in sources.values()):
-            raise _problem("applies to a file: the built-in corpus has its own split (its last "
+            raise section_problem("applies to a file: the built-in corpus has its own split (its last "
                            "10% is test, split: test); remove corpus.split", ("split",))
         parts = [k for k, s in sources.items() if s.split is not None and not s.is_builtin]
         if self.split is None:
             if parts:
-                raise _problem("a part of a file needs corpus.split, e.g. split: {test: 0.2}; "
+                raise section_problem("a part of a file needs corpus.split, e.g. split: {test: 0.2}; "
                                "a file of its own has no split", (parts[0], "split"))
             return self
         for key in ("train", "test"):
             if key not in parts:
-                raise _problem(f"required with corpus.split: {key} is a part of the split file "
+                raise section_problem(f"required with corpus.split: {key} is a part of the split file "
                                f"(split: {key})", (key, "split"))
         for key in ("path", "format", "encoding"):
             a, b = getattr(self.train, key), getattr(self.test, key)
             if a != b:
-                raise _problem(f"must equal corpus.train.{key} ({_show(a)}): corpus.split "
-                               f"divides one file, got {_show(b)}", ("test", key))
+                raise section_problem(f"must equal corpus.train.{key} ({show_value(a)}): corpus.split "
+                               f"divides one file, got {show_value(b)}", ("test", key))
         if self.train.split == self.test.split:
-            raise _problem(f"must differ from corpus.train.split ({self.train.split!r}): "
+            raise section_problem(f"must differ from corpus.train.split ({self.train.split!r}): "
                            "train and test would be the same sentences", ("test", "split"))
         if "\n".encode(self.train.encoding) != b"\n":
-            raise _problem(f"a file divided by corpus.split must be in an ASCII-compatible "
+            raise section_problem(f"a file divided by corpus.split must be in an ASCII-compatible "
                            f"encoding, not {self.train.encoding!r}", ("train", "encoding"))
         return self
 
@@ -243,7 +243,7 @@ class CorpusConfig(_Section):
 MAX_SIZE = 10_000
 
 
-class StableConfig(_Section):
+class StableConfig(Section):
     reliability: Annotated[float, Strict(), Field(gt=0, lt=1)] = 0.99
     """target split-half reliability of the difficulties (docs/method.md §12)"""
     round: Annotated[int, Strict(), Field(ge=1)] = 10
@@ -252,7 +252,7 @@ class StableConfig(_Section):
     """members trained before the first measurement"""
 
 
-class CommitteeConfig(_Section):
+class CommitteeConfig(Section):
     size: Annotated[int, Strict(), Field(ge=1)] | Literal["auto"] = 90
     """number of members K (at most 10000), or auto: members until the difficulties are stable"""
     max_size: Annotated[int, Strict(), Field(ge=2)] = 297
@@ -271,7 +271,7 @@ class CommitteeConfig(_Section):
     @field_validator("templates", "ratios")
     @classmethod
     def _unique(cls, values: tuple) -> tuple:
-        return _no_duplicates(values)
+        return no_duplicates(values)
 
     @field_validator("size", mode="before")
     @classmethod
@@ -279,15 +279,15 @@ class CommitteeConfig(_Section):
         if value == "auto" or (type(value) is int and value >= 1):
             return value
         if type(value) is int:
-            raise _problem(f"must be >= 1, got {value}")
+            raise section_problem(f"must be >= 1, got {value}")
         kind = {str: " (a string)", list: " (a list)", dict: " (a mapping)"}.get(type(value), "")
-        raise _problem(f"expected an integer or auto, got {_show(value)}{kind}")
+        raise section_problem(f"expected an integer or auto, got {show_value(value)}{kind}")
 
     @field_validator("size", "max_size")
     @classmethod
     def _at_most(cls, value: int | str) -> int | str:
         if isinstance(value, int) and value > MAX_SIZE:
-            raise _problem(f"must be <= {MAX_SIZE}, got {value} (difficulties settle long "
+            raise section_problem(f"must be <= {MAX_SIZE}, got {value} (difficulties settle long "
                            "before: the paper's committee has 90 members, and every member "
                            "trains a CRF)")
         return value
@@ -296,15 +296,15 @@ class CommitteeConfig(_Section):
     def _members_can_differ(self) -> CommitteeConfig:
         problem = identical_members(self.largest, self.templates, self.ratios)
         if problem is not None:
-            raise _problem(problem, ("ratios",))
+            raise section_problem(problem, ("ratios",))
         if (self.auto and self.stable.min_size > self.max_size
                 and "min_size" in self.stable.model_fields_set):  # the default adapts
-            raise _problem(f"must be <= committee.max_size ({self.max_size}), got "
+            raise section_problem(f"must be <= committee.max_size ({self.max_size}), got "
                            f"{self.stable.min_size}", ("stable", "min_size"))
         if not self.auto:
             for key in ("max_size", "stable"):
                 if key in self.model_fields_set:
-                    raise _problem(f"applies only to size: auto (size is {self.size}): remove "
+                    raise section_problem(f"applies only to size: auto (size is {self.size}): remove "
                                    "it, or set committee.size: auto", (key,))
         return self
 
@@ -332,7 +332,7 @@ class CommitteeConfig(_Section):
 # parallel, output
 
 
-class ParallelConfig(_Section):
+class ParallelConfig(Section):
     backend: Literal[BACKENDS] = "loky"
     """how members run: loky processes, a Dask cluster, or one after the other"""
     n_jobs: StrictInt = 1
@@ -344,19 +344,19 @@ class ParallelConfig(_Section):
     @classmethod
     def _jobs(cls, value: int) -> int:
         if value == 0 or value < -1:
-            raise _problem(f"must be >= 1, or -1 for all cores, got {value}")
+            raise section_problem(f"must be >= 1, or -1 for all cores, got {value}")
         return value
 
     @model_validator(mode="after")
     def _consistent(self) -> ParallelConfig:
         if self.scheduler is not None and self.backend != "dask":
-            raise _problem(f"applies only to backend 'dask' (backend is {self.backend!r})", ("scheduler",))
+            raise section_problem(f"applies only to backend 'dask' (backend is {self.backend!r})", ("scheduler",))
         if self.backend == "sequential" and self.n_jobs != 1:
-            raise _problem(f"backend 'sequential' runs one job at a time; must be 1, got {self.n_jobs}", ("n_jobs",))
+            raise section_problem(f"backend 'sequential' runs one job at a time; must be 1, got {self.n_jobs}", ("n_jobs",))
         return self
 
 
-class OutputConfig(_Section):
+class OutputConfig(Section):
     dir: NonEmptyStr
     """the run directory (relative to the working directory)"""
     keep_models: StrictBool = False
@@ -387,14 +387,14 @@ def _registered_task(value: Any) -> Any:
     raise PydanticCustomError("literal_error", "Input should be {expected}",
                               {"expected": " or ".join(repr(t) for t in TASKS)})
 
-class Config(_Section):
+class Config(Section):
     """A validated run configuration (immutable).
 
     Relative paths are resolved against ``corpus.root``, itself resolved
     against the working directory at the time the config was validated.
     """
 
-    name: Annotated[str, Strict(), StringConstraints(pattern=_NAME_PATTERN)]
+    name: Annotated[str, Strict(), StringConstraints(pattern=NAME_PATTERN)]
     """the run's name: letters, digits, '.', '_', '-'"""
     task: Annotated[str, BeforeValidator(_registered_task), Choices(lambda: tuple(TASKS))] = \
         DEFAULT_TASK
@@ -429,13 +429,13 @@ class Config(_Section):
         if not get_task(self.task).tagged:
             for key in ("train", "test"):
                 if getattr(self.corpus, key).format == "bio":
-                    raise _problem("bio holds entity tags, not words: set task: ner at the top "
+                    raise section_problem("bio holds entity tags, not words: set task: ner at the top "
                                    "of the config", ("corpus", key, "format"))
             return self
         for key in ("train", "test"):
             source = getattr(self.corpus, key)
             if source.builtin is None and source.format != "bio":
-                raise _problem(f"task {self.task} needs entity tags: set format: bio (a token "
+                raise section_problem(f"task {self.task} needs entity tags: set format: bio (a token "
                                f"and its tag a line), got {source.format}", ("corpus", key, "format"))
         return self
 
@@ -454,21 +454,21 @@ class Config(_Section):
         problem = self._table2_preset_problem() if self.experiments.table2 else None
         if problem is not None:
             key, message = problem.split(": ", 1)
-            raise _problem(message, ("experiments", key))
+            raise section_problem(message, ("experiments", key))
         return self
 
     @field_validator("name")
     @classmethod
     def _not_dots(cls, value: str) -> str:
         if value in (".", ".."):
-            raise _problem(f"must not be {value!r}")
+            raise section_problem(f"must not be {value!r}")
         return value
 
     def base_dir(self) -> Path:
         """The directory relative corpus paths are resolved against."""
         if self.corpus.root is None:
             return Path(self._cwd)
-        return _absolute(self._cwd, self.corpus.root)
+        return absolute_path(self._cwd, self.corpus.root)
 
     def resolve(self, source: CorpusSource | str | os.PathLike) -> Path:
         """Absolute path of a path source (or of a path such as ``corpus.train_words``).
@@ -479,7 +479,7 @@ class Config(_Section):
             if source.path is None:
                 raise ValueError(f"{source_description(source)} has no path")
             source = source.path
-        return _absolute(self.base_dir(), source)
+        return absolute_path(self.base_dir(), source)
 
     def to_dict(self, resolved: bool = True) -> dict[str, Any]:
         """Plain JSON-able dict.  With ``resolved``, each path source also has

@@ -9,14 +9,14 @@ from typing import Any
 
 import yaml
 
-from committee.config.base import _join
+from committee.config.base import join_key
 
 
 # --------------------------------------------------------------------------
 # YAML
 
 
-def _yaml_problem(exc: yaml.YAMLError) -> str:
+def yaml_problem(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     if isinstance(exc, yaml.constructor.ConstructorError) and "constructor for the tag" in problem:
@@ -97,7 +97,7 @@ class _ConfigLoader(yaml.SafeLoader):
                      "dozen: is this a config file?", event.start_mark)
 
 
-def _read_yaml(text: str) -> tuple[Any, list[str]]:
+def read_yaml(text: str) -> tuple[Any, list[str]]:
     """The data of one YAML document, bounded (:class:`_ConfigLoader`), and
     its repeated keys as problems.  Raises :class:`yaml.YAMLError`."""
     loader = _ConfigLoader(text)
@@ -130,14 +130,14 @@ def _duplicate_keys(root: yaml.Node) -> list[str]:
                 if isinstance(key, yaml.ScalarNode) and key.value != "<<":
                     if key.value in seen:
                         problems.append(
-                            f"{_join(path, key.value)}: duplicate key "
+                            f"{join_key(path, key.value)}: duplicate key "
                             f"(lines {seen[key.value]} and {key.start_mark.line + 1})"
                         )
                     seen.setdefault(key.value, key.start_mark.line + 1)
-                    walk(value, _join(path, key.value))
+                    walk(value, join_key(path, key.value))
         elif isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
-                walk(item, _join(path, i))
+                walk(item, join_key(path, i))
 
     walk(root, "")
     return problems

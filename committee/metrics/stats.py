@@ -127,7 +127,7 @@ def difficulty_bins(d: np.ndarray) -> np.ndarray:
                       N_BINS - 1).astype(np.int64)
 
 
-def _check_difficulty(difficulty, n: int) -> np.ndarray:
+def check_difficulty(difficulty, n: int) -> np.ndarray:
     d = np.asarray(difficulty, dtype=np.float64)
     if d.shape != (n,):
         raise ValueError(f"difficulty has shape {d.shape}, gold has {n} words")
@@ -181,7 +181,7 @@ class Collector:
         self._boundary_gold = np.bincount(g.sentence[inner], minlength=S)
         self.difficulty = None
         if difficulty is not None:
-            d = self.difficulty = _check_difficulty(difficulty, len(g.starts))
+            d = self.difficulty = check_difficulty(difficulty, len(g.starts))
             self._gold_d = np.bincount(g.sentence, weights=d, minlength=S)
             # d of the gold word containing each character (global axis)
             self._char_d = np.repeat(d, g.ends - g.starts)

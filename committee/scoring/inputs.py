@@ -113,7 +113,7 @@ def read_corpus(path, format: str = "sighan", encoding: str = "utf-8",
     TypeError: read_corpus: path must be a path (str or os.PathLike), got NoneType
     """
     require("read_corpus", "path", path, (str, os.PathLike), "a path (str or os.PathLike)")
-    _check_file_options("read_corpus", {"format": format, "encoding": encoding,
+    check_file_options("read_corpus", {"format": format, "encoding": encoding,
                                         "normalization": normalization})
     return corpus_mod.read_corpus(path, format=format, encoding=encoding,
                                   normalization=normalization, **options)
@@ -124,7 +124,7 @@ SCORER_OPTIONS = ("gold_format", "gold_encoding", "train_encoding", "allow_overl
                   "buckets", "task", "mode", "scheme")
 
 
-def _check_file_options(api: str, options: dict) -> None:
+def check_file_options(api: str, options: dict) -> None:
     """Raise :class:`TypeError` or :class:`ValueError` naming ``api`` and the
     keyword for a format, encoding, normalization or flag it cannot use."""
     for key, value in options.items():
@@ -152,27 +152,27 @@ def _check_file_options(api: str, options: dict) -> None:
                     none=True)
 
 
-def _check_segmentation(api: str, name: str, value) -> None:
+def check_segmentation(api: str, name: str, value) -> None:
     """A gold or an output: a path, a Corpus or a collection of sentences."""
     if not isinstance(value, (str, os.PathLike, Corpus)):
         require_many(api, name, value, SEGMENTATION)
 
 
-def _check_difficulty(api: str, value) -> None:
+def check_difficulty(api: str, value) -> None:
     """The container of difficulties (its values are checked where they are read)."""
     require(api, "difficulty", value, (str, os.PathLike, np.ndarray, list, tuple),
             "a .weight file, a run directory, one list of values per gold sentence or one "
             "value per gold word", none=True)
 
 
-def _check_vocabulary(api: str, value) -> None:
+def check_vocabulary(api: str, value) -> None:
     """A training vocabulary: a path, a Corpus or a collection of words."""
     if value is not None and not isinstance(value, (str, os.PathLike, Corpus)):
         require_many(api, "train_words", value, "a word-list file, a training Corpus or a "
                                                 "collection of words")
 
 
-def _check_resampling(api: str, bootstrap, seed) -> None:
+def check_resampling(api: str, bootstrap, seed) -> None:
     require_int(api, "bootstrap", bootstrap, 0)
     require_int(api, "seed", seed, 0)
 
@@ -189,7 +189,7 @@ def python_spelling(source: str):
                                else f"{prefix}{key}={value!r}")
 
 
-def _vocabulary(source, *, encoding, normalization, train_format, fix=None, api="Scorer"):
+def vocabulary_of(source, *, encoding, normalization, train_format, fix=None, api="Scorer"):
     """``(words, sha256, corpus)`` of a training vocabulary, or ``(None, None, None)``.
 
     The checksum is of the words (:func:`committee.corpus.word_list_sha256`),
@@ -233,7 +233,7 @@ def _run_test_sha256(difficulty_path) -> str | None:
     return sha if isinstance(sha, str) else None
 
 
-def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
+def not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
     """``exc`` (difficulties that do not fit ``gold``), with what is known
     when the difficulties come from a run whose test set is not ``gold``:
     the gold and an output given the wrong way round when the gold holds the
@@ -258,7 +258,7 @@ def _not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
                       f"{gold.path}: give the difficulties made for this gold")
 
 
-def _check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
+def check_overlap(train: Corpus, gold: Corpus, allow: bool, fix) -> None:
     """:func:`committee.corpus.plausibility.check_train_test` with the way out spelled by ``fix``."""
     try:
         plausibility.check_train_test(train, gold, allow_identical=allow)

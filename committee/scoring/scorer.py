@@ -24,9 +24,9 @@ from committee.errors import InputError
 from committee.metrics import records
 from committee.tasks.spans import match
 from committee.tasks.spans import spans as spans_of
-from committee.scoring.inputs import (SCORER_OPTIONS, _check_difficulty, _check_file_options,
-                                      _check_overlap, _check_resampling, _check_segmentation,
-                                      _check_vocabulary, _not_this_gold, _vocabulary,
+from committee.scoring.inputs import (SCORER_OPTIONS, check_difficulty, check_file_options,
+                                      check_overlap, check_resampling, check_segmentation,
+                                      check_vocabulary, not_this_gold, vocabulary_of,
                                       check_oov_rate, check_provenance, python_spelling, rank,
                                       read_irt_items, read_segmentation, system_name)
 from committee.scoring.results import ScoredSystems
@@ -196,15 +196,15 @@ class Scorer:
                 self.difficulty = difficulty_mod.load_difficulty(
                     difficulty, self.gold, argument=(_api, "difficulty"))
             except InputError as exc:
-                raise _not_this_gold(exc, difficulty, self.gold) from None
+                raise not_this_gold(exc, difficulty, self.gold) from None
             path = difficulty_mod.difficulty_file(difficulty)
             if path is not None:
                 self.known_golds |= check_provenance(path, self.gold)
-        self.train_words, self.train_words_sha256, train = _vocabulary(
+        self.train_words, self.train_words_sha256, train = vocabulary_of(
             train_words, encoding=train_encoding, normalization=normalization,
             train_format=train_format, fix=self.spelling("train"), api=_api)
         if train is not None:
-            _check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
+            check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
         oov = None
         if self.train_words is not None:
             oov = metrics.oov_flags(self.gold, self.train_words)
@@ -241,14 +241,14 @@ class Scorer:
                 self.difficulty, char_d = difficulty_mod.load_entity_difficulty(
                     difficulty, gold, units)
             except InputError as exc:
-                raise _not_this_gold(exc, difficulty, gold) from None
+                raise not_this_gold(exc, difficulty, gold) from None
             self.known_golds |= check_provenance(difficulty_mod.difficulty_file(difficulty), gold)
         self.char_difficulty = char_d
-        words, self.train_words_sha256, train = _vocabulary(
+        words, self.train_words_sha256, train = vocabulary_of(
             train_words, encoding=train_encoding, normalization=self.normalization,
             train_format=train_format, fix=self.spelling("train"), api=api)
         if train is not None:  # a training corpus that is the gold: every entity seen
-            _check_overlap(train, gold, allow_overlap, self.spelling("train"))
+            check_overlap(train, gold, allow_overlap, self.spelling("train"))
         if train is not None and train.tags is not None:  # a tagged corpus: its entities
             words = set(task.texts(train.words, task.gold(train)))
             self.train_words_sha256 = corpus_mod.word_list_sha256(words)
@@ -270,7 +270,7 @@ class Scorer:
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
-        _check_resampling("Scorer.signature", bootstrap, seed)
+        check_resampling("Scorer.signature", bootstrap, seed)
         if self._task.collector == tasks_mod.ENTITIES:
             d = None if self.difficulty is None else np.concatenate(
                 [self.difficulty, self.char_difficulty])
@@ -316,7 +316,7 @@ class Scorer:
             ``seed`` are integers >= 0, and the resamples must fit in memory
             (:func:`committee.metrics.significance.check_resamples`).
         """
-        _check_segmentation("Scorer.score", "output", output)
+        check_segmentation("Scorer.score", "output", output)
         self._check_bootstrap("Scorer.score", bootstrap, seed)
         require("Scorer.score", "name", name, str, "a str", none=True)
         if bootstrap:
@@ -325,7 +325,7 @@ class Scorer:
 
     def _check_bootstrap(self, api: str, bootstrap, seed) -> None:
         """``bootstrap`` and ``seed`` checked, and the resamples' memory."""
-        _check_resampling(api, bootstrap, seed)
+        check_resampling(api, bootstrap, seed)
         if bootstrap:
             try:
                 significance.check_resamples(bootstrap, n_sentences=len(self.gold.words))
@@ -401,7 +401,7 @@ class Scorer:
         outputs = require_many(api, "outputs", outputs,
                                "a list of outputs (paths, Corpora or sentence lists)")
         for i, output in enumerate(outputs):
-            _check_segmentation(api, f"outputs[{i}]", output)
+            check_segmentation(api, f"outputs[{i}]", output)
         self._check_bootstrap(api, bootstrap, seed)
         if bootstrap:  # once for all the intervals and comparisons on this test set
             significance.warn_few(len(self.gold.words))
@@ -477,10 +477,10 @@ def _check_task(api: str, task, mode, scheme) -> tuple[str, str, str | None]:
 
 def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -> None:
     """The arguments of :class:`Scorer` (and :func:`score`), checked."""
-    _check_segmentation(api, "gold", gold)
-    _check_difficulty(api, difficulty)
-    _check_vocabulary(api, train_words)
-    _check_file_options(api, options)
+    check_segmentation(api, "gold", gold)
+    check_difficulty(api, difficulty)
+    check_vocabulary(api, train_words)
+    check_file_options(api, options)
 
 
 #: What each input of an attribute is called in messages of the API.
@@ -565,8 +565,8 @@ def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0
     if unknown:
         raise TypeError(f"score: unexpected keyword argument {unknown[0]!r}; besides its "
                         f"named parameters it takes {', '.join(SCORER_OPTIONS)}")
-    _check_segmentation("score", "output", output)
-    _check_resampling("score", bootstrap, seed)
+    check_segmentation("score", "output", output)
+    check_resampling("score", bootstrap, seed)
     scorer = Scorer(gold, difficulty, train_words, format=format, encoding=encoding,
                     normalization=normalization, train_format=train_format, irt=irt,
                     _api="score", **options)
