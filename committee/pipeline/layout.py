@@ -505,7 +505,7 @@ REWRITE = "rerun the same committee run to rewrite it (saved members are not tra
 READ_BY = {
     runlock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
                      WEIGHT_C_FILE, TRAIN_WORDS_FILE),
-    "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE, WEIGHT_C_FILE),  # irtrun.COMMAND
+    "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE, WEIGHT_C_FILE),  # scoring.irt.COMMAND
 }
 
 
