@@ -138,6 +138,12 @@ def test_a_toy_task_trains_a_committee_and_is_scored(toy_task, tmp_path, capsys)
     member = json.loads((run / "members" / "member-0000.json").read_text(encoding="utf-8"))
     assert 0 < member["f1"] <= 1  # BI tags learned and decoded back into words
     assert TOY.decode(*TOY.example(["计算机", "有"])) == ["计算机", "有"]
+    # the report: the analyses of word units read its run (the toy's units are words)
+    assert main(["report", str(run), "--quiet", "--only", "stability,split_half,word_weights"]) == 0
+    report = (run / "report.md").read_text(encoding="utf-8")
+    assert "Analyses: stability, split_half, word_weights" in report, report[:400]
+    assert (run / "report.html").is_file()
+    capsys.readouterr()
 
     test = corpus_mod.read_corpus(tmp_path / "test.txt")
     corpus_mod.write_sighan(tmp_path / "chars.txt", [[c for w in s for c in w] for s in test.words])

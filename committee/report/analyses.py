@@ -156,10 +156,10 @@ class Experiment:
     ``function`` is ``"module:function"`` or a callable taking the report's
     :class:`committee.report.sections.Context` and returning its section of
     ``report.md`` (or None); ``outputs`` are globs relative to the run
-    directory, removed when the analysis fails.  ``tasks``: the tasks
-    (:data:`committee.tasks.TASKS`) whose runs it reads, None for every
-    task (:func:`reads`); on a run of another task the report leaves it out
-    with a note saying why.
+    directory, removed when the analysis fails.  ``units``: the kinds of
+    unit whose runs it reads (:attr:`committee.tasks.Task.collector`:
+    ``words`` or ``entities``), None for every kind (:func:`reads`); on a
+    run of another kind the report leaves it out with a note saying why.
     """
 
     name: str
@@ -169,12 +169,13 @@ class Experiment:
     settings: tuple[Setting, ...] = ()
     outputs: tuple[str, ...] = ()
     charts: tuple[Chart, ...] = field(default=())
-    tasks: tuple[str, ...] | None = None
+    units: tuple[str, ...] | None = None
 
 
 def reads(experiment: Experiment, task: str) -> bool:
-    """Whether ``experiment`` reads runs of ``task`` (a name of :data:`committee.tasks.TASKS`)."""
-    return experiment.tasks is None or task in experiment.tasks
+    """Whether ``experiment`` reads runs of ``task`` (a name of
+    :data:`committee.tasks.TASKS`): those whose units are of a kind it reads."""
+    return experiment.units is None or tasks_mod.get(task).collector in experiment.units
 
 
 def for_task(title: str, task: str) -> str:
@@ -270,7 +271,7 @@ REGISTRY: tuple[Experiment, ...] = (
                lambda columns: [c for c in columns if c.endswith(" share")],
                text="Share of each word group in each difficulty bin.",
                x_title="difficulty bin", y_title="share of the group's words"),),
-        tasks=("segmentation",)),
+        units=(tasks_mod.WORDS,)),
     Experiment(
         "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
         "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
@@ -313,7 +314,7 @@ REGISTRY: tuple[Experiment, ...] = (
                text="Pearson r across halves, for each random split.",
                x_title="random split", y_title="Pearson r between the halves",
                names={"pearson_fb": "r of fb", "pearson_f1": "r of f1"})),
-        tasks=("segmentation",)),
+        units=(tasks_mod.WORDS,)),
     Experiment(
         "word_weights", f"{_HERE}:word_weights", "Fig. 7: word weights",
         "Fig. 7: sentences with each word's difficulty",
@@ -324,7 +325,7 @@ REGISTRY: tuple[Experiment, ...] = (
                ("d",), "word", "The words of the chosen sentences with their difficulties.",
                x_title="the words of each sentence, numbered from 0", y_title="difficulty d",
                names={"word_index": "word"}, group="sentence"),),
-        tasks=("segmentation",)),
+        units=(tasks_mod.WORDS,)),
     Experiment(
         "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",
         "2PL item response theory on the marks (as committee irt), θ of every system",
@@ -348,7 +349,7 @@ REGISTRY: tuple[Experiment, ...] = (
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
                     "random words.")),
-        tasks=("segmentation",)),
+        units=(tasks_mod.WORDS,)),
     Experiment(
         "buckets", f"{_HERE}:buckets", "Results by word attribute",
         "recall and rb of each system by word length, OOV, sentence length and difficulty, "
@@ -363,7 +364,7 @@ REGISTRY: tuple[Experiment, ...] = (
                     x_title=title, y_title="recall of the bucket's gold words",
                     names=_drop_recall)
               for key, title in BUCKET_ATTRIBUTES.items()),
-        tasks=("segmentation",)),
+        units=(tasks_mod.WORDS,)),
     Experiment(
         "entities", f"{_HERE}:entities", "Entities by type",
         "entities of a task: ner run: difficulty by type, the hardest entities",
@@ -372,7 +373,7 @@ REGISTRY: tuple[Experiment, ...] = (
                lambda columns: [c for c in columns if c.endswith(" share")],
                text="Share of each type's gold entities in each difficulty bin.",
                x_title="difficulty bin", y_title="share of the type's gold entities"),),
-        tasks=("ner",)),
+        units=(tasks_mod.ENTITIES,)),
 )
 
 #: Settings of the section that belong to no one analysis.
