@@ -94,7 +94,7 @@ def cmd_score(args) -> int:
     from committee.pipeline import layout
 
     if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
-        difficulty.check_final(args.difficulty)
+        difficulty.check_from_final_run(args.difficulty)
     # --irt: a run directory, checked by the Scorer; "-": standard input
     files = [args.gold, difficulty.difficulty_file(args.difficulty), args.train_words,
              args.train, *(o for o in args.outputs if o != "-")]

@@ -130,7 +130,7 @@ def test_an_unknown_trainer_is_refused_before_any_work(tmp_path):
 
 
 def test_a_plugged_in_trainer_trains_and_tags_a_member(maxmatch, tmp_path):
-    task = members.MemberTask(_member(), TRAIN, TEST_CHARS, TEST, "forward", {},
+    task = members.MemberJob(_member(), TRAIN, TEST_CHARS, TEST, "forward", {},
                               str(tmp_path), keep_model=True, trainer="maxmatch")
     assert task.index == 0
     with pytest.raises(dataclasses.FrozenInstanceError):

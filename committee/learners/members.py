@@ -29,7 +29,7 @@ A member is trained and decodes the test set through its trainer
 (:func:`committee.learners.trainers.train_and_tag`; by default linear-chain CRFs
 over BMES tags with python-crfsuite, see :mod:`committee.learners.crf` for
 determinism, the test-attribute cache and the cost of a member).  What a
-worker needs for one member is one :class:`MemberTask`.  Shuffling
+worker needs for one member is one :class:`MemberJob`.  Shuffling
 algorithms get the C library's ``srand()`` seed :func:`crfsuite_seed`,
 derived from the member, so every algorithm gives byte-identical models and
 marks whatever process runs the member.  The member's marks are made by
@@ -446,7 +446,7 @@ def _prf(c: int, n_gold: int, n_pred: int) -> tuple[float, float, float]:
 
 
 @dataclass(frozen=True, eq=False)
-class MemberTask:
+class MemberJob:
     """What a worker needs to train one member and mark the test set
     (:func:`run_member`'s arguments).
 

@@ -205,7 +205,7 @@ def run_fingerprint(cfg, inputs: RunInputs, members: bool = False) -> str:
 # --------------------------------------------------------------------------
 # members in workers
 
-def _member_task(task: members_mod.MemberTask):
+def _member_task(task: members_mod.MemberJob):
     """Runs in a worker: train one member on its sample and decode the test set.
 
     Returns the :class:`~committee.learners.members.MemberResult`, with the worker's
@@ -223,14 +223,14 @@ def _member_task(task: members_mod.MemberTask):
 
 
 def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
-    """One :class:`~committee.learners.members.MemberTask` per member of ``todo``
+    """One :class:`~committee.learners.members.MemberJob` per member of ``todo``
     (each as the argument tuple of :func:`_member_task`), made as the pool
     takes it: a member's sample exists only while it is submitted."""
     n_train = len(inputs.train_sentences)
     test_chars = ["".join(s) for s in inputs.test.words]
     for m in todo:
         idx = members_mod.member_sample(m, n_train, cfg.committee.seed)
-        yield (members_mod.MemberTask(
+        yield (members_mod.MemberJob(
             m, [inputs.train_sentences[i] for i in idx], test_chars, inputs.units,
             cfg.crf.algorithm, cfg.crf.trainer_params(), str(workdir),
             cfg.output.keep_models, cfg.crf.trainer, inputs.task),)

@@ -306,7 +306,7 @@ def difficulty_file(source) -> Path | None:
     return path
 
 
-def check_final(source) -> None:
+def check_from_final_run(source) -> None:
     """Refuse difficulties read from a committee run that is not final: one a
     ``committee run`` is writing, or one it left unfinished
     (:func:`committee.pipeline.layout.check_final`, a :class:`RunError`), or a
@@ -314,7 +314,7 @@ def check_final(source) -> None:
     (:func:`committee.pipeline.layout.verify`, an :class:`InputError`).  A file
     outside a run directory, and in-memory values, are not checked.
 
-    >>> check_final("no/such/dir/test.weight"), check_final([0.5])
+    >>> check_from_final_run("no/such/dir/test.weight"), check_from_final_run([0.5])
     (None, None)
     """
     path = difficulty_file(source)
@@ -364,7 +364,7 @@ def load_difficulty(source, gold: Corpus, *,
         not a :class:`Corpus`.
     RunError
         When they are read from a committee run that is not final
-        (:func:`check_final`).
+        (:func:`check_from_final_run`).
 
     Examples
     --------
@@ -385,7 +385,7 @@ def load_difficulty(source, gold: Corpus, *,
     api, name = argument
     require(api, name, source, (str, os.PathLike, np.ndarray, list, tuple), SOURCES)
     require(api, "gold", gold, Corpus, "a Corpus")
-    check_final(source)
+    check_from_final_run(source)
     path = difficulty_file(source)
     if path is not None:
         if path.name.endswith(".weight_c"):
@@ -628,7 +628,7 @@ def load_entity_difficulty(source, gold: Corpus, units: list) -> tuple[np.ndarra
     of characters outside them, which spurious entities take: it is
     refused with the file to give instead.
     """
-    check_final(source)
+    check_from_final_run(source)
     path = difficulty_file(source)
     if path is None:
         raise TypeError("entity difficulties are read from a run directory or its .weight_c file")

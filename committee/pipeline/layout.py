@@ -539,7 +539,7 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
     Every reader of a run calls it first (:data:`READ_BY`): the report
     (:func:`committee.report.rundata.load_run`), ``committee irt``
     (:func:`committee.scoring.irt.load`), the difficulties of ``committee score
-    --difficulty`` (:func:`committee.pipeline.difficulty.check_final`), the items of
+    --difficulty`` (:func:`committee.pipeline.difficulty.check_from_final_run`), the items of
     ``committee score --irt``, and every file given to ``committee score``
     (:func:`verify_files`).  It reads each file once.
 

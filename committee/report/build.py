@@ -217,7 +217,7 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     data, test, run_dir = ctx.data, ctx.data.test, ctx.run_dir
     m = data.manifest
     hist = difficulty_stats.bin_counts(data.d)
-    unit, units = data.unit, data.units_name
+    units = data.units_name
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
         "",

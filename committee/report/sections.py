@@ -206,7 +206,6 @@ def stability(ctx: Context) -> str | None:
     """Fig. 1: difficulties of the committee's prefixes against the whole committee's."""
     e = ctx.cfg.experiments
     data = ctx.data
-    test = ctx.data.test
     K = ctx.data.K
     out_dir = ctx.out_dir
     sizes = list(e.stability_sizes) if e.stability_sizes else difficulty_stats.default_sizes(K)

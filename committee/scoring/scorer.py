@@ -219,7 +219,7 @@ class Scorer:
             bucketer = Bucketer(self.gold.words, attrs, difficulty=self.difficulty,
                                 vocabulary=self.train_words,
                                 train_words=None if train is None else train.words)
-        self._scorer = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov,
+        self._collector = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov,
                                          bucketer=bucketer)
         self.irt_items = None if irt is None else read_irt_items(
             irt, [w for s in self.gold.words for w in s])
@@ -263,7 +263,7 @@ class Scorer:
             names = buckets.split(",") if isinstance(buckets, str) else buckets
             attrs = tuple(require_choice(api, "buckets", str(k).strip(), ENTITY_ATTRIBUTES)
                           for k in names)
-        self._scorer = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
+        self._collector = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
                                        scheme=self.scheme, buckets=attrs)
         self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
                                                                                  units))
@@ -275,7 +275,7 @@ class Scorer:
             d = None if self.difficulty is None else np.concatenate(
                 [self.difficulty, self.char_difficulty])
             match = self._task.match + ("" if self.mode == "default" else
-                                        f":strict-{self._scorer.scheme_used}")
+                                        f":strict-{self._collector.scheme_used}")
             return metrics.make_signature(self.gold.words, tags=self.gold.tags, difficulty=d,
                                           vocabulary_sha256=self.train_words_sha256,
                                           normalization=self.normalization, match=match,
@@ -298,7 +298,7 @@ class Scorer:
     def collect(self, output) -> metrics.SufficientStats:
         """Per-sentence sufficient statistics of ``output``; raises
         :class:`InputError` unless it has the gold's sentences and characters."""
-        return self._scorer.collect(self.read(output))
+        return self._collector.collect(self.read(output))
 
     def score(self, output, *, bootstrap: int = 0, seed: int = SEED,
               name: str | None = None, progress: bool = False) -> Scores:
@@ -338,7 +338,7 @@ class Scorer:
         if self._task.collector == tasks_mod.ENTITIES:
             return self._score_entities(pred, output, bootstrap, seed, name, progress)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
-        stats = self._scorer.collect(pred, pred_spans=pred_spans)
+        stats = self._collector.collect(pred, pred_spans=pred_spans)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
@@ -346,9 +346,9 @@ class Scorer:
         if self.irt_items is not None:
             from committee.metrics import itemresponse
 
-            theta = itemresponse.ability(match(self._scorer.spans, pred_spans)[0], *self.irt_items)
+            theta = itemresponse.ability(match(self._collector.spans, pred_spans)[0], *self.irt_items)
         return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
-                            path=path, error_types=self._scorer.error_types(pred_spans))
+                            path=path, error_types=self._collector.error_types(pred_spans))
 
     def _scores(self, stats, where: str, bootstrap: int, seed: int, progress: bool,
                 **fields) -> Scores:
@@ -371,8 +371,8 @@ class Scorer:
         for the statistics and the error types."""
         _need_entity_tags(pred)
         metrics.check_aligned(self.gold, pred)
-        matched = self._scorer.match(pred)
-        stats = self._scorer.collect(pred, check=False, matched=matched)
+        matched = self._collector.match(pred)
+        stats = self._collector.collect(pred, check=False, matched=matched)
         path = os.fspath(output) if isinstance(output, (str, os.PathLike)) else None
         if name is None and path is not None:
             name = system_name(path, set())
@@ -382,7 +382,7 @@ class Scorer:
 
             theta = itemresponse.ability(matched[2], *self.irt_items)
         return self._scores(stats, pred.path, bootstrap, seed, progress, theta=theta, name=name,
-                            path=path, error_types=self._scorer.error_types(pred, matched))
+                            path=path, error_types=self._collector.error_types(pred, matched))
 
     def score_all(self, outputs, *, bootstrap: int = 0, seed: int = SEED,
                   progress: bool = False) -> ScoredSystems:
