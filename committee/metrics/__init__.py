@@ -42,9 +42,32 @@ from committee.metrics.stats import (N_BINS, Collector, SufficientStats, collect
                                      difficulty_bins, error_types, oov_flags)
 from committee.metrics.totals import compute, totals
 
+
+def collector_for(kind: str, gold, difficulty=None, char_difficulty=None, *, oov=None,
+                  **options):
+    """The collector of a gold's units, by their kind (a task's
+    :attr:`~committee.tasks.Task.collector`): :class:`Collector` for
+    ``words``, :class:`~committee.metrics.labelled.EntityCollector` for
+    ``entities`` (which also takes the per-character difficulties).  The one
+    place a collector is chosen: the scorer, the report and ``committee irt``
+    build theirs here.  ``options`` go to the collector (``bucketer``;
+    ``mode``, ``scheme``, ``buckets``).
+    """
+    from committee import tasks
+    from committee.metrics.labelled import EntityCollector
+
+    if kind == tasks.ENTITIES:
+        return EntityCollector(gold, difficulty, char_difficulty, oov=oov, **options)
+    if kind != tasks.WORDS:
+        raise ValueError(f"no collector for units of kind {kind!r}; kinds: "
+                         f"{', '.join(tasks.COLLECTORS)}")
+    if char_difficulty is not None:
+        raise ValueError("per-character difficulties are for labelled spans, not words")
+    return Collector(gold, difficulty=difficulty, oov=oov, **options)
+
 __all__ = [
     "METRICS", "N_BINS", "REGISTRY", "UNDEFINED", "Collector", "Metric", "Signature",
-    "SufficientStats", "array_sha256", "check_aligned", "collect", "compute",
+    "SufficientStats", "array_sha256", "check_aligned", "collect", "collector_for", "compute",
     "difficulty_bins", "error_types", "first_difference", "harmonic", "make_signature",
     "metric_arrays", "oov_flags", "pct", "reference_scores", "totals",
 ]

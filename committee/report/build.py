@@ -134,18 +134,8 @@ def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
 
 def _collector(data):
     """The scorer of the run's gold units: words, or entities (docs/method.md §13)."""
-    return {tasks_mod.WORDS: _word_collector,
-            tasks_mod.ENTITIES: _entity_collector}[data.kind.collector](data)
-
-
-def _word_collector(data):
-    return metrics.Collector(data.test, difficulty=data.d, oov=data.oov)
-
-
-def _entity_collector(data):
-    from committee.metrics.labelled import EntityCollector
-
-    return EntityCollector(data.test, data.d, data.char_d, oov=data.oov)
+    return metrics.collector_for(data.kind.collector, data.test, data.d, data.char_d,
+                                 oov=data.oov)
 
 
 def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,

@@ -229,7 +229,7 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
 
     pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
-    stats = metrics.Collector(test, difficulty=d).collect(pred, check=False)
+    stats = metrics.collector_for(tasks_mod.WORDS, test, d).collect(pred, check=False)
     signature = metrics.make_signature(test.words, difficulty=d)
     return {"name": name, "kind": kind, "marks": spans.marks(test.words, pred.words),
             "stats": stats, "scores": scoring.Scores.from_stats(stats, signature, name=name,
@@ -242,11 +242,10 @@ def entity_system(test: corpus_mod.Corpus, d: np.ndarray, char_d: np.ndarray,
     its ``marks`` (right/wrong on every gold entity) and ``stats``,
     ``scores`` as ``committee score --task ner`` gives them."""
     from committee import metrics, scoring
-    from committee.metrics.labelled import EntityCollector
 
     name = os.fspath(output_path)
     pred = corpus_mod.read_corpus(output_path, format="bio")
-    collector = EntityCollector(test, d, char_d)
+    collector = metrics.collector_for(tasks_mod.ENTITIES, test, d, char_d)
     metrics.check_aligned(test, pred)
     matched = collector.match(pred)
     stats = collector.collect(pred, check=False, matched=matched)

@@ -219,8 +219,8 @@ class Scorer:
             bucketer = Bucketer(self.gold.words, attrs, difficulty=self.difficulty,
                                 vocabulary=self.train_words,
                                 train_words=None if train is None else train.words)
-        self._collector = metrics.Collector(self.gold, difficulty=self.difficulty, oov=oov,
-                                         bucketer=bucketer)
+        self._collector = metrics.collector_for(tasks_mod.WORDS, self.gold, self.difficulty,
+                                                oov=oov, bucketer=bucketer)
         self.irt_items = None if irt is None else read_irt_items(
             irt, [w for s in self.gold.words for w in s])
 
@@ -228,7 +228,7 @@ class Scorer:
                        api: str, irt, allow_overlap: bool = False) -> None:
         """The gold side of a task whose units are entities (``ner``;
         :class:`committee.metrics.labelled.EntityCollector`)."""
-        from committee.metrics.labelled import ENTITY_ATTRIBUTES, EntityCollector
+        from committee.metrics.labelled import ENTITY_ATTRIBUTES
 
         task, gold = self._task, self.gold
         _need_entity_tags(gold)
@@ -263,8 +263,9 @@ class Scorer:
             names = buckets.split(",") if isinstance(buckets, str) else buckets
             attrs = tuple(require_choice(api, "buckets", str(k).strip(), ENTITY_ATTRIBUTES)
                           for k in names)
-        self._collector = EntityCollector(gold, self.difficulty, char_d, oov=oov, mode=self.mode,
-                                       scheme=self.scheme, buckets=attrs)
+        self._collector = metrics.collector_for(tasks_mod.ENTITIES, gold, self.difficulty, char_d,
+                                                oov=oov, mode=self.mode, scheme=self.scheme,
+                                                buckets=attrs)
         self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
                                                                                  units))
 
