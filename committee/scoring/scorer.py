@@ -122,7 +122,14 @@ class Scorer:
         A task of :data:`committee.tasks.TASKS` (default ``segmentation``):
         ``ner`` scores named entities (docs/method.md §13): gold and outputs
         carry entity tags (format ``bio``), a unit is an entity (span and
-        type), and ``difficulty`` is a run directory or its ``.weight_c``.
+        type), and ``difficulty`` is a run directory or its ``.weight_c``;
+        ``pos`` scores words with their part-of-speech tags (docs/method.md
+        §14): gold and outputs carry a tag on every word (format ``pku`` by
+        default, ``underscore``, ``conllu``, ``conllu-xpos``), a unit is a
+        word's span and tag (tag accuracy on the gold segmentation), and
+        ``difficulty`` has one value per gold word; ``buckets`` are
+        :data:`committee.metrics.tagged.TAG_ATTRIBUTES` (``tag``: per-tag
+        results).
     mode, scheme : str, optional
         For ``task="ner"``: how entities are read from tags, ``default``
         (the conlleval rules, as seqeval's default) or ``strict`` (only

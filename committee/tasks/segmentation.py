@@ -52,8 +52,13 @@ class Segmentation(Task):
         >>> SEGMENTATION.format_hint("pku", lambda v: f"--format {v}", lambda v: f"--task {v}")
         'set --format pku to score its words, or --task pos to score its tags'
         """
+        from committee.corpus.formats import BY_NAME
         from committee.tasks import TASKS
 
+        # a treebank (conllu, UPOS) is as often a segmentation gold: its
+        # refusal stays the reader's; formats of tagged text (pku) name both
+        if detected not in BY_NAME or not BY_NAME[detected].pos.startswith("yes"):
+            return None
         others = [t.name for t in TASKS.values()
                   if t is not self and detected in t.tag_formats and not t.tagged]
         if not others:
