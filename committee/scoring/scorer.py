@@ -310,7 +310,8 @@ class Scorer:
         except FormatMismatchError as exc:
             spell = self.spelling(side)
             fix = self._task.format_hint(exc.detected, lambda value: spell("format", value),
-                                         lambda value: self.spelling("output")("task", value))
+                                         lambda value: self.spelling("output")("task", value),
+                                         tasks_mod.TASKS.values())
             if fix is None:
                 raise
             raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, read as "

@@ -89,12 +89,13 @@ class Task:
         messages."""
         return corpus
 
-    def format_hint(self, detected: str, set_format, set_task) -> str | None:
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
         """What to do with a file that looks like format ``detected``
         (another than the one given), when another task scores such files:
         the end of the refusal, after ``read as FORMAT:``; None (the
         default) keeps the reader's own (``set --format X``).
-        ``set_format(value)`` and ``set_task(value)`` spell the options."""
+        ``set_format(value)`` and ``set_task(value)`` spell the options;
+        ``tasks`` are the registered tasks (:data:`committee.tasks.TASKS`)."""
         return None
 
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:

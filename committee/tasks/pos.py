@@ -100,7 +100,7 @@ class PartOfSpeech(Task):
             pos.append(ps[cut:])
         return replace(corpus, words=words, pos=pos, content_sha256=content_sha256(words, pos))
 
-    def format_hint(self, detected: str, set_format, set_task) -> str | None:
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
         """A file of a format without POS tags: its words are segmentation's.
 
         >>> PART_OF_SPEECH.format_hint("sighan", None, lambda v: f"--task {v}")

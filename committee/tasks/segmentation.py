@@ -44,22 +44,23 @@ class Segmentation(Task):
     models: str = "segmenters"
     paper_figures: bool = True
 
-    def format_hint(self, detected: str, set_format, set_task) -> str | None:
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
         """A file whose tags another task scores (``pku``: parts of speech):
         its words with the format, its tags with that task (entity tags are
         named by the refusal itself).
 
-        >>> SEGMENTATION.format_hint("pku", lambda v: f"--format {v}", lambda v: f"--task {v}")
+        >>> from committee.tasks import TASKS
+        >>> SEGMENTATION.format_hint("pku", lambda v: f"--format {v}", lambda v: f"--task {v}",
+        ...                          TASKS.values())
         'set --format pku to score its words, or --task pos to score its tags'
         """
         from committee.corpus.formats import BY_NAME
-        from committee.tasks import TASKS
 
         # a treebank (conllu, UPOS) is as often a segmentation gold: its
         # refusal stays the reader's; formats of tagged text (pku) name both
         if detected not in BY_NAME or not BY_NAME[detected].pos.startswith("yes"):
             return None
-        others = [t.name for t in TASKS.values()
+        others = [t.name for t in tasks
                   if t is not self and detected in t.tag_formats and not t.tagged]
         if not others:
             return None
