@@ -89,7 +89,7 @@ class EntityCollector:
         self.gold, self.mode, self.scheme = gold, mode, scheme
         #: the scheme of strict mode (given, or detected from the gold); None by default
         self.scheme_used = scheme if mode == "strict" else None
-        self.units = NER.gold(gold, mode, scheme)
+        self.units = self.task.gold(gold, mode, scheme)
         self._prepare(difficulty, char_difficulty, oov, buckets)
 
     def _prepare(self, difficulty, char_difficulty, oov, buckets) -> None:
