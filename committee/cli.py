@@ -46,6 +46,7 @@ from committee import __version__
 from committee.system.arguments import cli_int, cli_real
 from committee.corpus import FORMATS, NORMALIZATIONS
 from committee.corpus.entities import MODES, SCHEMES
+from committee import tasks as tasks_mod
 from committee.tasks import DEFAULT_TASK, TASKS
 from committee.tasks import get as get_task
 from committee.errors import CommitteeError, Note
@@ -303,7 +304,9 @@ def _add_score(sub) -> None:
                    help=_metrics_help())
     s.add_argument("--task", default=DEFAULT_TASK, choices=TASKS,
                    help="ner: named entities of bio files, scored as seqeval does, pb/rb/fb "
-                        "with a run's entity difficulties (docs/method.md §13)")
+                        "with a run's entity difficulties (docs/method.md §13); pos: words and "
+                        "their part-of-speech tags (pku, underscore, conllu or conllu-xpos "
+                        "files), tag accuracy on the gold segmentation, joint otherwise (§14)")
     s.add_argument("--mode", default="default", choices=MODES,
                    help="--task ner: entities by the conlleval rules (default) or, strict, "
                         "the well-formed ones of --scheme (seqeval's mode='strict')")
@@ -439,7 +442,7 @@ def _check_segment(args) -> None:
 
 
 def _file_options(parser, source: str, what: str, encoded: str | None = None,
-                  default: str = "sighan; bio with --task ner") -> None:
+                  default: str = "sighan; bio with --task ner, pku with --task pos") -> None:
     """``--SOURCE-format`` and ``--SOURCE-encoding`` (``--format``,
     ``--encoding`` for an empty ``source``): how ``what`` is read, and the
     encoding of ``encoded`` (default: ``what``); ``default`` says the
@@ -537,8 +540,8 @@ def _buckets(value: str | None, args) -> object:
     if not any(n.strip() for n in value.split(",")):
         raise _UsageError(f"--buckets: {value!r} names no attribute; give --buckets alone for "
                           "every attribute, or --buckets=ATTR,... (before the OUTPUTs)")
-    if get_task(args.task).tagged:  # the entities' attributes
-        return _entity_buckets(value, args.difficulty is not None)
+    if get_task(args.task).collector != tasks_mod.WORDS:  # entities' or tagged words' attributes
+        return _unit_buckets(value, args.difficulty is not None, get_task(args.task))
     given = {"difficulty": args.difficulty is not None,
              "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
@@ -552,15 +555,17 @@ def _buckets(value: str | None, args) -> object:
     return names or True
 
 
-def _entity_buckets(value: str, difficulty: bool) -> list[str] | bool:
-    """``--buckets`` of ``--task ner``: ``type``, ``length``, ``difficulty``."""
-    from committee.metrics.labelled import ENTITY_ATTRIBUTES
+def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
+    """``--buckets`` of labelled units: ``type`` (``--task ner``) or ``tag``
+    (``--task pos``), ``length``, ``difficulty``."""
+    from committee.metrics.buckets import UNIT_ATTRIBUTES
 
+    keys = tuple(a.key for a in UNIT_ATTRIBUTES[task.collector])
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     for name in names:
-        if name not in ENTITY_ATTRIBUTES or (name == "difficulty" and not difficulty):
-            raise _UsageError(f"--buckets: {name!r} is not an attribute of entities here; "
-                              f"choose from {', '.join(ENTITY_ATTRIBUTES)} (difficulty needs "
+        if name not in keys or (name == "difficulty" and not difficulty):
+            raise _UsageError(f"--buckets: {name!r} is not an attribute of {task.units} here; "
+                              f"choose from {', '.join(keys)} (difficulty needs "
                               "--difficulty)")
     return names or True
 

@@ -235,7 +235,7 @@ def test_each_file_option_says_what_it_reads(capsys, monkeypatch):
         "--train-format": f"format of the --train CORPUS: {', '.join(FORMATS)} (default: that "
                           "of --format)",
         "--format": f"format of the OUTPUTs: {', '.join(FORMATS)} (default: sighan; bio with "
-                    "--task ner)"}
+                    "--task ner, pku with --task pos)"}
     assert {k: texts[k] for k in ("--gold-encoding", "--train-encoding", "--encoding")} == {
         "--gold-encoding": f"encoding of GOLD: {encodings}",
         "--train-encoding": f"encoding of the --train CORPUS or --train-words file: {encodings}",

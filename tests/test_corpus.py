@@ -183,7 +183,8 @@ def test_bad_names(tmp_path):
         read_corpus(f, encoding="utf-9")
     with pytest.raises(ValueError, match="unknown normalization"):
         read_corpus(f, normalization="NFKC")
-    assert set(FORMATS) == {"sighan", "pku", "char-slash", "char-tsv", "conllu", "bio"}
+    assert set(FORMATS) == {"sighan", "pku", "char-slash", "char-tsv", "conllu", "conllu-xpos",
+                            "underscore", "bio"}
 
 
 # ----------------------------------------------------------------- pku

@@ -400,7 +400,8 @@ class Config(Section):
         DEFAULT_TASK
     """what the committee rates: segmentation (each gold word) or ner (each gold named entity
     of a corpus with entity tags: format bio, or the built-in corpus's persons, places and
-    organisations; docs/method.md §13)"""
+    organisations; docs/method.md §13); pos (words and their part-of-speech tags) is for
+    committee score only so far and is refused here (§14)"""
     corpus: CorpusConfig
     """the corpora"""
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
@@ -423,6 +424,13 @@ class Config(Section):
         if data.get("task") == DEFAULT_TASK:  # segmentation configs read as they always did
             data.pop("task")
         return data
+
+    @model_validator(mode="after")
+    def _runnable_task(self):
+        task = get_task(self.task)
+        if not task.runnable:
+            raise section_problem(task.no_run, ("task",))
+        return self
 
     @model_validator(mode="after")
     def _tagged_corpora(self):

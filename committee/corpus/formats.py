@@ -26,6 +26,14 @@ follow from the records; a new format is one more record.
     (column 4) as POS; comments, multiword-token ranges (``3-4``) and empty
     nodes (``5.1``) are skipped; blank lines end sentences.  A sentence's
     line is the first line of its block (its first comment, if any).
+``conllu-xpos``
+    ``conllu`` with XPOS (column 5) as POS instead of UPOS: the same
+    lines, so a file of either is read as the other (its shape is
+    ``conllu``).
+``underscore``
+    ``word_TAG`` tokens separated by whitespace, split on the last ``_``
+    (Penn Chinese Treebank style, ``上海_NR 浦东_NR``).  Blank lines are
+    sentences with no words.
 ``bio``
     Labelled spans (named entities): a token and its tag a line, separated
     by a tab or spaces (``江泽民<TAB>S-PER``, ``北 B-LOC``), blank lines
@@ -48,7 +56,8 @@ from typing import Callable, Sequence
 
 from committee.corpus.entities import is_tag
 from committee.corpus.parsers import (parse_bio, parse_char_slash, parse_char_tsv, parse_conllu,
-                                      parse_pku, parse_sighan)
+                                      parse_conllu_xpos, parse_pku, parse_sighan,
+                                      parse_underscore)
 from committee.corpus.tagging import CHAR_TAGS
 
 #: Lines looked at to tell the format, from the start of the file.
@@ -56,6 +65,7 @@ SNIFF_LINES = 500
 
 _CONLLU_ID = re.compile(r"\d+(?:-\d+|\.\d+)?")
 _PKU_TOKEN = re.compile(r"\[?[^/\s]+/[A-Za-z][A-Za-z0-9]*(?:\][A-Za-z0-9]+)?")
+_UNDERSCORE_TOKEN = re.compile(r"\S*[^_\s]_[A-Za-z][A-Za-z0-9$-]*")
 
 
 def at_least_half(count: int, n: int, lines: Sequence[str]) -> bool:
@@ -116,6 +126,10 @@ class Format:
     labelled : bool
         The parser's third value is one span tag per token (``B-PER``,
         ``O``; :attr:`committee.corpus.Corpus.tags`), not POS.
+    shape : str or None
+        The format whose lines it reads, when another one (``conllu-xpos``
+        reads CoNLL-U lines): a file that looks like that format is read
+        as this one without complaint; None for its own lines.
     """
 
     name: str
@@ -129,6 +143,7 @@ class Format:
     within: str | None = None
     comment_lines: bool = False
     labelled: bool = False
+    shape: str | None = None
 
 
 def _conllu_line(s: str) -> bool:
@@ -185,13 +200,20 @@ def _bio_line(s: str) -> bool:
     return s.startswith("-DOCSTART-") or (len(cols) == 2 and is_tag(cols[1]))
 
 
+def _underscore_line(s: str) -> bool:
+    """Half the tokens or more are ``word_TAG`` (so that the parser names a
+    malformed one)."""
+    toks = s.split()
+    return 2 * sum(1 for t in toks if _UNDERSCORE_TOKEN.fullmatch(t)) >= len(toks) > 0
+
+
 def _word_list_line(s: str) -> bool:
     return len(s.split()) == 1
 
 
 #: Every format, in the order that messages and ``--help`` list them.
 RECORDS: tuple[Format, ...] = (
-    Format("sighan", parse_sighan, _sighan_line, 5,
+    Format("sighan", parse_sighan, _sighan_line, 6,
            looks="sighan (several words a line, separated by spaces)",
            what="one sentence per line, words separated by any Unicode whitespace "
                 "(space, tab, U+3000, U+00A0); also NLPCC 2016 `.dat`",
@@ -213,13 +235,21 @@ RECORDS: tuple[Format, ...] = (
            what="Universal Dependencies: FORM of word lines; comments, ranges `3-4`, "
                 "empty nodes `5.1` skipped",
            pos="UPOS", comment_lines=True),
+    Format("conllu-xpos", parse_conllu_xpos, lambda s: False, 8,
+           looks="CoNLL-U (10 tab-separated columns)",
+           what="`conllu` with XPOS (column 5) as the POS instead of UPOS",
+           pos="XPOS", comment_lines=True, shape="conllu"),
+    Format("underscore", parse_underscore, _underscore_line, 5,
+           looks="underscore (word_TAG tokens)",
+           what="`word_TAG` tokens (`上海_NR 浦东_NR`), split on the last `_`",
+           pos="yes"),
     Format("bio", parse_bio, _bio_line, 4,
            looks="bio (a token and its entity tag a line, such as 江 B-PER)",
            what="labelled spans: `token<TAB>tag` or `token tag` a line (`O`, `B-PER`, … in "
                 "IOB1, IOB2, IOBES or BMES), blank line between sentences; `-DOCSTART-` "
                 "lines skipped",
            pos="no (entity tags kept)", labelled=True),
-    Format("word-list", None, _word_list_line, 6,
+    Format("word-list", None, _word_list_line, 7,
            looks="a word list (one short word a line)",
            what="one entry a line (`*_training_words`): the training vocabulary",
            claim=word_list_claim),

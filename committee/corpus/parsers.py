@@ -136,7 +136,9 @@ def parse_char_tsv(path, lines, norm):
     return words, starts, None
 
 
-def parse_conllu(path, lines, norm):
+def parse_conllu(path, lines, norm, column=3):
+    """CoNLL-U: the FORM of word lines and, as POS, UPOS (``column`` 3) or
+    XPOS (4: :func:`parse_conllu_xpos`)."""
     words, pos, starts = [], [], []
     for first, block in _blocks(lines):
         ws, ps = [], []
@@ -153,7 +155,7 @@ def parse_conllu(path, lines, norm):
             if not form or form != form.strip() or len(form.split()) != 1:
                 raise InputError(path, k, f"FORM {form!r} is empty or contains whitespace")
             ws.append(form)
-            ps.append(cols[3])
+            ps.append(cols[column])
         if not ws:
             raise InputError(path, first, "sentence has no word lines")
         if norm is not None:
@@ -162,6 +164,31 @@ def parse_conllu(path, lines, norm):
         pos.append(ps)
         starts.append(first)
     return words, starts, pos
+
+
+def parse_conllu_xpos(path, lines, norm):
+    """CoNLL-U with XPOS (column 5) as POS (format ``conllu-xpos``)."""
+    return parse_conllu(path, lines, norm, column=4)
+
+
+def parse_underscore(path, lines, norm):
+    """``word_TAG`` tokens separated by whitespace, split on the last ``_``
+    (format ``underscore``); a token without ``_``, or with an empty word or
+    tag, is refused naming its line."""
+    words, pos = [], []
+    for k, s in enumerate(lines, 1):
+        parts = [t.rpartition("_") for t in s.split()]
+        bad = next((w + sep + p for w, sep, p in parts if not (w and sep and p)), None)
+        if bad is not None:
+            why = ("has no '_'" if "_" not in bad else
+                   "has an empty tag" if bad.endswith("_") else "has an empty word")
+            raise InputError(path, k, f"token {bad!r} {why} (expected word_TAG)")
+        ws = [w for w, _, _ in parts]
+        if norm is not None and ws:
+            ws = normalize_words(path, k, ws, norm)
+        words.append(ws)
+        pos.append([p for _, _, p in parts])
+    return words, list(range(1, len(lines) + 1)), pos
 
 
 def _warn_ill_formed(path, tags, lines):

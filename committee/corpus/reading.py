@@ -33,7 +33,7 @@ def check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
     format is read, so that the parser names a malformed line itself.
     """
     found = sniff_format(lines)
-    if found is None or found[0] == given:
+    if found is None or found[0] in (given, BY_NAME[given].shape if given in BY_NAME else None):
         return
     detected, line = found
     counts = shapes(lines)[0]

@@ -48,7 +48,8 @@ def collector_for(kind: str, gold, difficulty=None, char_difficulty=None, *, oov
     """The collector of a gold's units, by their kind (a task's
     :attr:`~committee.tasks.Task.collector`): :class:`Collector` for
     ``words``, :class:`~committee.metrics.labelled.EntityCollector` for
-    ``entities`` (which also takes the per-character difficulties).  The one
+    ``entities`` (which also takes the per-character difficulties),
+    :class:`~committee.metrics.tagged.TagCollector` for ``tags``.  The one
     place a collector is chosen: the scorer, the report and ``committee irt``
     build theirs here.  ``options`` go to the collector (``bucketer``;
     ``mode``, ``scheme``, ``buckets``).
@@ -58,11 +59,15 @@ def collector_for(kind: str, gold, difficulty=None, char_difficulty=None, *, oov
 
     if kind == tasks.ENTITIES:
         return EntityCollector(gold, difficulty, char_difficulty, oov=oov, **options)
+    if kind == tasks.TAGS and char_difficulty is None:
+        from committee.metrics.tagged import TagCollector
+
+        return TagCollector(gold, difficulty, oov=oov, **options)
     if kind != tasks.WORDS:
         raise ValueError(f"no collector for units of kind {kind!r}; kinds: "
                          f"{', '.join(tasks.COLLECTORS)}")
     if char_difficulty is not None:
-        raise ValueError("per-character difficulties are for labelled spans, not words")
+        raise ValueError(f"per-character difficulties are for labelled spans, not {kind}")
     return Collector(gold, difficulty=difficulty, oov=oov, **options)
 
 __all__ = [

@@ -77,13 +77,31 @@ ENTITY_ATTRIBUTES = (
 )
 _ENTITY_BY_KEY = {a.key: a for a in ENTITY_ATTRIBUTES}
 
+#: The attributes of tagged words (``task: pos``, :mod:`committee.metrics.tagged`);
+#: the tags are those of the gold and the outputs.
+TAG_ATTRIBUTES = (
+    Attribute("tag", (), None, True, "the word's part-of-speech tag (on the gold segmentation, "
+                                     "per-tag p, r and f1 are scikit-learn's classification "
+                                     "report)"),
+    Attribute("length", ("1", "2", "3", "4+"), None, True, "word length in characters"),
+    Attribute("difficulty", ("[0,.2)", "[.2,.4)", "[.4,.6)", "[.6,.8)", "[.8,1]"),
+              "difficulty", False, "the gold word's difficulty d"),
+)
+
+#: The attributes of each kind of unit (:attr:`committee.tasks.Task.collector`).
+UNIT_ATTRIBUTES = {"words": ATTRIBUTES, "entities": ENTITY_ATTRIBUTES, "tags": TAG_ATTRIBUTES}
+
 _FREQ_EDGES = np.array([1, 2, 5, 20])          # 0 | 1 | 2-4 | 5-19 | 20+
 _SENT_EDGES = np.array([16, 31, 51, 81])       # 1-15 | 16-30 | 31-50 | 51-80 | 81+
 _CONS_EDGES = np.array([0.5, 0.9])             # [0,.5) | [.5,.9) | [.9,1]
 
 
-def attribute(key: str, entities: bool = False) -> Attribute:
-    """The attribute named ``key`` (of words, or of ``entities``; ``KeyError`` otherwise)."""
+def attribute(key: str, entities: bool | str = False) -> Attribute:
+    """The attribute named ``key`` of words, of ``entities`` (True), or of
+    the units of a collector (``"tags"``, :data:`UNIT_ATTRIBUTES`);
+    ``KeyError`` otherwise."""
+    if isinstance(entities, str):
+        return {a.key: a for a in UNIT_ATTRIBUTES[entities]}[key]
     return (_ENTITY_BY_KEY if entities else _BY_KEY)[key]
 
 

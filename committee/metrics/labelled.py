@@ -78,6 +78,10 @@ class EntityCollector:
     {'correct': 0, 'wrong_type': 1, 'wrong_boundary': 1, 'missed': 0, 'spurious': 0}
     """
 
+    #: the task whose units these are, and the attribute of their labels
+    task = NER
+    label_key = "type"
+
     def __init__(self, gold: Corpus, difficulty=None, char_difficulty=None, *, oov=None,
                  mode: str = "default", scheme: str | None = None, buckets=()):
         if mode == "strict" and scheme is None:  # outputs are read by the gold's scheme
@@ -85,10 +89,15 @@ class EntityCollector:
         self.gold, self.mode, self.scheme = gold, mode, scheme
         #: the scheme of strict mode (given, or detected from the gold); None by default
         self.scheme_used = scheme if mode == "strict" else None
-        self.units = NER.gold(gold, mode, scheme)
+        self.units = self.task.gold(gold, mode, scheme)
+        self._prepare(difficulty, char_difficulty, oov, buckets)
+
+    def _prepare(self, difficulty, char_difficulty, oov, buckets) -> None:
+        """The gold side of :attr:`units`: spans, counts, difficulties."""
+        gold = self.gold
         self.lengths = [sum(map(len, s)) for s in gold.words]
         self.n_sentences = S = len(gold.words)
-        self.spans = NER.spans(self.lengths, self.units)
+        self.spans = self.task.spans(self.lengths, self.units)
         g = self.spans
         self._n_gold = np.bincount(g.sentence, minlength=S)
         self.difficulty = self.char_difficulty = None
@@ -96,7 +105,7 @@ class EntityCollector:
             d = self.difficulty = np.asarray(difficulty, dtype=np.float64)
             if d.shape != (len(g.starts),):
                 raise ValueError(f"difficulty has shape {d.shape}, gold has {len(g.starts)} "
-                                 "entities")
+                                 f"{self.task.units}")
             self.char_difficulty = np.asarray(char_difficulty, dtype=np.float64)
             if self.char_difficulty.shape != (g.n_chars,):
                 raise ValueError(f"per-character weights have shape "
@@ -110,12 +119,12 @@ class EntityCollector:
         self.buckets = tuple(buckets)
 
     def units_of(self, pred: Corpus) -> list:
-        """The entities of an output, read as the gold's are."""
-        return NER.gold(pred, self.mode, self.scheme)
+        """The units of an output, read as the gold's are."""
+        return self.task.gold(pred, self.mode, self.scheme)
 
     def match(self, pred: Corpus) -> tuple[Spans, Spans, np.ndarray, np.ndarray]:
-        """Gold and predicted entities and which are matched (one label set)."""
-        return match(NER, self.lengths, self.units, self.units_of(pred))
+        """Gold and predicted units and which are matched (one label set)."""
+        return match(self.task, self.lengths, self.units, self.units_of(pred))
 
     def collect(self, pred: Corpus, check: bool = True, matched=None) -> SufficientStats:
         """Sufficient statistics of ``pred``, checked to align with gold
@@ -143,7 +152,7 @@ class EntityCollector:
         out = {}
         pred_d = None if self.difficulty is None else self.char_difficulty[p.ends - 1]
         for key in self.buckets:
-            if key == "type":
+            if key == self.label_key:
                 labels, gb, pb = g.label_names, g.labels, p.labels
             elif key == "length":
                 labels, gb, pb = _LENGTHS, length_bucket(g.ends - g.starts), length_bucket(

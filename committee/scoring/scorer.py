@@ -122,7 +122,14 @@ class Scorer:
         A task of :data:`committee.tasks.TASKS` (default ``segmentation``):
         ``ner`` scores named entities (docs/method.md §13): gold and outputs
         carry entity tags (format ``bio``), a unit is an entity (span and
-        type), and ``difficulty`` is a run directory or its ``.weight_c``.
+        type), and ``difficulty`` is a run directory or its ``.weight_c``;
+        ``pos`` scores words with their part-of-speech tags (docs/method.md
+        §14): gold and outputs carry a tag on every word (format ``pku`` by
+        default, ``underscore``, ``conllu``, ``conllu-xpos``), a unit is a
+        word's span and tag (tag accuracy on the gold segmentation), and
+        ``difficulty`` has one value per gold word; ``buckets`` are
+        :data:`committee.metrics.tagged.TAG_ATTRIBUTES` (``tag``: per-tag
+        results).
     mode, scheme : str, optional
         For ``task="ner"``: how entities are read from tags, ``default``
         (the conlleval rules, as seqeval's default) or ``strict`` (only
@@ -173,15 +180,13 @@ class Scorer:
         # a run's files belong to its task: a segmentation's words are no entities
         layout.check_task([gold, difficulty, train_words, irt], self.task,
                           self.spelling("output"))
-        self.gold = read_segmentation(gold, label="<gold>", format=gold_format or format,
-                                      encoding=gold_encoding or encoding,
-                                      normalization=normalization, fix=self.spelling("gold"),
-                                      argument=(_api, "gold"))
+        self.gold = self._read_as_task(gold, "<gold>", gold_format or format,
+                                       gold_encoding or encoding, "gold", (_api, "gold"))
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = None
-        init = {tasks_mod.WORDS: self._init_words,
-                tasks_mod.ENTITIES: self._init_entities}[self._task.collector]
+        init = {tasks_mod.WORDS: self._init_words, tasks_mod.ENTITIES: self._init_entities,
+                tasks_mod.TAGS: self._init_tags}[self._task.collector]
         init(difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
              irt, allow_overlap)
 
@@ -256,18 +261,64 @@ class Scorer:
         oov = None if words is None else np.fromiter(
             (t not in words for t in task.texts(gold.words, units)), dtype=bool,
             count=sum(map(len, units)))
-        attrs = ()
-        if buckets is True:
-            attrs = tuple(k for k in ENTITY_ATTRIBUTES if k != "difficulty" or char_d is not None)
-        elif buckets:
-            names = buckets.split(",") if isinstance(buckets, str) else buckets
-            attrs = tuple(require_choice(api, "buckets", str(k).strip(), ENTITY_ATTRIBUTES)
-                          for k in names)
+        attrs = _unit_attrs(api, buckets, ENTITY_ATTRIBUTES, char_d is not None)
         self._collector = metrics.collector_for(tasks_mod.ENTITIES, gold, self.difficulty, char_d,
                                                 oov=oov, mode=self.mode, scheme=self.scheme,
                                                 buckets=attrs)
         self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
                                                                                  units))
+
+    def _init_tags(self, difficulty, train_words, train_format, train_encoding, buckets,
+                   api: str, irt, allow_overlap: bool = False) -> None:
+        """The gold side of a task whose units are tagged words (``pos``;
+        :class:`committee.metrics.tagged.TagCollector`): one difficulty per
+        gold word, as for words."""
+        from committee.metrics.tagged import TAG_ATTRIBUTES
+
+        gold = self.gold
+        if difficulty is not None:
+            try:
+                self.difficulty = difficulty_mod.load_difficulty(
+                    difficulty, gold, argument=(api, "difficulty"))
+            except InputError as exc:
+                raise not_this_gold(exc, difficulty, gold) from None
+            path = difficulty_mod.difficulty_file(difficulty)
+            if path is not None:
+                self.known_golds |= check_provenance(path, gold)
+        self.train_words, self.train_words_sha256, train = vocabulary_of(
+            train_words, encoding=train_encoding, normalization=self.normalization,
+            train_format=train_format, fix=self.spelling("train"), api=api)
+        if train is not None:
+            check_overlap(train, gold, allow_overlap, self.spelling("train"))
+        oov = None if self.train_words is None else metrics.oov_flags(gold, self.train_words)
+        attrs = _unit_attrs(api, buckets, TAG_ATTRIBUTES, self.difficulty is not None)
+        self._collector = metrics.collector_for(tasks_mod.TAGS, gold, self.difficulty, oov=oov,
+                                                buckets=attrs)
+        self.irt_items = None if irt is None else read_irt_items(
+            irt, self._task.texts(gold.words, self._collector.units))
+
+    def _read_as_task(self, source, label: str, format: str, encoding: str, side: str,
+                      argument: tuple[str, str]) -> Corpus:
+        """A gold (``side`` ``"gold"``) or an output (``"output"``) read and
+        prepared for the task (:meth:`committee.tasks.Task.prepare`); a file
+        that looks like another format is refused with the task's hint
+        (:meth:`committee.tasks.Task.format_hint`) when it has one."""
+        from committee.errors import FormatMismatchError
+
+        try:
+            corpus = read_segmentation(source, label=label, format=format, encoding=encoding,
+                                       normalization=self.normalization,
+                                       fix=self.spelling(side), argument=argument)
+        except FormatMismatchError as exc:
+            spell = self.spelling(side)
+            fix = self._task.format_hint(exc.detected, lambda value: spell("format", value),
+                                         lambda value: self.spelling("output")("task", value),
+                                         tasks_mod.TASKS.values())
+            if fix is None:
+                raise
+            raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, read as "
+                                                 f"{exc.given}: {fix}") from None
+        return self._task.prepare(corpus, self.spelling("output"))
 
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
@@ -281,16 +332,16 @@ class Scorer:
                                           vocabulary_sha256=self.train_words_sha256,
                                           normalization=self.normalization, match=match,
                                           bootstrap=bootstrap, seed=seed)
-        return metrics.make_signature(self.gold.words, difficulty=self.difficulty,
+        tags = self.gold.pos if self._task.collector == tasks_mod.TAGS else None
+        return metrics.make_signature(self.gold.words, tags=tags, difficulty=self.difficulty,
                                       vocabulary_sha256=self.train_words_sha256,
                                       normalization=self.normalization, match=self._task.match,
                                       bootstrap=bootstrap, seed=seed)
 
     def read(self, output, label: str = "<output>") -> Corpus:
         """An output as a Corpus, read like the gold (:func:`read_segmentation`)."""
-        pred = read_segmentation(output, label=label, format=self.format,
-                                 encoding=self.encoding, normalization=self.normalization,
-                                 fix=self.spelling("output"), argument=("Scorer.read", "output"))
+        pred = self._read_as_task(output, label, self.format, self.encoding, "output",
+                                  ("Scorer.read", "output"))
         plausibility.check_gold_output(self.gold, pred, self.known_golds)
         if not self._task.tagged:
             _no_entity_tags(pred)
@@ -336,7 +387,7 @@ class Scorer:
     def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
         """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
-        if self._task.collector == tasks_mod.ENTITIES:
+        if self._task.collector != tasks_mod.WORDS:  # labelled spans: entities, tagged words
             return self._score_entities(pred, output, bootstrap, seed, name, progress)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._collector.collect(pred, pred_spans=pred_spans)
@@ -368,9 +419,11 @@ class Scorer:
 
     def _score_entities(self, pred: Corpus, output, bootstrap: int, seed: int, name,
                         progress: bool) -> Scores:
-        """:meth:`_score` of entities (``task="ner"``): the output's entities matched once,
-        for the statistics and the error types."""
-        _need_entity_tags(pred)
+        """:meth:`_score` of labelled spans (entities, ``task="ner"``; tagged words,
+        ``task="pos"``): the output's units matched once, for the statistics
+        and the error types."""
+        if self._task.collector == tasks_mod.ENTITIES:
+            _need_entity_tags(pred)
         metrics.check_aligned(self.gold, pred)
         matched = self._collector.match(pred)
         stats = self._collector.collect(pred, check=False, matched=matched)
@@ -482,6 +535,18 @@ def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -
     check_difficulty(api, difficulty)
     check_vocabulary(api, train_words)
     check_file_options(api, options)
+
+
+def _unit_attrs(api: str, buckets, keys: tuple[str, ...], difficulty: bool) -> tuple[str, ...]:
+    """The attributes of labelled units (entities, tagged words) ``buckets``
+    asks for: every one of ``keys`` for True (``difficulty`` only with
+    difficulties), the keys named (a comma-separated str or a list), or none."""
+    if buckets is True:
+        return tuple(k for k in keys if k != "difficulty" or difficulty)
+    if not buckets:
+        return ()
+    names = buckets.split(",") if isinstance(buckets, str) else buckets
+    return tuple(require_choice(api, "buckets", str(k).strip(), keys) for k in names)
 
 
 #: What each input of an attribute is called in messages of the API.

@@ -232,7 +232,8 @@ def format_buckets(result: dict) -> str:
     from committee.metrics.buckets import attribute
 
     systems = [s for s in result["systems"] if "buckets" in s]
-    entities = "match:exact-entity" in result.get("signature", "")
+    signature = result.get("signature", "")
+    entities = "tags" if "match:exact-tag|" in signature else "match:exact-entity" in signature
     out = []
     for attr in (systems[0]["buckets"] if systems else ()):
         a = attribute(attr, entities)

@@ -15,6 +15,10 @@ is one module of this package holding one :class:`Task` record:
     (``B-PER I-PER E-PER S-LOC O``: 13 labels for three types, against 4
     for BMES); a member's tags are read into entities by the conlleval
     rules (:func:`committee.corpus.entities.chunks`).
+``pos`` (:mod:`committee.tasks.pos`)
+    Units are the gold words with their part-of-speech tags, ``(start,
+    end, tag)`` over the sentence's characters (:attr:`committee.corpus.Corpus.pos`).
+    Scoring only for now: ``committee run`` refuses it (:attr:`Task.runnable`).
 
 Everything that follows a unit (marks, difficulties, difficulty files,
 scores) takes the gold units and a prediction's units as
@@ -28,8 +32,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from committee.tasks.base import COLLECTORS, ENTITIES, WORDS, Task
+from committee.tasks.base import COLLECTORS, ENTITIES, TAGS, WORDS, Task
 from committee.tasks.ner import NER, Entities
+from committee.tasks.pos import PART_OF_SPEECH, PartOfSpeech
 from committee.tasks.segmentation import SEGMENTATION, Segmentation
 
 if TYPE_CHECKING:
@@ -39,13 +44,14 @@ if TYPE_CHECKING:
 
 
 #: The tasks ``task:`` and ``--task`` can name: the one place a task plugs in.
-TASKS: dict[str, Task] = {t.name: t for t in (SEGMENTATION, NER)}
+TASKS: dict[str, Task] = {t.name: t for t in (SEGMENTATION, NER, PART_OF_SPEECH)}
 
 #: The task of a config that names none.
 DEFAULT_TASK = SEGMENTATION.name
 
-__all__ = ["COLLECTORS", "DEFAULT_TASK", "ENTITIES", "NER", "SEGMENTATION", "TASKS", "WORDS",
-           "Entities", "Segmentation", "Task", "get", "match"]
+__all__ = ["COLLECTORS", "DEFAULT_TASK", "ENTITIES", "NER", "PART_OF_SPEECH", "SEGMENTATION",
+           "TAGS", "TASKS", "WORDS", "Entities", "PartOfSpeech", "Segmentation", "Task", "get",
+           "match"]
 
 
 def get(name: str = DEFAULT_TASK) -> Task:

@@ -22,7 +22,11 @@ WORDS = "words"
 #: :attr:`Task.collector` of labelled spans read from entity tags:
 #: ``committee.metrics.labelled.EntityCollector``, ``test.weight_c``.
 ENTITIES = "entities"
-COLLECTORS = (WORDS, ENTITIES)
+#: :attr:`Task.collector` of words with a label each (parts of speech):
+#: ``committee.metrics.tagged.TagCollector``, one difficulty per gold word
+#: in ``test.weight``.
+TAGS = "tags"
+COLLECTORS = (WORDS, ENTITIES, TAGS)
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,33 @@ class Task:
     models: str
     #: the paper's PKU figures (Qian, Qiu & Huang, 2016) are of its units
     paper_figures: bool
+    #: ``committee run`` trains a committee for it; a task that only scores
+    #: outputs says why in :attr:`no_run` (a config naming it is refused)
+    runnable: bool = True
+    no_run: str = ""
+    #: the formats whose tags are this task's units (``pku`` for parts of
+    #: speech); another task's refusal of such a file names this one
+    tag_formats: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.collector not in COLLECTORS:
             raise ValueError(f"task {self.name}: collector {self.collector!r}; valid: "
                              f"{', '.join(COLLECTORS)}")
+
+    def prepare(self, corpus: Corpus, fix=None) -> Corpus:
+        """A gold or an output as read, as this task scores it (checked; the
+        same corpus by default); ``fix(key, value)`` spells an option in
+        messages."""
+        return corpus
+
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
+        """What to do with a file that looks like format ``detected``
+        (another than the one given), when another task scores such files:
+        the end of the refusal, after ``read as FORMAT:``; None (the
+        default) keeps the reader's own (``set --format X``).
+        ``set_format(value)`` and ``set_task(value)`` spell the options;
+        ``tasks`` are the registered tasks (:data:`committee.tasks.TASKS`)."""
+        return None
 
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
         """Each sentence's units."""

@@ -48,6 +48,7 @@ class Entities(Task):
     page: str = "ner"
     models: str = "taggers"
     paper_figures: bool = False
+    tag_formats: tuple[str, ...] = ("bio",)
 
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
         """Each sentence's entities ``(start, end, type)`` over its characters,

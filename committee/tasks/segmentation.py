@@ -44,6 +44,29 @@ class Segmentation(Task):
     models: str = "segmenters"
     paper_figures: bool = True
 
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
+        """A file whose tags another task scores (``pku``: parts of speech):
+        its words with the format, its tags with that task (entity tags are
+        named by the refusal itself).
+
+        >>> from committee.tasks import TASKS
+        >>> SEGMENTATION.format_hint("pku", lambda v: f"--format {v}", lambda v: f"--task {v}",
+        ...                          TASKS.values())
+        'set --format pku to score its words, or --task pos to score its tags'
+        """
+        from committee.corpus.formats import BY_NAME
+
+        # a treebank (conllu, UPOS) is as often a segmentation gold: its
+        # refusal stays the reader's; formats of tagged text (pku) name both
+        if detected not in BY_NAME or not BY_NAME[detected].pos.startswith("yes"):
+            return None
+        others = [t.name for t in tasks
+                  if t is not self and detected in t.tag_formats and not t.tagged]
+        if not others:
+            return None
+        return (f"set {set_format(detected)} to score its words, or {set_task(others[0])} to "
+                "score its tags")
+
     def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
         """Each sentence's units: its words."""
         return corpus.words

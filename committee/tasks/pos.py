@@ -1,0 +1,164 @@
+"""The task ``pos``: words with their part-of-speech tags as units
+(docs/method.md §14).
+
+A unit is a gold word with its tag, ``(start, end, tag)`` over the
+sentence's characters, read from a corpus's POS tags
+(:attr:`committee.corpus.Corpus.pos`: formats ``pku``, ``underscore``,
+``conllu`` with UPOS, ``conllu-xpos`` with XPOS).  An output is matched unit
+by unit: a word is correct when the output has the same span with the same
+tag, so an output that keeps the gold segmentation is scored by its tag
+accuracy and one with its own segmentation jointly (segmentation and
+tagging).  Its gold side is :class:`committee.metrics.tagged.TagCollector`,
+its difficulties one per gold word (``test.weight``).
+
+Scoring only: ``committee run`` does not train POS committees (yet), and
+a config with ``task: pos`` is refused saying so (:attr:`Task.no_run`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Sequence
+
+from committee.corpus import Corpus, content_sha256
+from committee.errors import InputError
+from committee.tasks.base import TAGS, Task
+
+if TYPE_CHECKING:
+    from committee.tasks.spans import Spans
+
+#: The sentence id that opens each line of the full People's Daily corpus
+#: (``19980101-01-001-001/m``): not a word of the text.
+PD_ID = re.compile(r"\d{8}-\d{2}-\d{3}-\d{3}")
+
+#: What a missing tag looks like in a file (CoNLL-U writes ``_``).
+NO_TAG = ("", "_")
+
+
+@dataclass(frozen=True)
+class PartOfSpeech(Task):
+    """Words with their part-of-speech tags as units."""
+
+    name: str = "pos"
+    unit: str = "word"
+    units: str = "words"
+    min_median_f1: float = 0.5
+    does: str = "tag the test set's words"
+    learns: str = "parts of speech"
+    format: str = "pku"
+    tagged: bool = False
+    #: the units tile each sentence, but the collector counts tagged spans
+    #: and has no word boundaries: TNR and the boundary metrics are absent
+    tiles: bool = False
+    collector: str = TAGS
+    match: str = "exact-tag"
+    weight_file: str = "test.weight"
+    count_key: str = "n_words"
+    page: str = "pos"
+    models: str = "taggers"
+    paper_figures: bool = False
+    runnable: bool = False
+    no_run: str = ("pos scores outputs only (committee score --task pos); committee run "
+                   "does not train part-of-speech committees yet")
+    #: the formats whose tags are parts of speech
+    tag_formats: tuple[str, ...] = ("pku", "underscore", "conllu", "conllu-xpos")
+
+    def prepare(self, corpus: Corpus, fix=None) -> Corpus:
+        """``corpus`` with every word tagged (an :class:`InputError` naming
+        the line of the first word without a tag, or the corpus when it has
+        no tags at all), without People's Daily's sentence ids
+        (:data:`PD_ID` as a first word tagged ``m``), its content checksum
+        that of its words and tags (an output with the gold's words and
+        other tags is not the gold).
+
+        >>> c = Corpus("pd", [["19980101-01-001-001", "迈向", "世纪"]], [1],
+        ...            pos=[["m", "v", "n"]])
+        >>> p = PART_OF_SPEECH.prepare(c)
+        >>> p.words, p.pos
+        ([['迈向', '世纪']], [['v', 'n']])
+        >>> PART_OF_SPEECH.prepare(Corpus("x.conllu", [["我", "爱"]], [3], pos=[["PRON", "_"]]))
+        Traceback (most recent call last):
+        ...
+        committee.errors.InputError: x.conllu:3: word 2 '爱' has no tag ('_'): task pos needs a tag for every word
+        """
+        fix = fix or (lambda key, value: f"{key}={value!r}")
+        if corpus.pos is None:  # a Corpus or sentences given in memory, a word format
+            raise InputError(corpus.path, None, f"has no part-of-speech tags (read as "
+                             f"{corpus.format}): task pos reads word/TAG files "
+                             f"({', '.join(self.tag_formats)}); score its words with "
+                             f"{fix('task', 'segmentation')}")
+        for ws, ps, line in zip(corpus.words, corpus.pos, corpus.lines):
+            bad = next((j for j, p in enumerate(ps) if p in NO_TAG), None)
+            if bad is not None:
+                raise InputError(corpus.path, line, f"word {bad + 1} {ws[bad]!r} has no tag "
+                                 f"({ps[bad]!r}): task pos needs a tag for every word")
+        words, pos = [], []
+        for ws, ps in zip(corpus.words, corpus.pos):
+            cut = 1 if ws and ps[0] == "m" and PD_ID.fullmatch(ws[0]) else 0
+            words.append(ws[cut:])
+            pos.append(ps[cut:])
+        return replace(corpus, words=words, pos=pos, content_sha256=content_sha256(words, pos))
+
+    def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
+        """A file of a format without POS tags: its words are segmentation's.
+
+        >>> PART_OF_SPEECH.format_hint("sighan", None, lambda v: f"--task {v}")
+        'its words carry no part-of-speech tags: score them with --task segmentation'
+        """
+        from committee.corpus.formats import BY_NAME
+
+        record = BY_NAME.get(detected)
+        if detected in self.tag_formats or record is None or record.labelled:
+            return None
+        return ("its words carry no part-of-speech tags: score them with "
+                f"{set_task('segmentation')}")
+
+    def gold(self, corpus: Corpus, mode: str = "default", scheme: str | None = None) -> list:
+        """Each sentence's words as ``(start, end, tag)`` over its characters.
+
+        >>> PART_OF_SPEECH.gold(Corpus("g", [["江泽民", "在", "北京"]], [1], pos=[["nr", "p", "ns"]]))
+        [[(0, 3, 'nr'), (3, 4, 'p'), (4, 6, 'ns')]]
+        """
+        if corpus.pos is None:
+            raise ValueError(f"{corpus.path}: has no part-of-speech tags")
+        out = []
+        for ws, ps in zip(corpus.words, corpus.pos):
+            units, start = [], 0
+            for w, p in zip(ws, ps):
+                units.append((start, start + len(w), p))
+                start += len(w)
+            out.append(units)
+        return out
+
+    def texts(self, words: list, units: list) -> list[str]:
+        """Every unit's characters, in corpus order: the words.
+
+        >>> PART_OF_SPEECH.texts([["我", "爱"]], [[(0, 1, "r"), (1, 2, "v")]])
+        ['我', '爱']
+        """
+        return [w for s in words for w in s]
+
+    def labels(self, *unit_lists) -> tuple[str, ...]:
+        """The tags among several corpora's units, sorted."""
+        return tuple(sorted({u[2] for units in unit_lists for sent in units for u in sent}))
+
+    def spans(self, lengths: Sequence[int], units: list, label_names=None) -> Spans:
+        """Tagged words of every sentence on the global character axis."""
+        from committee.tasks.spans import labelled
+
+        return labelled(lengths, units, label_names)
+
+    def gold_problem(self, chars: str, units: list) -> str | None:
+        """The gold words must spell the sentence's characters.
+
+        >>> PART_OF_SPEECH.gold_problem("我爱", [(0, 1, "r"), (1, 2, "v")]) is None
+        True
+        """
+        ends = [0] + [u[1] for u in units]
+        if any(u[0] != e for u, e in zip(units, ends)) or ends[-1] != len(chars):
+            return "gold words do not spell its characters"
+        return None
+
+
+PART_OF_SPEECH = PartOfSpeech()
