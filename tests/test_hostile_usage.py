@@ -216,8 +216,8 @@ API_CASES = [
     ("score-seed-negative", lambda: committee.score(G, G, bootstrap=5, seed=-1), ValueError,
      "score: seed must be an integer >= 0, got -1"),
     ("score-format", lambda: committee.score(G, G, format=5), TypeError,
-     "score: format must be one of 'sighan', 'pku', 'char-slash', 'char-tsv', 'conllu', 'bio', "
-     "got int 5"),
+     "score: format must be one of "
+     + ", ".join(repr(f) for f in corpus_mod.FORMATS) + ", got int 5"),
     ("score-encoding", lambda: committee.score(G, G, encoding="klingon"), ValueError,
      "score: encoding must be a codec name such as 'utf-8' or 'gb18030', got 'klingon'"),
     ("score-normalization", lambda: committee.score(G, G, normalization="nfx"), ValueError,
