@@ -574,6 +574,8 @@ def test_one_place_chooses_a_collector(tmp_path):
         metrics.collector_for("chunks", gold)
     with pytest.raises(ValueError, match="per-character difficulties are for labelled spans"):
         metrics.collector_for("words", gold, None, [0.5, 0.5])
+    with pytest.raises(ValueError, match="labelled spans, not tags"):
+        metrics.collector_for("tags", gold, None, [0.5, 0.5])
     (tmp_path / "g.bio").write_text("我 O\n在 O\n北 B-LOC\n京 I-LOC\n", encoding="utf-8")
     tagged = corpus.read_corpus(tmp_path / "g.bio", format="bio")
     assert type(metrics.collector_for("entities", tagged)) is EntityCollector

@@ -57,18 +57,19 @@ def collector_for(kind: str, gold, difficulty=None, char_difficulty=None, *, oov
     from committee import tasks
     from committee.metrics.labelled import EntityCollector
 
+    if kind not in tasks.COLLECTORS:
+        raise ValueError(f"no collector for units of kind {kind!r}; kinds: "
+                         f"{', '.join(tasks.COLLECTORS)}")
     if kind == tasks.ENTITIES:
         return EntityCollector(gold, difficulty, char_difficulty, oov=oov, **options)
-    if kind == tasks.TAGS and char_difficulty is None:
+    if char_difficulty is not None:
+        raise ValueError(f"per-character difficulties are for labelled spans, not {kind}")
+    if kind == tasks.TAGS:
         from committee.metrics.tagged import TagCollector
 
         return TagCollector(gold, difficulty, oov=oov, **options)
-    if kind != tasks.WORDS:
-        raise ValueError(f"no collector for units of kind {kind!r}; kinds: "
-                         f"{', '.join(tasks.COLLECTORS)}")
-    if char_difficulty is not None:
-        raise ValueError(f"per-character difficulties are for labelled spans, not {kind}")
     return Collector(gold, difficulty=difficulty, oov=oov, **options)
+
 
 __all__ = [
     "METRICS", "N_BINS", "REGISTRY", "UNDEFINED", "Collector", "Metric", "Signature",
