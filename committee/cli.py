@@ -1,8 +1,9 @@
 """Command line: ``committee run`` (train a committee, write difficulties,
 then the report), ``committee report`` (the analyses on a finished run),
 ``committee score`` (standard and balanced metrics of any segmenter's
-output), ``committee irt`` (item response theory on a run's marks) and
-``committee segment`` (a real segmenter's output for a test set).
+output), ``committee irt`` (item response theory on a run's marks),
+``committee check-gold`` (the gold spans most likely to be annotation
+errors) and ``committee segment`` (a real segmenter's output for a test set).
 
 The library raises typed errors (:mod:`committee.errors`); this module is the
 only place that turns them into a one-line message and an exit code:
@@ -34,6 +35,11 @@ traceback.  See ``docs/errors.md``.
 """
 
 from __future__ import annotations
+
+# size: near the 800-line cap because it holds every subcommand's parser and
+# handler (the one place errors become messages and exit codes); a new
+# subcommand's work lives in its module (committee.scoring.goldcheck), only
+# its options here.
 
 import argparse
 import difflib
@@ -103,6 +109,10 @@ def cmd_score(args) -> int:
     layout.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
     layout.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
                        *args.outputs], args.task, _cli_spelling("output"))
+    if args.gold_check is not None:
+        from committee.scoring import goldcheck
+
+        goldcheck.read(args.gold_check)  # refused before any scoring
     fmt = args.format or get_task(args.task).format
     options = scoring.ScorerOptions(
         format=fmt, encoding=args.encoding,
@@ -115,12 +125,26 @@ def cmd_score(args) -> int:
     scorer = scoring.Scorer(args.gold, args.difficulty, args.train_words or args.train, options)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
+    sens = None
+    if args.gold_check is not None:
+        from committee.scoring import goldcheck
+
+        sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
+                                     names=[row["name"] for row in result.systems])
     if args.json:
-        print(result.json(args.columns if args.metrics is not None else None))
+        text = result.json(args.columns if args.metrics is not None else None)
+        if sens is not None:
+            data = json.loads(text)
+            data["gold_check"] = sens
+            text = json.dumps(data, ensure_ascii=False, indent=2)
+        print(text)
     elif args.markdown:
         print(result.markdown(args.columns))
     else:
         print(result.text(args.columns))
+    if sens is not None and not args.json:
+        print()
+        print(goldcheck.format_sensitivity(sens))
     return 0
 
 
@@ -224,13 +248,24 @@ def cmd_irt(args) -> int:
                          min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export,
                          subset=args.subset, seed=args.seed)
     flags = ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items()) or "none"
-    print(f"wrote {args.run_dir}/items.tsv, irt.json, check-gold.tsv: {summary['model']} on "
+    print(f"wrote {args.run_dir}/items.tsv, irt.json, irt-flags.tsv: {summary['model']} on "
           f"K={summary['n_members']} × {summary['n_words']:,} words, {summary['n_iter']} EM "
           f"iterations, log-likelihood {summary['log_likelihood']:.1f}; flags: {flags}")
     for s in summary["systems"]:
         print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")
     if "subset" in summary:
         print(irtrun.format_subset(summary["subset"]))
+    return 0
+
+
+def cmd_check_gold(args) -> int:
+    from committee.scoring import goldcheck
+
+    summary = goldcheck.run(args.run_dir, systems=args.system or [])
+    print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
+          f"suspicious spans of {summary['n_words']:,} gold words (K={summary['n_members']}); "
+          f"expected annotation errors among them: {summary['expected_errors']:.0f} "
+          f"({100 * summary['expected_errors'] / max(summary['n_words'], 1):.2f}% of the words)")
     return 0
 
 
@@ -254,12 +289,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true",
                         help="let unexpected errors propagate with their traceback")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_score, _add_run, _add_report, _add_irt, _add_segment):
+    for add in (_add_score, _add_run, _add_report, _add_irt, _add_check_gold, _add_segment):
         add(sub)
     return parser
 
 
 def _add_score(sub) -> None:
+    # size: near the 60-line cap because it declares every option of
+    # `committee score` in one place, the order `--help` shows them in
     s = sub.add_parser("score", help="score segmenters' outputs with standard and balanced metrics",
                        description="Score each OUTPUT against GOLD: p/r/f1, the balanced "
                                    "pb/rb/fb (with --difficulty), OOV/IV recall, ER, TNR, "
@@ -297,6 +334,10 @@ def _add_score(sub) -> None:
                    help="add results by word attribute: length, oov, frequency, consistency, "
                         "sentence, difficulty (default: every one whose input is given; "
                         "docs/metrics.md)")
+    s.add_argument("--gold-check", metavar="RUN_DIR",
+                   help="also give f1 and fb with the run's most suspicious gold spans left "
+                        "out (as many as check-gold.tsv expects errors; run `committee "
+                        "check-gold RUN_DIR` first) and whether the ranking changes")
     s.add_argument("--irt", metavar="RUN_DIR",
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
                         "fixed; run `committee irt RUN_DIR` first)")
@@ -381,7 +422,7 @@ def _add_report(sub) -> None:
 def _add_irt(sub) -> None:
     t = sub.add_parser("irt", help="item response theory (1PL/2PL) on a run's member marks",
                        description="Fit an IRT model to RUN_DIR/marks.npz (members x gold "
-                                   "words) and write items.tsv, irt.json, check-gold.tsv "
+                                   "words) and write items.tsv, irt.json, irt-flags.tsv "
                                    "and py-irt/girth exports into RUN_DIR (docs/irt.md).")
     t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
     t.add_argument("--model", default="auto", choices=["auto", "2pl", "1pl"],
@@ -404,6 +445,20 @@ def _add_irt(sub) -> None:
                    help="seed of the perturbed outputs and the random words, an integer >= 0 "
                         "(default: 0)")
     t.set_defaults(func=cmd_irt)
+
+
+def _add_check_gold(sub) -> None:
+    t = sub.add_parser("check-gold", help="rank the gold words most likely to be annotation "
+                                          "errors",
+                       description="Rank spans of RUN_DIR's gold segmentation by the "
+                                   "probability that they are annotation errors (the members' "
+                                   "readings and variation n-grams, docs/method.md §15) and "
+                                   "write check-gold.tsv and check-gold.json into RUN_DIR.")
+    t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
+    t.add_argument("--system", action="append", metavar="OUTPUT",
+                   help="a segmenter's output (SIGHAN) whose readings the reasons name "
+                        "(repeatable)")
+    t.set_defaults(func=cmd_check_gold)
 
 
 def _add_segment(sub) -> None:
@@ -616,6 +671,9 @@ def _check_args(args) -> None:
                 raise _UsageError(f"--{flag.replace('_', '-')}: {exc.args[0]}; use one of utf-8, "
                                   "utf-8-sig, gb18030, cp936, big5, cp950, big5hkscs, "
                                   "utf-16") from None
+    if getattr(args, "gold_check", None) is not None and "-" in args.outputs:
+        raise _UsageError("--gold-check scores each output twice: give files, not standard "
+                          "input ('-')")
     if getattr(args, "check", None) is not None:
         args.check(args)
 

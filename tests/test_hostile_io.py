@@ -416,7 +416,7 @@ def test_segment_to_another_file_still_works(run, tmp_path, capsys):
 def test_an_untouched_run_is_used(run, tmp_path, capsys):
     """The checks refuse nothing of a run as it was written (and record irt's files)."""
     recorded = json.loads((run / "irt.json").read_text(encoding="utf-8"))["files"]
-    assert recorded == {"check-gold.tsv": sha256_file(run / "check-gold.tsv"),
+    assert recorded == {"irt-flags.tsv": sha256_file(run / "irt-flags.tsv"),
                         "items.tsv": sha256_file(run / "items.tsv")}
     for names in rundir.READ_BY.values():
         rundir.verify(run, names)

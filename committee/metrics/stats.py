@@ -198,6 +198,52 @@ class Collector:
                                  f"{len(g.starts)} words")
             self._n_oov = np.bincount(g.sentence[oov], minlength=S)
 
+    #: Characters (global axis) whose words are left out on both sides
+    #: (:meth:`leaving_out`); None: every word counts.
+    excluded: np.ndarray | None = None
+
+    def leaving_out(self, excluded: np.ndarray) -> Collector:
+        """This gold side with every gold word that overlaps an ``excluded``
+        character (one boolean per test character) left out, and in
+        :meth:`collect` every predicted word that overlaps one as well: the
+        scores of the test set without those spans (``committee score
+        --gold-check``).  The boundary counts and TNR, which need whole
+        sentences, are not collected.
+
+        >>> g = Corpus("gold.txt", [["约翰", "喜欢", "玛丽"]], [1])
+        >>> c = Collector(g, difficulty=[0.0, 0.5, 1.0])
+        >>> s = c.leaving_out(np.array([0, 0, 1, 1, 0, 0], dtype=bool)).collect(
+        ...     Corpus("out.txt", [["约翰", "喜", "欢", "玛丽"]], [1]))
+        >>> s.n_gold.tolist(), s.n_pred.tolist(), s.n_correct.tolist(), s.gold_d.tolist()
+        ([2], [2], [2], [1.0])
+        """
+        import copy
+
+        g = self.spans
+        excluded = np.asarray(excluded, dtype=bool)
+        if excluded.shape != (g.n_chars,):
+            raise ValueError(f"excluded has shape {excluded.shape}, the gold has "
+                             f"{g.n_chars} characters")
+        before = np.concatenate(([0], np.cumsum(excluded)))
+        keep = before[g.ends] == before[g.starts]
+        out = copy.copy(self)
+        out.excluded = excluded
+        out._all_spans, out._kept = g, keep
+        out.spans = Spans(g.starts[keep], g.ends[keep], g.sentence[keep], g.sentence_offsets)
+        S = self.n_sentences
+        out._n_gold = np.bincount(g.sentence[keep], minlength=S)
+        out._total_words = out._boundary_gold = None
+        if self.difficulty is not None:
+            d = out.difficulty = self.difficulty[keep]
+            out._gold_d = np.bincount(g.sentence[keep], weights=d, minlength=S)
+            out._bin_key = self._bin_key[keep]
+            out._bin_gold = np.bincount(out._bin_key, minlength=S * N_BINS).reshape(S, N_BINS)
+        if self.oov is not None:
+            out.oov = self.oov[keep]
+            out._n_oov = np.bincount(g.sentence[keep][out.oov], minlength=S)
+        out.bucketer = None
+        return out
+
     def collect(self, pred: Corpus, check: bool = True,
                 pred_spans: Spans | None = None) -> SufficientStats:
         """Sufficient statistics of ``pred`` (checked to align with gold unless
@@ -205,6 +251,10 @@ class Collector:
         when the caller has them."""
         gold, g, S = self.gold, self.spans, self.n_sentences
         p = spans(pred.words) if pred_spans is None else pred_spans
+        if self.excluded is not None:
+            if check:
+                check_aligned(gold, pred)
+            return self._collect_kept(p)
         if check:
             # fast path: same characters per sentence and the same text overall
             if (len(pred.words) != S or not np.array_equal(p.sentence_offsets, g.sentence_offsets)
@@ -233,6 +283,19 @@ class Collector:
             boundary_correct=per_sentence(p_sentence_inner[self._boundary[p.ends[p_inner]]]),
             **extra)
 
+
+    def _collect_kept(self, p: Spans) -> SufficientStats:
+        """:meth:`collect` of a collector :meth:`leaving_out` characters."""
+        before = np.concatenate(([0], np.cumsum(self.excluded)))
+        keep = before[p.ends] == before[p.starts]
+        gold_ok = match(self._all_spans, p)[0][self._kept]  # matched on whole sentences
+        p = Spans(p.starts[keep], p.ends[keep], p.sentence[keep], p.sentence_offsets)
+        g, S = self.spans, self.n_sentences
+        extra = unit_sums(self, g, p, gold_ok,
+                          None if self.difficulty is None else self._char_d[p.ends - 1])
+        return SufficientStats(n_gold=self._n_gold,
+                               n_pred=np.bincount(p.sentence, minlength=S),
+                               n_correct=np.bincount(g.sentence[gold_ok], minlength=S), **extra)
 
     def error_types(self, pred_spans: Spans) -> dict[str, int]:
         """:func:`error_types` of an aligned output given by its spans, with

@@ -47,10 +47,10 @@ MANIFEST_FILE = "manifest.json"
 #: Written when every member recorded its segmentation of the test set.
 PREDICTIONS_FILE = "predictions.npz"
 LOG_FILE = "run.log"
-#: ``committee irt``: item table, fit summary, words to check, exports.
+#: ``committee irt``: item table, fit summary, flagged words, exports.
 IRT_ITEMS_FILE = "items.tsv"
 IRT_FIT_FILE = "irt.json"
-IRT_CHECK_FILE = "check-gold.tsv"
+IRT_CHECK_FILE = "irt-flags.tsv"
 IRT_PYIRT_FILE = "irt-responses.jsonlines"
 IRT_NPZ_FILE = "irt-responses.npz"
 #: ``committee irt --subset N``: the N most informative words.
@@ -59,6 +59,11 @@ IRT_SUBSET_FILE = "irt-subset.tsv"
 #: checksums of the others under ``"files"``.
 IRT_FILES = (IRT_ITEMS_FILE, IRT_CHECK_FILE, IRT_SUBSET_FILE, IRT_PYIRT_FILE, IRT_NPZ_FILE,
              IRT_FIT_FILE)
+#: ``committee check-gold``: the ranked suspicious spans, and its summary
+#: (which records the list's checksum under ``"files"``).
+GOLD_CHECK_FILE = "check-gold.tsv"
+GOLD_CHECK_JSON = "check-gold.json"
+GOLD_CHECK_FILES = (GOLD_CHECK_FILE, GOLD_CHECK_JSON)
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
@@ -74,7 +79,8 @@ REPORT_ENTRIES = {REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE, REPORT_DIR}
 #: Every entry a run, its report or ``committee irt`` may write (all else in a
 #: run directory is foreign: a rerun refuses it).
 OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, LOG_FILE, MODELS_DIR,
-                                    PREDICTIONS_FILE} | REPORT_ENTRIES | set(IRT_FILES))
+                                    PREDICTIONS_FILE} | REPORT_ENTRIES | set(IRT_FILES)
+               | set(GOLD_CHECK_FILES))
 
 log = logging.getLogger("committee.run")
 
@@ -140,6 +146,14 @@ class RunPaths:
     @property
     def irt_check(self) -> Path:
         return self.root / IRT_CHECK_FILE
+
+    @property
+    def gold_check(self) -> Path:
+        return self.root / GOLD_CHECK_FILE
+
+    @property
+    def gold_check_json(self) -> Path:
+        return self.root / GOLD_CHECK_JSON
 
     @property
     def irt_pyirt(self) -> Path:
@@ -506,6 +520,8 @@ READ_BY = {
     runlock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
                      WEIGHT_C_FILE, TRAIN_WORDS_FILE),
     "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE, WEIGHT_C_FILE),  # scoring.irt.COMMAND
+    # scoring.goldcheck.COMMAND
+    "committee check-gold": (TEST_FILE, MARKS_FILE, PREDICTIONS_FILE, TRAIN_WORDS_FILE),
 }
 
 
@@ -550,6 +566,9 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
     for name in names:
         if name in IRT_FILES:
             record, writer, fix = IRT_FIT_FILE, "committee irt", f"rerun committee irt {root}"
+        elif name in GOLD_CHECK_FILES:
+            record, writer, fix = (GOLD_CHECK_JSON, "committee check-gold",
+                                   f"rerun committee check-gold {root}")
         else:
             record, writer, fix = MANIFEST_FILE, runlock.RUN, REWRITE
         if record not in records:
@@ -627,6 +646,7 @@ WRITTEN_BY = {
                   (MEMBER_DIR, TMP_DIR, MODELS_DIR, REPORT_DIR)),
     runlock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
     "committee irt": (IRT_FILES, ()),  # committee.scoring.irt.COMMAND
+    "committee check-gold": (GOLD_CHECK_FILES, ()),  # committee.scoring.goldcheck.COMMAND
 }
 
 

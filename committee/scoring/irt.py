@@ -13,8 +13,9 @@ member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
   θ and its standard error, the θ of any system scored alongside, and the
   SHA-256 of every other file written here (``files``: ``committee score
   --irt`` refuses an ``items.tsv`` edited since, :func:`committee.pipeline.layout.verify`);
-* ``check-gold.tsv`` — words whose gold segmentation deserves a look:
-  negative or near-zero discrimination, or missed by every member;
+* ``irt-flags.tsv`` — the flagged words: negative or near-zero
+  discrimination, or missed by every member (``committee check-gold``
+  ranks the likely annotation errors, :mod:`committee.scoring.goldcheck`);
 * ``irt-responses.jsonlines`` (py-irt's input: one subject per line) and
   ``irt-responses.npz`` (``responses``: items × subjects as girth takes it,
   ``difficulty``/``discrimination``/``ability``: the estimates).
@@ -164,18 +165,27 @@ def strong_right(fit: itemresponse.IrtFit, systems) -> list[list[str]]:
     return out
 
 
-def check_gold_tsv(fit: itemresponse.IrtFit, words, test: corpus_mod.Corpus, item_flags,
-                   right_by=None) -> str:
-    """The text of ``check-gold.tsv``: words every member misses that strong
-    systems get right first (most such systems first), then the other
-    all-wrong words, then negative and flat discriminations by increasing a;
-    ``right_by_strong`` lists those systems (``right_by``, from
-    :func:`strong_right`), ``context`` is the sentence with the word in 【】."""
+def flag_order(fit: itemresponse.IrtFit, item_flags, right_by=None) -> list[int]:
+    """The flagged items in the order of ``irt-flags.tsv``: ``all_wrong``
+    first (those most strong systems get right first), then ``negative_a``
+    and ``flat_a`` by increasing discrimination."""
     right_by = right_by or [[] for _ in range(fit.n_items)]
     order = {"all_wrong": 0, "negative_a": 1, "flat_a": 2}
     picked = [i for i, f in enumerate(item_flags) if f and f[0] in order]
     picked.sort(key=lambda i: (order[item_flags[i][0]], -len(right_by[i]),
                                fit.discrimination[i], i))
+    return picked
+
+
+def flags_tsv(fit: itemresponse.IrtFit, words, test: corpus_mod.Corpus, item_flags,
+                   right_by=None) -> str:
+    """The text of ``irt-flags.tsv``: words every member misses that strong
+    systems get right first (most such systems first), then the other
+    all-wrong words, then negative and flat discriminations by increasing a;
+    ``right_by_strong`` lists those systems (``right_by``, from
+    :func:`strong_right`), ``context`` is the sentence with the word in 【】."""
+    right_by = right_by or [[] for _ in range(fit.n_items)]
+    picked = flag_order(fit, item_flags, right_by)
     sent, idx = words["sentence"].to_numpy(), words["word_index"].to_numpy()
     starts, ends, units = words["start"].to_numpy(), words["end"].to_numpy(), words["word"]
     rows = ["\t".join(CHECK_COLUMNS)]
@@ -341,7 +351,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
 
     ``systems`` are output files, ``extra`` system dicts (:func:`system`);
     their θ is estimated with the items fixed, and those at least as able
-    as the members' median fill ``right_by_strong`` of ``check-gold.tsv``.
+    as the members' median fill ``right_by_strong`` of ``irt-flags.tsv``.
     ``subset``: choose that many words by Fisher information over the
     members' θ range and measure the estimates from them on the systems
     and on perturbed gold outputs (:func:`subset_errors`, ``seed``).
@@ -373,7 +383,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
         summary["systems"].append({"output": s["name"], "theta": s["theta"],
                                    "theta_se": s["theta_se"], "n_correct": int(s["marks"].sum())})
     texts = {p.irt_items: items_tsv(fit, data.words, infit, item_flags),
-             p.irt_check: check_gold_tsv(fit, data.words, data.test, item_flags,
+             p.irt_check: flags_tsv(fit, data.words, data.test, item_flags,
                                          strong_right(fit, named))}
     items = None
     if subset is not None:

@@ -352,6 +352,15 @@ class Scorer:
         :class:`InputError` unless it has the gold's sentences and characters."""
         return self._collector.collect(self.read(output))
 
+    def collect_leaving_out(self, output, excluded) -> metrics.SufficientStats:
+        """:meth:`collect` with every gold and predicted word that overlaps an
+        ``excluded`` character (one boolean per test character) left out
+        (:meth:`committee.metrics.Collector.leaving_out`); words only."""
+        if self._task.collector != tasks_mod.WORDS:
+            raise ValueError(f"leaving spans out scores words; task {self.task} has "
+                             f"{self._task.units}")
+        return self._collector.leaving_out(excluded).collect(self.read(output))
+
     def score(self, output, *, bootstrap: int = 0, seed: int = SEED,
               name: str | None = None, progress: bool = False) -> Scores:
         """Every metric of ``output`` (a path, Corpus or sentences).

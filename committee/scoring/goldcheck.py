@@ -1,0 +1,295 @@
+"""``committee check-gold``: the gold units of a finished run most likely to
+be annotation errors (docs/method.md §15, docs/irt.md).
+
+Reads the run's ``test.txt``, ``predictions.npz`` (every member's reading
+of the test set), ``train-words.txt`` and its training corpus (from the
+config its manifest records), ranks candidate spans with
+:func:`committee.metrics.suspicion.check_words` and writes
+
+* ``check-gold.tsv`` — one row per suspicious span, most suspicious first:
+  ``sentence``, ``word_index`` (the first gold word of the span, counted
+  in its sentence from 0), ``start``, ``end`` (characters of the
+  sentence), ``gold`` and ``proposed`` (the two readings, words separated
+  by spaces), ``score`` (the probability that the gold is wrong there),
+  ``reasons`` (the evidence, ``;``-separated) and ``context`` (the sentence
+  with the span in 【】);
+* ``check-gold.json`` — the list's expected number of errors (the sum of
+  its scores), the estimated share of errors, the counts, the systems read
+  and the SHA-256 of ``check-gold.tsv`` (``committee score --gold-check``
+  refuses a list edited since).
+
+Every check runs before anything is written; both files are written
+atomically, the JSON last.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from committee import corpus as corpus_mod
+from committee import tasks as tasks_mod
+from committee.errors import InputError
+from committee.metrics import suspicion
+from committee.pipeline import layout
+from committee.pipeline import marks as marks_mod
+from committee.system.files import atomic_write_text, read_npz, sha256_bytes
+
+#: How this command is named in messages.
+COMMAND = "committee check-gold"
+COLUMNS = ("sentence", "word_index", "start", "end", "gold", "proposed", "score", "reasons",
+           "context")
+
+
+@dataclass
+class GoldCheck:
+    """A run's check (:func:`compute`): the ranked rows as dicts (keys
+    :data:`COLUMNS`, plus ``g_start``/``g_end`` on the global character
+    axis) and the summary that becomes ``check-gold.json``."""
+
+    rows: list
+    summary: dict
+
+    def tsv(self) -> str:
+        """The text of ``check-gold.tsv``."""
+        lines = ["\t".join(COLUMNS)]
+        for r in self.rows:
+            lines.append("\t".join(f"{r[c]:.6g}" if c == "score" else str(r[c])
+                                   for c in COLUMNS))
+        return "\n".join(lines) + "\n"
+
+
+def load_inputs(run_dir):
+    """The run's gold test set, its members' readings, training words and vocabulary."""
+    from committee.pipeline import dataset
+    from committee.report import rundata
+
+    p = layout.paths(run_dir)
+    if not p.root.is_dir():
+        raise InputError(str(p.root), None, "no such directory")
+    layout.check_final(p.root, COMMAND)
+    layout.verify(p.root, layout.READ_BY[COMMAND])
+    manifest = layout.read_manifest(p.root, COMMAND)
+    task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
+    if not task.tiles:
+        raise InputError(str(p.root), None, f"a run of {task.units}: committee check-gold "
+                         "reads segmentations (a run of task segmentation)")
+    test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
+    k = read_npz(layout.need(p.marks), ["marks"], layout.REWRITE)["marks"].shape[0]
+    pred = marks_mod.read_predictions(p.predictions, test.n_chars(), k)
+    if pred is None:
+        raise InputError(str(p.predictions), None, "no members' readings of the test set "
+                         "(a run of an older version): run committee run again on this "
+                         "directory to write them")
+    vocabulary = set(corpus_mod.read_word_list(layout.need(p.train_words)))
+    cfg = rundata.load_run_config(p.root)
+    train, _ = dataset.load_corpora(cfg, str(p.manifest))
+    return p, test, pred, train.words, vocabulary
+
+
+def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
+    from committee import metrics
+
+    out = corpus_mod.read_corpus(path, format="sighan")
+    metrics.check_aligned(test, out)
+    return suspicion.ends_of(out.words)
+
+
+def _irt_flags(p) -> dict[int, str]:
+    """The IRT flag of each gold word with one (``irt-flags``' words), when
+    ``committee irt`` has run on the directory and its files are intact."""
+    if not (p.irt_items.is_file() and p.irt_fit.is_file()):
+        return {}
+    try:
+        layout.verify(p.root, [layout.IRT_ITEMS_FILE])
+        import pandas as pd
+
+        items = pd.read_csv(p.irt_items, sep="\t", keep_default_na=False,
+                            usecols=["flags", "irt_a"])
+    except (InputError, ValueError, OSError):
+        return {}
+    return {i: f"{f} (a = {a})" for i, (f, a) in enumerate(zip(items["flags"], items["irt_a"]))
+            if f and f != "all_correct"}
+
+
+def _reasons(c, i: int, k: int, piece: str, systems, sys_ends, irt, word_ids) -> str:
+    gold, alt = c.gold[i], c.alt[i]
+    g, a = " ".join(suspicion.cut(piece, gold)), " ".join(suspicion.cut(piece, alt))
+    out = [f"members: {int(c.n_alt[i])} of {k} read it as proposed, {int(c.n_wrong[i])} "
+           f"of {k} otherwise than the gold"]
+    ex = c.extra
+    out.append(f"training data: proposed {int(ex['train_alt'][i])}, gold {int(ex['train_gold'][i])}")
+    out.append(f"rest of the test gold: proposed {int(ex['test_alt'][i])}, gold "
+               f"{int(ex['test_gold'][i])}")
+    if systems:
+        s, e = int(c.start[i]), int(c.end[i])
+        agree = [name for name, ends in zip(systems, sys_ends)
+                 if suspicion.reading(ends, s, e) == tuple(alt)]
+        out.append(f"systems reading it as proposed: {', '.join(agree) if agree else 'none'}")
+    flagged = [irt[w] for w in word_ids if w in irt]
+    if flagged:
+        out.append("irt: " + ", ".join(flagged))
+    del g, a
+    return "; ".join(out)
+
+
+def compute(run_dir, systems=()) -> GoldCheck:
+    """Rank a run's gold spans; nothing is written (see :func:`run`).
+    ``systems`` are outputs (SIGHAN) whose readings are named in the reasons."""
+    p, test, pred, train_words, vocabulary = load_inputs(run_dir)
+    sys_ends = [_system_ends(test, s) for s in systems]
+    check = suspicion.check_words(test.words, pred, train_words, vocabulary)
+    c = check.candidates
+    offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
+    word_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words for w in s])))[:-1]
+    first_word = np.concatenate(([0], np.cumsum([len(s) for s in test.words])))
+    irt = _irt_flags(p)
+    text = "".join("".join(s) for s in test.words)
+    rows = []
+    for i, score in zip(check.order.tolist(), check.score.tolist()):
+        s, e = int(c.start[i]), int(c.end[i])
+        sent = int(np.searchsorted(offsets, s, side="right") - 1)
+        w0 = int(np.searchsorted(word_starts, s))
+        w1 = int(np.searchsorted(word_starts, e))
+        piece, base = text[s:e], int(offsets[sent])
+        sentence = text[base:int(offsets[sent + 1])]
+        rows.append({
+            "sentence": sent, "word_index": w0 - int(first_word[sent]),
+            "start": s - base, "end": e - base,
+            "gold": " ".join(suspicion.cut(piece, c.gold[i])),
+            "proposed": " ".join(suspicion.cut(piece, c.alt[i])),
+            "score": score,
+            "reasons": _reasons(c, i, c.k, piece, [os.fspath(x) for x in systems], sys_ends,
+                                irt, range(w0, w1)),
+            "context": sentence[:s - base] + "【" + piece + "】" + sentence[e - base:],
+            "g_start": s, "g_end": e})
+    summary = {
+        "n_members": int(c.k), "n_words": int(test.n_words()), "n_candidates": len(c),
+        "n_rows": len(rows), "expected_errors": check.expected,
+        "error_rate": check.rate,
+        "features": list(suspicion.FEATURES),
+        "weights": [float(w) for w in suspicion.WEIGHTS],
+        "systems": [os.fspath(s) for s in systems],
+    }
+    return GoldCheck(rows, summary)
+
+
+def write(run_dir, result: GoldCheck) -> dict:
+    """Write ``check-gold.tsv`` then ``check-gold.json`` into ``run_dir``."""
+    p = layout.paths(run_dir)
+    text = result.tsv()
+    atomic_write_text(p.gold_check, text)
+    summary = dict(result.summary, files={layout.GOLD_CHECK_FILE: sha256_bytes(text.encode("utf-8"))})
+    atomic_write_text(p.gold_check_json, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    return summary
+
+
+def run(run_dir, systems=()) -> dict:
+    """Rank a run's suspicious gold spans and write the files; returns the
+    content of ``check-gold.json``.  An :class:`InputError` for a missing,
+    edited or unreadable input, a run of another task or an output that
+    does not align; nothing is written then."""
+    layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
+    return write(run_dir, compute(run_dir, systems))
+
+
+def read(run_dir) -> tuple[list[dict], dict]:
+    """``check-gold.tsv`` (rows as dicts with ``g_start``/``g_end``) and
+    ``check-gold.json`` of a run, checked against each other and the run's
+    test set: an :class:`InputError` names what is missing or edited."""
+    p = layout.paths(run_dir)
+    for f in (p.gold_check, p.gold_check_json):
+        if not f.is_file():
+            raise InputError(str(f), None, f"no such file: run `committee check-gold {run_dir}` "
+                             "first")
+    layout.verify(p.root, [layout.GOLD_CHECK_FILE])
+    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    test = corpus_mod.read_corpus(layout.need(p.test), format="sighan")
+    offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
+    rows = []
+    lines = p.gold_check.read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines[1:], 2):
+        f = line.split("\t")
+        try:
+            r = dict(zip(COLUMNS, f))
+            s, a, b = int(r["sentence"]), int(r["start"]), int(r["end"])
+            r.update(sentence=s, start=a, end=b, score=float(r["score"]),
+                     g_start=int(offsets[s]) + a, g_end=int(offsets[s]) + b)
+        except (KeyError, ValueError, IndexError):
+            raise InputError(str(p.gold_check), n, "not a row of check-gold.tsv") from None
+        rows.append(r)
+    return rows, summary
+
+
+def left_out(rows: list[dict], summary: dict, n_chars: int, n: int | None = None
+             ) -> tuple[np.ndarray, int]:
+    """The characters of the first ``n`` rows of ``check-gold.tsv`` (by
+    default the list's expected number of errors, rounded), as one boolean
+    per test character, and that ``n``.
+
+    >>> rows = [{"g_start": 0, "g_end": 2}, {"g_start": 5, "g_end": 6}]
+    >>> mask, n = left_out(rows, {"expected_errors": 1.4}, 7)
+    >>> mask.astype(int).tolist(), n
+    ([1, 1, 0, 0, 0, 0, 0], 1)
+    """
+    if n is None:
+        n = int(round(float(summary.get("expected_errors", 0.0))))
+    n = max(0, min(n, len(rows)))
+    mask = np.zeros(n_chars, dtype=bool)
+    for r in rows[:n]:
+        mask[r["g_start"]:r["g_end"]] = True
+    return mask, n
+
+
+def sensitivity(scorer, outputs, run_dir, names=None) -> dict:
+    """Each output's p, r, f1, pb, rb and fb with and without the run's
+    most suspicious spans (:func:`left_out`), and whether the ranking of
+    the outputs by f1 or fb changes: ``{"n_left_out", "n_chars_left_out",
+    "systems": [{"system", "<metric>", "<metric>_left_out", ...}],
+    "flips": {"f1": bool, "fb": bool}}``."""
+    from committee.scoring.scores import Scores
+
+    rows, summary = read(run_dir)
+    gold = scorer.gold
+    if sum(map(len, gold.words)) and summary.get("n_words") != sum(map(len, gold.words)):
+        raise InputError(str(layout.paths(run_dir).gold_check), None,
+                         f"lists spans of a gold of {summary.get('n_words')} words; the gold "
+                         f"scored has {sum(map(len, gold.words))}: give the run of that gold")
+    mask, n = left_out(rows, summary, gold.n_chars())
+    sig = scorer.signature()
+    systems = []
+    for i, output in enumerate(outputs):
+        name = names[i] if names else os.fspath(output)
+        full = Scores.from_stats(scorer.collect(output), sig, name=name, undefined="ignore")
+        part = Scores.from_stats(scorer.collect_leaving_out(output, mask), sig, name=name,
+                                 undefined="ignore")
+        row = {"system": name}
+        for key in ("p", "r", "f1", "pb", "rb", "fb"):
+            row[key], row[f"{key}_left_out"] = full[key], part[key]
+        systems.append(row)
+    flips = {}
+    for key in ("f1", "fb"):
+        before = sorted(range(len(systems)), key=lambda j: -(systems[j][key] or 0))
+        after = sorted(range(len(systems)), key=lambda j: -(systems[j][f"{key}_left_out"] or 0))
+        flips[key] = before != after
+    return {"run": os.fspath(run_dir), "n_left_out": n, "n_chars_left_out": int(mask.sum()),
+            "expected_errors": summary.get("expected_errors"), "systems": systems,
+            "flips": flips}
+
+
+def format_sensitivity(sens: dict) -> str:
+    """``committee score --gold-check``'s table."""
+    lines = [f"gold check ({sens['run']}): the {sens['n_left_out']:,} most suspicious spans "
+             f"left out ({sens['n_chars_left_out']:,} characters; the list expects "
+             f"{sens['expected_errors']:.0f} errors)",
+             f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}"]
+    for r in sens["systems"]:
+        lines.append(f"{r['system'][-28:]:<28} {100 * r['f1']:>7.2f} {100 * r['f1_left_out']:>9.2f}"
+                     f" {100 * r['fb']:>7.2f} {100 * r['fb_left_out']:>9.2f}")
+    for key, flipped in sens["flips"].items():
+        lines.append(f"ranking by {key}: {'changes' if flipped else 'unchanged'} without them")
+    return "\n".join(lines)

@@ -1,0 +1,280 @@
+"""``committee check-gold`` and ``committee score --gold-check``: suspicious
+gold spans (docs/method.md §15)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from committee import corpus as corpus_mod
+from committee.cli import main
+from committee.corpus import Corpus
+from committee.metrics import Collector, suspicion as S
+from committee.metrics import compute
+from committee.pipeline.layout import paths
+from committee.scoring import goldcheck
+
+
+# --------------------------------------------------------------------------
+# injection
+
+
+def _vocabulary(words):
+    return {w for s in words for w in s}
+
+
+@pytest.fixture(scope="module")
+def gold_words():
+    return corpus_mod.read_embedded().words[3000:3300]
+
+
+def test_injection_is_seeded_and_counts_each_error_once(gold_words):
+    vocab = _vocabulary(gold_words)
+    a, errs_a = S.inject_words(gold_words, 0.02, 5, vocab)
+    b, errs_b = S.inject_words(gold_words, 0.02, 5, vocab)
+    c, errs_c = S.inject_words(gold_words, 0.02, 6, vocab)
+    assert a == b and errs_a == errs_b
+    assert errs_a != errs_c
+    n_words = sum(map(len, gold_words))
+    assert len(errs_a) == round(0.02 * n_words)
+    # the characters are untouched; only the reading of each error's span changes
+    assert ["".join(s) for s in a] == ["".join(s) for s in gold_words]
+    before, after = S.ends_of(gold_words), S.ends_of(a)
+    for e in errs_a:
+        assert S.reading(before, e.start, e.end) != S.reading(after, e.start, e.end)
+    # errors do not touch, and outside them the two segmentations are equal
+    spans = sorted((e.start, e.end) for e in errs_a)
+    assert all(e1 < s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
+    outside = np.ones(before.size, dtype=bool)
+    for s, e in spans:
+        outside[s:e] = False
+    assert np.array_equal(before[outside], after[outside])
+    # every region where they differ is exactly one error: counted once
+    regions = S.member_regions(before, after)
+    assert len(regions) == len(errs_a)
+    assert {(s, e) for s, e, _ in regions} <= set(spans)
+    # the new words are words of the corpus (a merge's, a split's, a shift's)
+    text = "".join("".join(s) for s in a)
+    for e in errs_a:
+        assert all(w in vocab for w in S.cut(text[e.start:e.end],
+                                              S.reading(after, e.start, e.end)))
+    assert {e.kind for e in errs_a} == {"merge", "split", "shift"}
+
+
+def test_injection_of_each_kind_by_hand():
+    vocab = {"北京", "大学", "北京大学", "我", "爱"}
+    new, errs = S.inject_words([["北京大学"]], 1.0, 0, vocab, kinds=(("split", 1.0),))
+    assert new == [["北京", "大学"]] and [(e.kind, e.start, e.end) for e in errs] == [
+        ("split", 0, 4)]
+    new, errs = S.inject_words([["我", "北京", "大学"]], 1.0, 0, vocab, kinds=(("merge", 1.0),))
+    assert new == [["我", "北京大学"]] and [(e.start, e.end) for e in errs] == [(1, 5)]
+    new, errs = S.inject_words([["我爱", "北京"]], 1.0, 0, {"我", "爱北京"},
+                               kinds=(("shift", 1.0),))
+    assert new == [["我", "爱北京"]] and [(e.start, e.end) for e in errs] == [(0, 4)]
+
+
+def test_detection_measures_by_hand():
+    errs = [S.Injected("merge", 0, 2), S.Injected("split", 4, 6), S.Injected("shift", 8, 10)]
+    # rows: hit e0, miss, hit e1, hit e1 again, hit e2
+    starts, ends = np.array([0, 2, 4, 5, 9]), np.array([2, 3, 5, 6, 10])
+    r = S.detection(starts, ends, errs, ks=(3, 6))
+    assert r["recall@3"] == pytest.approx(2 / 3) and r["precision@3"] == pytest.approx(2 / 3)
+    assert r["recall@6"] == 1.0 and r["precision@6"] == pytest.approx(4 / 6)
+    # new errors found at ranks 1, 3 and 5 with 1, 2 and 4 hitting rows so far
+    assert r["ap"] == pytest.approx((1 / 1 + 2 / 3 + 4 / 5) / 3)
+
+
+# --------------------------------------------------------------------------
+# ranking
+
+
+def _members(gold, readings):
+    """(K, C) ends: each member the gold with some spans read otherwise."""
+    out = []
+    for member in readings:
+        ends = gold.copy()
+        for (s, e), lengths in member.items():
+            ends[s:e] = False
+            ends[s + np.cumsum(lengths) - 1] = True
+        out.append(ends)
+    return np.array(out)
+
+
+def test_agreeing_members_rank_above_scattered_errors():
+    # 天 天 向 上 | 有 限 公 司 : two spans of four characters read as 1+1+1+1 by the gold
+    words = [["天", "天", "向", "上"], ["有", "限", "公", "司"]] * 3
+    gold = S.ends_of(words)
+    k = 6
+    agree = {(0, 4): (4,)}                                # every member: one word
+    scattered = [{(4, 8): r} for r in ((2, 2), (4,), (3, 1), (1, 3), (2, 1, 1), (1, 1, 2))]
+    pred = _members(gold, [{**agree, **scattered[j]} for j in range(k)])
+    check = S.check_words(words, pred, [["天"], ["上"]], {"天", "上"})
+    c = check.candidates
+    first = check.order[0]
+    assert (c.start[first], c.end[first]) == (0, 4)
+    assert (c.n_alt[first], c.n_wrong[first]) == (k, k) and tuple(c.alt[first]) == (4,)
+    # the scattered span: readings split at the boundaries members share with the
+    # gold ((2, 2) is two regions of one word each), none given by more than 2 members
+    on_second = [i for i in range(len(c)) if c.start[i] >= 4 and c.end[i] <= 8]
+    assert on_second and all(c.n_alt[i] <= 2 for i in on_second)
+    assert max(c.n_wrong[i] for i in on_second) >= k - 1  # yet nearly every member is wrong
+    ranked_second = [j for j, i in enumerate(check.order) if i in on_second]
+    assert ranked_second
+    assert all(check.p[first] > check.p[i] for i in on_second)
+    assert all(check.score[0] > check.score[j] for j in ranked_second)
+
+
+def test_variation_ngrams_count_each_reading():
+    train = [["北京", "大学"], ["北京大学", "好"], ["北京", "大学", "生"]]
+    v = S.Variation(train)
+    assert v.count("北京大学", (2, 2)) == 2 and v.count("北京大学", (4,)) == 1
+    words = [["北京大学", "好"]]
+    test = S.Variation(words)
+    assert S.variation_candidates(words, v, test) == [(0, 4, (2, 2))]
+
+
+def test_prior_adjustment_recovers_a_known_rate():
+    rng = np.random.default_rng(1)
+    # a model fitted where half the cases were errors, applied where 10% are
+    y = rng.random(20000) < 0.1
+    score = rng.normal(np.where(y, 1.5, -1.5), 1.0)
+    p_half = 1 / (1 + np.exp(-3 * score))  # the exact posterior at prior 1/2
+    q, rate = S.adjust_prior(p_half, 0.5)
+    assert rate == pytest.approx(0.1, abs=0.01)
+    assert q.sum() == pytest.approx(y.sum(), rel=0.05)
+
+
+# --------------------------------------------------------------------------
+# scores without the suspicious spans
+
+
+def test_leaving_out_equals_rescoring_without_those_words():
+    gold = Corpus("gold.txt", [["约翰", "喜欢", "玛丽", "和", "猫"], ["北京", "大学", "好"]], [1, 2])
+    out = Corpus("out.txt", [["约翰", "喜", "欢", "玛丽和", "猫"], ["北京大学", "好"]], [1, 2])
+    d = np.array([0.0, 0.5, 1.0, 0.25, 0.75, 0.2, 0.4, 0.1])
+    # leave out 喜欢 (characters 2 to 4) and 北京大学 (8 to 12): the output has
+    # boundaries at their edges, so removing them from both sides is plain
+    mask = np.zeros(13, dtype=bool)
+    mask[2:4] = mask[8:12] = True
+    left = Collector(gold, difficulty=d).leaving_out(mask).collect(out)
+    gold2 = Corpus("gold2.txt", [["约翰", "玛丽", "和", "猫"], ["好"]], [1, 2])
+    out2 = Corpus("out2.txt", [["约翰", "玛丽和", "猫"], ["好"]], [1, 2])
+    d2 = np.array([0.0, 1.0, 0.25, 0.75, 0.1])
+    plain = Collector(gold2, difficulty=d2).collect(out2)
+    a, b = compute(left), compute(plain)
+    for key in ("p", "r", "f1", "pb", "rb", "fb"):
+        assert a[key] == pytest.approx(b[key], abs=1e-12), key
+    assert (left.n_gold.sum(), left.n_pred.sum(), left.n_correct.sum()) == (5, 4, 3)
+
+
+# --------------------------------------------------------------------------
+# the command on a real toy run
+
+
+@pytest.fixture(scope="module")
+def toy_run(tmp_path_factory, toy_corpus):
+    from toyrun import write_config
+
+    d = tmp_path_factory.mktemp("goldcheck")
+    cfg = write_config(d / "toy.yaml", toy_corpus, d / "run", size=3, iterations=20)
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    return d / "run"
+
+
+def test_check_gold_writes_a_ranked_list(toy_run, capsys):
+    assert main(["check-gold", str(toy_run)]) == 0
+    out = capsys.readouterr().out
+    assert "check-gold.tsv, check-gold.json" in out and "expected annotation errors" in out
+    p = paths(toy_run)
+    lines = p.gold_check.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == list(goldcheck.COLUMNS)
+    rows = [dict(zip(goldcheck.COLUMNS, line.split("\t"))) for line in lines[1:]]
+    assert rows, "a K = 3 toy committee disagrees with its gold somewhere"
+    scores = [float(r["score"]) for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    test = corpus_mod.read_corpus(p.test)
+    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    assert summary["expected_errors"] == pytest.approx(sum(scores), rel=1e-4)
+    assert summary["n_members"] == 3 and summary["n_words"] == test.n_words()
+    for r in rows[:20]:
+        s, a, b, j = int(r["sentence"]), int(r["start"]), int(r["end"]), int(r["word_index"])
+        text = "".join(test.words[s])
+        assert r["gold"].replace(" ", "") == r["proposed"].replace(" ", "") == text[a:b]
+        assert r["gold"] != r["proposed"]
+        assert sum(map(len, test.words[s][:j])) == a  # the span starts at that gold word
+        assert r["context"] == text[:a] + "【" + text[a:b] + "】" + text[b:]
+        assert r["reasons"].startswith("members: ")
+
+
+def test_score_gold_check_equals_a_rescoring_without_those_spans(toy_run, tmp_path, capsys):
+    assert main(["check-gold", str(toy_run)]) == 0
+    p = paths(toy_run)
+    test = corpus_mod.read_corpus(p.test)
+    out = tmp_path / "out.txt"
+    corpus_mod.write_sighan(out, [[c for w in s for c in w] if i % 3 == 0 else s
+                                  for i, s in enumerate(test.words)])  # some sentences by character
+    capsys.readouterr()
+    assert main(["score", "--gold", str(p.test), "--difficulty", str(toy_run), "--gold-check",
+                 str(toy_run), "--json", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    sens = data["gold_check"]
+    rows, summary = goldcheck.read(toy_run)
+    n = int(round(summary["expected_errors"]))
+    assert sens["n_left_out"] == n
+    # by hand: the gold words and the output's words overlapping those spans removed
+    mask = np.zeros(test.n_chars(), dtype=bool)
+    for r in rows[:n]:
+        mask[r["g_start"]:r["g_end"]] = True
+    pred = corpus_mod.read_corpus(out)
+    from committee.tasks.spans import match, spans
+    g, q = spans(test.words), spans(pred.words)
+    before = np.concatenate(([0], np.cumsum(mask)))
+    keep_g = before[g.ends] == before[g.starts]
+    keep_q = before[q.ends] == before[q.starts]
+    ok = match(g, q)[0]
+    n_correct = int((ok & keep_g).sum())
+    precision, recall = n_correct / keep_q.sum(), n_correct / keep_g.sum()
+    row = sens["systems"][0]
+    assert row["p_left_out"] == pytest.approx(precision, abs=1e-12)
+    assert row["r_left_out"] == pytest.approx(recall, abs=1e-12)
+    assert row["f1"] == pytest.approx(data["systems"][0]["f1"], abs=1e-12)
+    assert row["fb"] == pytest.approx(data["systems"][0]["fb"], abs=1e-12)
+
+
+def test_gold_check_refuses_a_list_edited_since(toy_run, tmp_path, capsys):
+    run = tmp_path / "copy"
+    shutil.copytree(toy_run, run)
+    assert main(["check-gold", str(run)]) == 0
+    p = paths(run)
+    p.gold_check.write_text(p.gold_check.read_text(encoding="utf-8") + "x\n", encoding="utf-8")
+    capsys.readouterr()
+    code = main(["score", "--gold", str(p.test), "--gold-check", str(run), str(p.test)])
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert code != 0 and "check-gold.tsv: changed since committee check-gold wrote it" in last
+    assert "Traceback" not in err
+
+
+def test_gold_check_before_check_gold_says_what_to_run(toy_run, tmp_path, capsys):
+    run = tmp_path / "fresh"
+    shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
+    p = paths(run)
+    code = main(["score", "--gold", str(p.test), "--gold-check", str(run), str(p.test)])
+    err = capsys.readouterr().err
+    assert code != 0 and f"run `committee check-gold {run}` first" in err
+
+
+def test_check_gold_on_a_directory_that_is_no_run(tmp_path, capsys):
+    code = main(["check-gold", str(tmp_path / "nothing")])
+    err = capsys.readouterr().err
+    assert code != 0 and "nothing: no such directory" in err and err.count("\n") == 1
+
+
+def test_gold_check_refuses_standard_input(toy_run, capsys):
+    p = paths(toy_run)
+    code = main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "-"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--gold-check scores each output twice" in err
