@@ -262,10 +262,11 @@ def cmd_check_gold(args) -> int:
     from committee.scoring import goldcheck
 
     summary = goldcheck.run(args.run_dir, systems=args.system or [])
+    units, n = summary["units"], summary["n_units"]
     print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
-          f"suspicious spans of {summary['n_words']:,} gold words (K={summary['n_members']}); "
-          f"expected annotation errors among them: {summary['expected_errors']:.0f} "
-          f"({100 * summary['expected_errors'] / max(summary['n_words'], 1):.2f}% of the words)")
+          f"suspicious spans of {n:,} gold {units} (K={summary['n_members']}); expected "
+          f"annotation errors among them: {summary['expected_errors']:.0f} "
+          f"({100 * summary['expected_errors'] / max(n, 1):.2f}% of the {units})")
     return 0
 
 

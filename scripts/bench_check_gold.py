@@ -96,21 +96,19 @@ def cleanlab_rows(words, pred, offsets):
     return starts[out], ends[out]
 
 
-def irt_rows(words, marks):
+def irt_rows(starts, ends, marks):
     from committee.scoring import irt
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PlausibilityWarning)
         fit, _ = irt.fit_model("marks", marks, "auto")
     order = np.array(irt.flag_order(fit, irt.flags(fit)), dtype=np.int64)
-    starts, ends = word_rows(words)
     return starts[order], ends[order]
 
 
-def difficulty_rows(words, marks):
+def difficulty_rows(starts, ends, marks):
     d = 1 - marks.mean(0)
     order = np.argsort(-d, kind="stable")
-    starts, ends = word_rows(words)
     return starts[order], ends[order]
 
 
@@ -124,15 +122,109 @@ def variation_rows(check: S.Check):
     return c.start[order], c.end[order]
 
 
+class Words:
+    """A run of words: its gold, the injection and every method's rows."""
+
+    def __init__(self, data):
+        self.data, test = data, data.test
+        self.gold = test.words
+        self.n_units = test.n_words()
+        self.inject_vocab = data.vocabulary | {w for s in test.words for w in s}
+        texts = ["".join(s) for s in test.words]
+        self.offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts])))
+        self.member_words = [marks_mod.words_from_ends(texts, m) for m in data.pred]
+
+    def inject(self, rate, seed):
+        bad, errors = S.inject_words(self.gold, rate, seed, self.inject_vocab)
+        return bad, errors
+
+    def check(self, gold):
+        d = self.data
+        return S.check_words(gold, d.pred, d.train.words, d.vocabulary)
+
+    def fit_data(self, gold, errors):
+        d = self.data
+        c, train, testvar, text = S.word_inputs(gold, d.pred, d.train.words)
+        x = S.features(c, text, train, testvar, d.vocabulary)
+        return x, S.restores(c, S.ends_of(self.gold), errors)
+
+    def baselines(self, gold, methods):
+        rows = {}
+        marks = corrupted_marks(gold, self.member_words)
+        if "cleanlab" in methods:
+            rows["cleanlab"] = cleanlab_rows(gold, self.data.pred, self.offsets)
+        starts, ends = word_rows(gold)
+        if "irt" in methods:
+            rows["irt flags"] = irt_rows(starts, ends, marks)
+        rows["difficulty"] = difficulty_rows(starts, ends, marks)
+        return rows
+
+
+class EntityRun:
+    """A run of entities: the same, with entity errors (no cleanlab: the
+    run's readings say where members put entities, not their types)."""
+
+    def __init__(self, data):
+        from committee.metrics import suspicion_entities as se
+
+        self.se, self.data = se, data
+        test, train, task = data.test, data.train, data.task
+        self.lengths = [sum(map(len, s)) for s in test.words]
+        self.gold = task.gold(test)
+        self.n_units = sum(map(len, self.gold))
+        self.types = sorted({u[2] for s in self.gold for u in s})
+        self.text = "".join("".join(s) for s in test.words)
+        texts = ["".join(s) for s in train.words]
+        self.train_text = "\n".join(texts)
+        self.train_gold = se.Entities.from_units(task.gold(train), [len(t) + 1 for t in texts])
+        self.where = {}
+
+    def inject(self, rate, seed):
+        new, errors, where = self.se.inject_entities(self.gold, self.lengths, rate, seed,
+                                                     self.types)
+        self.where[id(new)] = (where, errors)
+        return new, errors
+
+    def _marks(self, units):
+        where, errors = self.where.get(id(units), ([], []))
+        return self.se.corrupted_marks(self.data.marks, self.data.pred, units, self.lengths,
+                                       where, errors)
+
+    def check(self, units):
+        se = self.se
+        return se.check_entities(se.Entities.from_units(units, self.lengths), self.lengths,
+                                 self.text, self._marks(units), self.data.pred, self.train_text,
+                                 self.train_gold)
+
+    def fit_data(self, units, errors):
+        se = self.se
+        c, x = se.entity_inputs(se.Entities.from_units(units, self.lengths), self.lengths,
+                                self.text, self._marks(units), self.data.pred, self.train_text,
+                                self.train_gold)
+        original = se.Entities.from_units(self.gold, self.lengths)
+        return x, se.restores(c, original, errors, self.text)
+
+    def baselines(self, units, methods):
+        e = self.se.Entities.from_units(units, self.lengths)
+        marks = self._marks(units)
+        rows = {}
+        if "irt" in methods:
+            rows["irt flags"] = irt_rows(e.start, e.end, marks)
+        rows["difficulty"] = difficulty_rows(e.start, e.end, marks)
+        return rows
+
+
+def case_of(run):
+    data = goldcheck.load_inputs(run)
+    return (Words if data.task.collector == "words" else EntityRun)(data)
+
+
 def fit_weights(run: str) -> None:
-    p, test, pred, train_words, vocabulary = goldcheck.load_inputs(run)
-    inject_vocab = vocabulary | {w for s in test.words for w in s}
-    bad, errors = S.inject_words(test.words, S.FIT_RATE, 1000, inject_vocab)
-    c, train, testvar, text = S.word_inputs(bad, pred, train_words)
-    x = S.features(c, text, train, testvar, vocabulary)
-    y = S.restores(c, S.ends_of(test.words), errors).astype(float)
-    w = S.fit(x, y)
-    print(f"{run}: {len(errors)} injected errors, {len(c)} candidates, {int(y.sum())} of them "
+    case = case_of(run)
+    bad, errors = case.inject(S.FIT_RATE, 1000)
+    x, y = case.fit_data(bad, errors)
+    w = S.fit(x, y.astype(float))
+    print(f"{run}: {len(errors)} injected errors, {len(y)} candidates, {int(y.sum())} of them "
           "propose the reading an error replaced")
     print("WEIGHTS = np.array([" + ", ".join(f"{v:.4f}" for v in w) + "])")
     print(f"FITTED_RATE = {y.mean():.4f}")
@@ -140,34 +232,26 @@ def fit_weights(run: str) -> None:
 
 def bench(run: str, rate: float, seeds, methods) -> list[dict]:
     t = time.process_time()
-    p, test, pred, train_words, vocabulary = goldcheck.load_inputs(run)
-    print(f"\n## {run}: K = {pred.shape[0]}, {test.n_words():,} test words "
+    case = case_of(run)
+    units = case.data.task.units
+    print(f"\n## {run}: K = {case.data.pred.shape[0]}, {case.n_units:,} test {units} "
           f"(read in {time.process_time() - t:.1f} CPU-s)", flush=True)
-    inject_vocab = vocabulary | {w for s in test.words for w in s}
-    texts = ["".join(s) for s in test.words]
-    offsets = np.concatenate(([0], np.cumsum([len(x) for x in texts])))
-    member_words = [marks_mod.words_from_ends(texts, m) for m in pred]
     t = time.process_time()
-    clean = S.check_words(test.words, pred, train_words, vocabulary)
+    clean = case.check(case.gold)
     print(f"clean gold: {len(clean.order):,} rows, expected errors {clean.expected:.0f} "
           f"(rate {clean.rate:.4f}); check-gold took {time.process_time() - t:.1f} CPU-s",
           flush=True)
     results = []
     for seed in seeds:
-        bad, errors = S.inject_words(test.words, rate, seed, inject_vocab)
+        bad, errors = case.inject(rate, seed)
         n = len(errors)
         ks = (n, 2 * n)
-        check = S.check_words(bad, pred, train_words, vocabulary)
+        check = case.check(bad)
         rows = {"check-gold": (check.candidates.start[check.order],
                                check.candidates.end[check.order])}
         if "variation" in methods:
             rows["variation n-grams"] = variation_rows(check)
-        marks = corrupted_marks(bad, member_words)
-        if "cleanlab" in methods:
-            rows["cleanlab"] = cleanlab_rows(bad, pred, offsets)
-        if "irt" in methods:
-            rows["irt flags"] = irt_rows(bad, marks)
-        rows["difficulty"] = difficulty_rows(bad, marks)
+        rows.update(case.baselines(bad, methods))
         for name, (s, e) in rows.items():
             r = S.detection(s, e, errors, ks)
             results.append({"run": run, "seed": seed, "method": name, "n": n,

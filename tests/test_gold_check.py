@@ -198,14 +198,17 @@ def test_check_gold_writes_a_ranked_list(toy_run, capsys):
     test = corpus_mod.read_corpus(p.test)
     summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
     assert summary["expected_errors"] == pytest.approx(sum(scores), rel=1e-4)
-    assert summary["n_members"] == 3 and summary["n_words"] == test.n_words()
+    assert summary["n_members"] == 3 and summary["n_units"] == test.n_words()
     for r in rows[:20]:
         s, a, b, j = int(r["sentence"]), int(r["start"]), int(r["end"]), int(r["word_index"])
         text = "".join(test.words[s])
         assert r["gold"].replace(" ", "") == r["proposed"].replace(" ", "") == text[a:b]
         assert r["gold"] != r["proposed"]
         assert sum(map(len, test.words[s][:j])) == a  # the span starts at that gold word
-        assert r["context"] == text[:a] + "【" + text[a:b] + "】" + text[b:]
+        ctx = r["context"]
+        assert "【" + text[a:b] + "】" in ctx
+        assert ctx.strip("…").replace("【", "").replace("】", "") in text
+        assert len(ctx.strip("…")) <= 2 * goldcheck.CONTEXT + (b - a) + 2
         assert r["reasons"].startswith("members: ")
 
 
@@ -278,3 +281,108 @@ def test_gold_check_refuses_standard_input(toy_run, capsys):
     code = main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "-"])
     err = capsys.readouterr().err
     assert code == 2 and "--gold-check scores each output twice" in err
+
+
+# --------------------------------------------------------------------------
+# entities
+
+
+def test_entity_injection_is_seeded_and_each_error_counted_once():
+    from committee.metrics import suspicion_entities as se
+
+    full = corpus_mod.read_embedded(entities=True)
+    from committee.tasks import NER
+
+    test = Corpus("t", full.words[3000:3400], list(range(400)), tags=full.tags[3000:3400])
+    units = NER.gold(test)
+    lengths = [sum(map(len, s)) for s in test.words]
+    types = sorted({u[2] for s in units for u in s})
+    a = se.inject_entities(units, lengths, 0.05, 3, types)
+    assert a == se.inject_entities(units, lengths, 0.05, 3, types)
+    new, errors, where = a
+    n = sum(map(len, units))
+    assert len(errors) == round(0.05 * n) == len(where)
+    assert {e.kind for e in errors} == {"type", "boundary"}
+    changed = [(s, j) for s in range(len(units)) for j in range(len(units[s]))
+               if units[s][j] != new[s][j]]
+    assert sorted(changed) == sorted(where)  # each changed entity is one error, once
+    for (s, j), e in zip(where, errors):
+        (a0, b0, t0), (a1, b1, t1) = units[s][j], new[s][j]
+        assert (t0 != t1) == (e.kind == "type") and ((a0, b0) != (a1, b1)) == (e.kind != "type")
+        assert 0 <= a1 < b1 <= lengths[s]
+    for sentence in new:  # still disjoint, in order
+        assert all(x[1] <= y[0] for x, y in zip(sentence, sentence[1:]))
+
+
+def test_members_agreeing_on_a_type_rank_above_scattered_boundaries():
+    from committee.metrics import suspicion_entities as se
+
+    # two sentences of 10 characters, one gold entity each at [2, 5)
+    lengths = [10, 10]
+    gold = se.Entities.from_units([[(2, 5, "LOC")], [(2, 5, "PER")]], lengths)
+    k = 6
+    marks = np.zeros((k, 2), dtype=bool)
+    pred = np.zeros((k, 20), dtype=bool)
+    pred[:, 2:5] = True  # every member: an entity over exactly [2, 5), of another type
+    for m, (a, b) in enumerate([(11, 15), (12, 16), (13, 15), (12, 14), (11, 16), (13, 16)]):
+        pred[m, a:b] = True  # scattered spans around the second entity [12, 15)
+    text = "我在北京市住" + "了很久" + "他是张三丰的人" + "呢呀哦"
+    train_text = "北京市\n张三丰"
+    train_gold = se.Entities.from_units([[(0, 3, "ORG")], [(0, 3, "PER")]], [4, 4])
+    check = se.check_entities(gold, lengths, text, marks, pred, train_text, train_gold)
+    c = check.candidates
+    first = check.order[0]
+    assert c.extra["kind"][first] == "type" and (c.start[first], c.end[first]) == (2, 5)
+    assert c.extra["proposed"][first] == "北京市/ORG" and c.n_alt[first] == k
+    second = [i for i in range(len(c)) if c.extra["entity"][i] == 1]
+    assert second and all(c.n_alt[i] <= 2 for i in second)
+    assert all(check.p[first] > check.p[i] for i in second)
+
+
+@pytest.fixture(scope="module")
+def ner_toy_run(tmp_path_factory):
+    from test_ner import _config, _quiet, ner_corpus as _  # noqa: F401
+    from committee.config import load_config
+    from committee.corpus.embedded import with_entities
+    from committee.pipeline import workflow
+
+    d = tmp_path_factory.mktemp("ner-goldcheck")
+    full = with_entities(corpus_mod.read_embedded())
+    for name, rows in (("train.bio", range(400)), ("test.bio", range(1000, 1040))):
+        chars, tags = [], []
+        for i in rows:
+            c, t = [], []
+            for w, tag in zip(full.words[i], full.tags[i]):
+                for j, ch in enumerate(w):
+                    c.append(ch)
+                    t.append(tag if tag == "O" or j == 0 else "I-" + tag[2:])
+            chars.append(c)
+            tags.append(t)
+        corpus_mod.write_bio(d / name, chars, tags)
+    cfg = load_config(_config(d / "ner.yaml", d, d / "out"))
+    with _quiet():
+        workflow.run(cfg, progress=False)
+    return d / "out"
+
+
+def test_check_gold_and_gold_check_on_a_run_of_entities(ner_toy_run, tmp_path, capsys):
+    assert main(["check-gold", str(ner_toy_run)]) == 0
+    assert "gold entities (K=3)" in capsys.readouterr().out
+    rows, summary = goldcheck.read(ner_toy_run)
+    assert summary["task"] == "ner" and rows
+    p = paths(ner_toy_run)
+    test = corpus_mod.read_corpus(p.test, format="bio")
+    for r in rows[:10]:
+        text = "".join(test.words[r["sentence"]])
+        assert r["context"].replace("【", "").replace("】", "").strip("…") in text
+        assert r["gold"] != r["proposed"]
+    # an output that tags nothing: recall without the left-out entities, by hand
+    out = tmp_path / "none.bio"
+    corpus_mod.write_bio(out, test.words, [["O"] * len(s) for s in test.words])
+    capsys.readouterr()
+    assert main(["score", "--task", "ner", "--gold", str(p.test), "--difficulty",
+                 str(ner_toy_run), "--gold-check", str(ner_toy_run), "--json", str(out)]) == 0
+    sens = json.loads(capsys.readouterr().out)["gold_check"]
+    assert sens["n_left_out"] == int(round(summary["expected_errors"]))
+    row = sens["systems"][0]
+    assert row["r"] == 0.0 and row["r_left_out"] == 0.0

@@ -118,6 +118,36 @@ class EntityCollector:
             self._n_oov = np.bincount(g.sentence[self.oov], minlength=S)
         self.buckets = tuple(buckets)
 
+    #: Characters whose entities are left out on both sides (:meth:`leaving_out`).
+    excluded: np.ndarray | None = None
+
+    def leaving_out(self, excluded: np.ndarray) -> EntityCollector:
+        """This gold side without the gold entities that overlap an
+        ``excluded`` character, and in :meth:`collect` without such predicted
+        entities either (as :meth:`committee.metrics.Collector.leaving_out`);
+        results by attribute are not collected."""
+        import copy
+
+        g = self.spans
+        excluded = np.asarray(excluded, dtype=bool)
+        if excluded.shape != (g.n_chars,):
+            raise ValueError(f"excluded has shape {excluded.shape}, the gold has "
+                             f"{g.n_chars} characters")
+        keep = _outside(excluded, g)
+        out = copy.copy(self)
+        out.excluded, out._kept, out.buckets = excluded, keep, ()
+        S = self.n_sentences
+        out._n_gold = np.bincount(g.sentence[keep], minlength=S)
+        if self.difficulty is not None:
+            out.difficulty = self.difficulty[keep]
+            out._gold_d = np.bincount(g.sentence[keep], weights=out.difficulty, minlength=S)
+            out._bin_key = self._bin_key[keep]
+            out._bin_gold = np.bincount(out._bin_key, minlength=S * N_BINS).reshape(S, N_BINS)
+        if self.oov is not None:
+            out.oov = self.oov[keep]
+            out._n_oov = np.bincount(g.sentence[keep][out.oov], minlength=S)
+        return out
+
     def units_of(self, pred: Corpus) -> list:
         """The units of an output, read as the gold's are."""
         return self.task.gold(pred, self.mode, self.scheme)
@@ -134,6 +164,9 @@ class EntityCollector:
             check_aligned(self.gold, pred)
         S = self.n_sentences
         g, p, gold_ok, _ = self.match(pred) if matched is None else matched
+        if self.excluded is not None:
+            gold_ok, g = gold_ok[self._kept], _subset(g, self._kept)
+            p = _subset(p, _outside(self.excluded, p))
 
         def per_sentence(ids, weights=None):
             return np.bincount(ids, weights=weights, minlength=S)
@@ -170,6 +203,17 @@ class EntityCollector:
         its :meth:`match`, when the caller has it)."""
         g, p, _, _ = self.match(pred) if matched is None else matched
         return entity_outcomes(g, p)
+
+
+def _outside(excluded: np.ndarray, s: Spans) -> np.ndarray:
+    """Which spans of ``s`` overlap no ``excluded`` character."""
+    before = np.concatenate(([0], np.cumsum(excluded)))
+    return before[s.ends] == before[s.starts]
+
+
+def _subset(s: Spans, keep: np.ndarray) -> Spans:
+    return Spans(s.starts[keep], s.ends[keep], s.sentence[keep], s.sentence_offsets,
+                 None if s.labels is None else s.labels[keep], s.label_names)
 
 
 def entity_outcomes(gold: Spans, pred: Spans) -> dict[str, int]:

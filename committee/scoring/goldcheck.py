@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -63,8 +62,22 @@ class GoldCheck:
         return "\n".join(lines) + "\n"
 
 
-def load_inputs(run_dir):
-    """The run's gold test set, its members' readings, training words and vocabulary."""
+@dataclass
+class RunInputs:
+    """What a check reads of a run: its gold test set (and its task), the
+    members' marks and readings, the training corpus and vocabulary."""
+
+    paths: object
+    task: object
+    test: corpus_mod.Corpus
+    marks: np.ndarray
+    pred: np.ndarray
+    train: corpus_mod.Corpus
+    vocabulary: set
+
+
+def load_inputs(run_dir) -> RunInputs:
+    """Read and check what :func:`compute` needs of a finished run."""
     from committee.pipeline import dataset
     from committee.report import rundata
 
@@ -75,12 +88,12 @@ def load_inputs(run_dir):
     layout.verify(p.root, layout.READ_BY[COMMAND])
     manifest = layout.read_manifest(p.root, COMMAND)
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
-    if not task.tiles:
+    if task.collector not in (tasks_mod.WORDS, tasks_mod.ENTITIES):
         raise InputError(str(p.root), None, f"a run of {task.units}: committee check-gold "
-                         "reads segmentations (a run of task segmentation)")
+                         "reads runs of words or of entities")
     test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
-    k = read_npz(layout.need(p.marks), ["marks"], layout.REWRITE)["marks"].shape[0]
-    pred = marks_mod.read_predictions(p.predictions, test.n_chars(), k)
+    marks = read_npz(layout.need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
+    pred = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     if pred is None:
         raise InputError(str(p.predictions), None, "no members' readings of the test set "
                          "(a run of an older version): run committee run again on this "
@@ -88,7 +101,7 @@ def load_inputs(run_dir):
     vocabulary = set(corpus_mod.read_word_list(layout.need(p.train_words)))
     cfg = rundata.load_run_config(p.root)
     train, _ = dataset.load_corpora(cfg, str(p.manifest))
-    return p, test, pred, train.words, vocabulary
+    return RunInputs(p, task, test, marks, pred, train, vocabulary)
 
 
 def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
@@ -116,9 +129,9 @@ def _irt_flags(p) -> dict[int, str]:
             if f and f != "all_correct"}
 
 
-def _reasons(c, i: int, k: int, piece: str, systems, sys_ends, irt, word_ids) -> str:
-    gold, alt = c.gold[i], c.alt[i]
-    g, a = " ".join(suspicion.cut(piece, gold)), " ".join(suspicion.cut(piece, alt))
+def _reasons(c, i: int, systems, sys_ends, irt, word_ids) -> str:
+    """The evidence of candidate ``i``, ``;``-separated."""
+    k = c.k
     out = [f"members: {int(c.n_alt[i])} of {k} read it as proposed, {int(c.n_wrong[i])} "
            f"of {k} otherwise than the gold"]
     ex = c.extra
@@ -128,54 +141,108 @@ def _reasons(c, i: int, k: int, piece: str, systems, sys_ends, irt, word_ids) ->
     if systems:
         s, e = int(c.start[i]), int(c.end[i])
         agree = [name for name, ends in zip(systems, sys_ends)
-                 if suspicion.reading(ends, s, e) == tuple(alt)]
+                 if suspicion.reading(ends, s, e) == tuple(c.alt[i])]
         out.append(f"systems reading it as proposed: {', '.join(agree) if agree else 'none'}")
     flagged = [irt[w] for w in word_ids if w in irt]
     if flagged:
         out.append("irt: " + ", ".join(flagged))
-    del g, a
     return "; ".join(out)
 
 
-def compute(run_dir, systems=()) -> GoldCheck:
-    """Rank a run's gold spans; nothing is written (see :func:`run`).
-    ``systems`` are outputs (SIGHAN) whose readings are named in the reasons."""
-    p, test, pred, train_words, vocabulary = load_inputs(run_dir)
+#: Characters of a sentence shown on each side of a span in ``context``.
+CONTEXT = 40
+
+
+def _context(sentence: str, a: int, b: int) -> str:
+    """The sentence around ``[a, b)``, the span in 【】, cut to :data:`CONTEXT`
+    characters on each side (… marks a cut).
+
+    >>> _context("我爱北京天安门", 2, 4)
+    '我爱【北京】天安门'
+    """
+    left, right = sentence[max(0, a - CONTEXT):a], sentence[b:b + CONTEXT]
+    return (("…" if a > CONTEXT else "") + left + "【" + sentence[a:b] + "】" + right
+            + ("…" if len(sentence) - b > CONTEXT else ""))
+
+
+def _words_check(data: RunInputs, systems):
+    """The check of a run of words, with each row's readings and unit indices."""
+    test = data.test
     sys_ends = [_system_ends(test, s) for s in systems]
-    check = suspicion.check_words(test.words, pred, train_words, vocabulary)
+    check = suspicion.check_words(test.words, data.pred, data.train.words, data.vocabulary)
     c = check.candidates
-    offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
-    word_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words for w in s])))[:-1]
-    first_word = np.concatenate(([0], np.cumsum([len(s) for s in test.words])))
-    irt = _irt_flags(p)
     text = "".join("".join(s) for s in test.words)
+    unit_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words for w in s])))[:-1]
+    irt = _irt_flags(data.paths)
+    names = [os.fspath(x) for x in systems]
     rows = []
-    for i, score in zip(check.order.tolist(), check.score.tolist()):
+    for i in check.order.tolist():
+        s, e = int(c.start[i]), int(c.end[i])
+        piece = text[s:e]
+        w0, w1 = (int(np.searchsorted(unit_starts, x)) for x in (s, e))
+        rows.append((i, " ".join(suspicion.cut(piece, c.gold[i])),
+                     " ".join(suspicion.cut(piece, c.alt[i])), w0,
+                     _reasons(c, i, names, sys_ends, irt, range(w0, w1))))
+    return check, rows, [sum(map(len, x)) for x in test.words]
+
+
+def _entities_check(data: RunInputs, systems):
+    """The check of a run of entities (``systems`` are not read: a tagger's
+    output names types the members' records lack)."""
+    from committee.metrics import suspicion_entities as se
+
+    if systems:
+        raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run of "
+                         "entities is checked from its members alone")
+    task, test, train = data.task, data.test, data.train
+    lengths = [sum(map(len, s)) for s in test.words]
+    gold = se.Entities.from_units(task.gold(test), lengths)
+    train_texts = ["".join(s) for s in train.words]
+    train_gold = se.Entities.from_units(task.gold(train), [len(t) + 1 for t in train_texts])
+    text = "".join("".join(s) for s in test.words)
+    check = se.check_entities(gold, lengths, text, data.marks, data.pred,
+                              "\n".join(train_texts), train_gold)
+    c = check.candidates
+    rows = []
+    for i in check.order.tolist():
+        unit = int(c.extra["entity"][i])
+        index = unit if unit >= 0 else int(np.searchsorted(gold.start, c.start[i]))
+        rows.append((i, c.extra["gold"][i], c.extra["proposed"][i], index,
+                     _reasons(c, i, (), (), {}, ()) + f"; reading: {c.extra['kind'][i]}"))
+    return check, rows, lengths
+
+
+def compute(run_dir, systems=()) -> GoldCheck:
+    """Rank a run's gold spans (words, or entities); nothing is written (see
+    :func:`run`).  ``systems`` are segmenters' outputs (SIGHAN) whose
+    readings the reasons name (runs of words only)."""
+    data = load_inputs(run_dir)
+    words = data.task.collector == tasks_mod.WORDS
+    check, rows, lengths = (_words_check if words else _entities_check)(data, systems)
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    per_sentence = np.concatenate(([0], np.cumsum(
+        [len(s) for s in data.test.words] if words else
+        [len(u) for u in data.task.gold(data.test)])))
+    text = "".join("".join(s) for s in data.test.words)
+    c = check.candidates
+    out = []
+    for (i, gold, proposed, unit, reasons), score in zip(rows, check.score.tolist()):
         s, e = int(c.start[i]), int(c.end[i])
         sent = int(np.searchsorted(offsets, s, side="right") - 1)
-        w0 = int(np.searchsorted(word_starts, s))
-        w1 = int(np.searchsorted(word_starts, e))
-        piece, base = text[s:e], int(offsets[sent])
-        sentence = text[base:int(offsets[sent + 1])]
-        rows.append({
-            "sentence": sent, "word_index": w0 - int(first_word[sent]),
-            "start": s - base, "end": e - base,
-            "gold": " ".join(suspicion.cut(piece, c.gold[i])),
-            "proposed": " ".join(suspicion.cut(piece, c.alt[i])),
-            "score": score,
-            "reasons": _reasons(c, i, c.k, piece, [os.fspath(x) for x in systems], sys_ends,
-                                irt, range(w0, w1)),
-            "context": sentence[:s - base] + "【" + piece + "】" + sentence[e - base:],
-            "g_start": s, "g_end": e})
+        base = int(offsets[sent])
+        out.append({"sentence": sent, "word_index": unit - int(per_sentence[sent]),
+                    "start": s - base, "end": e - base, "gold": gold, "proposed": proposed,
+                    "score": score, "reasons": reasons,
+                    "context": _context(text[base:int(offsets[sent + 1])], s - base, e - base),
+                    "g_start": s, "g_end": e})
     summary = {
-        "n_members": int(c.k), "n_words": int(test.n_words()), "n_candidates": len(c),
-        "n_rows": len(rows), "expected_errors": check.expected,
-        "error_rate": check.rate,
-        "features": list(suspicion.FEATURES),
-        "weights": [float(w) for w in suspicion.WEIGHTS],
+        "task": data.task.name, "units": data.task.units,
+        "n_members": int(c.k), "n_units": int(per_sentence[-1]), "n_chars": len(text),
+        "n_candidates": len(c), "n_rows": len(out), "expected_errors": check.expected,
+        "error_rate": check.rate, "features": list(suspicion.FEATURES),
         "systems": [os.fspath(s) for s in systems],
     }
-    return GoldCheck(rows, summary)
+    return GoldCheck(out, summary)
 
 
 def write(run_dir, result: GoldCheck) -> dict:
@@ -208,7 +275,8 @@ def read(run_dir) -> tuple[list[dict], dict]:
                              "first")
     layout.verify(p.root, [layout.GOLD_CHECK_FILE])
     summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
-    test = corpus_mod.read_corpus(layout.need(p.test), format="sighan")
+    task = tasks_mod.get(layout.run_task(p.root) or tasks_mod.DEFAULT_TASK)
+    test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
     offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
     rows = []
     lines = p.gold_check.read_text(encoding="utf-8").splitlines()
@@ -255,10 +323,11 @@ def sensitivity(scorer, outputs, run_dir, names=None) -> dict:
 
     rows, summary = read(run_dir)
     gold = scorer.gold
-    if sum(map(len, gold.words)) and summary.get("n_words") != sum(map(len, gold.words)):
+    n_chars = sum(len(w) for s in gold.words for w in s)
+    if summary.get("n_chars") != n_chars:
         raise InputError(str(layout.paths(run_dir).gold_check), None,
-                         f"lists spans of a gold of {summary.get('n_words')} words; the gold "
-                         f"scored has {sum(map(len, gold.words))}: give the run of that gold")
+                         f"lists spans of a test set of {summary.get('n_chars')} characters; "
+                         f"the gold scored has {n_chars}: give the run of that gold")
     mask, n = left_out(rows, summary, gold.n_chars())
     sig = scorer.signature()
     systems = []

@@ -355,10 +355,8 @@ class Scorer:
     def collect_leaving_out(self, output, excluded) -> metrics.SufficientStats:
         """:meth:`collect` with every gold and predicted word that overlaps an
         ``excluded`` character (one boolean per test character) left out
-        (:meth:`committee.metrics.Collector.leaving_out`); words only."""
-        if self._task.collector != tasks_mod.WORDS:
-            raise ValueError(f"leaving spans out scores words; task {self.task} has "
-                             f"{self._task.units}")
+        (:meth:`committee.metrics.Collector.leaving_out`; of entities,
+        :meth:`committee.metrics.labelled.EntityCollector.leaving_out`)."""
         return self._collector.leaving_out(excluded).collect(self.read(output))
 
     def score(self, output, *, bootstrap: int = 0, seed: int = SEED,
