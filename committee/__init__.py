@@ -40,6 +40,7 @@ _LAZY = {
     "load_difficulty": ("committee.pipeline.difficulty", "load_difficulty"),
     "run": ("committee.pipeline.workflow", "run"),
     "report": ("committee.pipeline.workflow", "report"),
+    "check_gold": ("committee.scoring.goldcheck", "check_gold"),
 }
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "load_difficulty",
     "run",
     "report",
+    "check_gold",
     "CommitteeError",
     "InputError",
     "ConfigError",

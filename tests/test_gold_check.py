@@ -386,3 +386,42 @@ def test_check_gold_and_gold_check_on_a_run_of_entities(ner_toy_run, tmp_path, c
     assert sens["n_left_out"] == int(round(summary["expected_errors"]))
     row = sens["systems"][0]
     assert row["r"] == 0.0 and row["r_left_out"] == 0.0
+
+
+def test_the_api_returns_the_rows_the_command_writes(toy_run, tmp_path):
+    import committee
+
+    run = tmp_path / "api"
+    shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
+    result = committee.check_gold(run, write_files=False)
+    assert not paths(run).gold_check.exists()
+    written = committee.check_gold(run)
+    assert paths(run).gold_check.read_text(encoding="utf-8") == result.tsv() == written.tsv()
+    rows, summary = goldcheck.read(run)
+    assert [r["proposed"] for r in rows] == [r["proposed"] for r in result.rows]
+    assert summary["expected_errors"] == pytest.approx(result.summary["expected_errors"])
+
+
+def test_the_report_shows_the_list_and_the_scores_without_it(toy_run, tmp_path):
+    run = tmp_path / "report"
+    shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
+    test = corpus_mod.read_corpus(paths(run).test)
+    by_char = tmp_path / "chars.txt"
+    corpus_mod.write_sighan(by_char, [[c for w in s for c in w] for s in test.words])
+    assert main(["report", str(run), "--only", "word_weights", "--system", str(by_char),
+                 "--quiet"]) == 0
+    page = (run / "report.md").read_text(encoding="utf-8")
+    assert "## Suspicious gold" not in page and f"committee check-gold {run}" in page
+    assert main(["check-gold", str(run)]) == 0
+    assert main(["report", str(run), "--only", "word_weights", "--system", str(by_char),
+                 "--quiet"]) == 0
+    page = (run / "report.md").read_text(encoding="utf-8")
+    assert "## Suspicious gold" in page and "| # | gold | proposed | P(error) | sentence |" in page
+    rows, summary = goldcheck.read(run)
+    assert f"lists {len(rows):,} spans" in page
+    assert "【" + rows[0]["context"].split("【")[1] in page
+    shown = (run / "report" / "gold-check.csv").read_text(encoding="utf-8").splitlines()
+    assert len(shown) == 1 + min(20, len(rows))
+    if int(round(summary["expected_errors"])):
+        systems = (run / "report" / "gold-check-systems.csv").read_text(encoding="utf-8")
+        assert "chars" in systems and "| system | f1 | f1 without | fb | fb without |" in page

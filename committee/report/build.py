@@ -117,6 +117,9 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
                 if section is not None:
                     sections.append(section)
                     made.append(name)
+        section = _gold_check(ctx)
+        if section is not None:
+            sections.append(section)
         html_problem = _without_plotly(ctx)
         page = _write_page(ctx, analyses, sections, started)
         if html_problem is None:
@@ -124,6 +127,19 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         return page
     finally:
         layout.close_log(handler)
+
+
+def _gold_check(ctx: Context) -> str | None:
+    """The "Suspicious gold" section (:mod:`committee.report.goldcheck`); one
+    that fails becomes a note, never the report's end."""
+    from committee.report import goldcheck
+
+    try:
+        return goldcheck.section(ctx)
+    except Exception as exc:  # noqa: BLE001 - one failing part never takes the report down
+        log.warning("suspicious gold: %s", _reason(exc))
+        ctx.notes.append(f"{goldcheck.TITLE}: not made ({_reason(exc)}).")
+        return None
 
 
 def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:

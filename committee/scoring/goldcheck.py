@@ -264,6 +264,20 @@ def run(run_dir, systems=()) -> dict:
     return write(run_dir, compute(run_dir, systems))
 
 
+def check_gold(run_dir, systems=(), write_files: bool = True) -> GoldCheck:
+    """The Python form of ``committee check-gold``: the ranked suspicious
+    spans of a finished run (words, or entities) as a :class:`GoldCheck`
+    (``rows``: dicts with the columns of ``check-gold.tsv``; ``summary``:
+    ``check-gold.json``); with ``write_files`` (the default) both files are
+    written into ``run_dir`` as the command writes them."""
+    if write_files:
+        layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
+    result = compute(run_dir, systems)
+    if write_files:
+        result.summary = write(run_dir, result)
+    return result
+
+
 def read(run_dir) -> tuple[list[dict], dict]:
     """``check-gold.tsv`` (rows as dicts with ``g_start``/``g_end``) and
     ``check-gold.json`` of a run, checked against each other and the run's

@@ -1,0 +1,91 @@
+"""The report's "Suspicious gold" section: the head of ``check-gold.tsv``
+(written by ``committee check-gold``, docs/method.md §15) with each span in
+its sentence, and every ranked system's f1 and fb without the spans the
+list expects to be errors.
+
+It is made when the run directory holds a ``check-gold.tsv`` that
+``committee check-gold`` wrote (its checksum checked); a run without one
+gets a note saying how to add it.  Files: ``report/gold-check.csv`` (the
+rows shown) and ``report/gold-check-systems.csv``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from committee.corpus import Corpus
+from committee.metrics import collector_for
+from committee.pipeline import layout
+from committee.report.output import markdown_table, pct, write_csv
+
+#: Rows of ``check-gold.tsv`` the section shows.
+SHOWN = 20
+TITLE = "Suspicious gold"
+
+
+def _collector(data):
+    kind = data.kind.collector
+    return collector_for(kind, data.test, data.d, data.char_d if data.units is not None else None)
+
+
+def _without(ctx, mask) -> list[dict]:
+    """Each ranked system's f1 and fb on the whole test set and without the
+    ``mask`` characters' units (:meth:`committee.metrics.Collector.leaving_out`)."""
+    from committee import scoring
+
+    data = ctx.data
+    left = _collector(data).leaving_out(mask)
+    rows = []
+    for s in ctx.ranked:
+        pred = Corpus(s.name, s.words, data.test.lines, tags=s.tags)
+        part = scoring.Scores.from_stats(left.collect(pred, check=False), s.scores.signature,
+                                         name=s.name, undefined="ignore")
+        rows.append({"system": s.name, "kind": s.kind, "f1": s.scores["f1"],
+                     "f1_left_out": part["f1"], "fb": s.scores["fb"],
+                     "fb_left_out": part["fb"]})
+    return rows
+
+
+def _order(rows, key) -> list[str]:
+    return [r["system"] for r in sorted(rows, key=lambda r: -(r[key] if r[key] is not None
+                                                             else float("-inf")))]
+
+
+def section(ctx) -> str | None:
+    """The section, or None (with a note) when the run has no list."""
+    from committee.scoring import goldcheck
+
+    p = layout.paths(ctx.run_dir)
+    if not p.gold_check.is_file():
+        ctx.notes.append(f"{TITLE}: run `committee check-gold {ctx.run_dir}` before the report "
+                         "for the gold spans most likely to be annotation errors "
+                         "(docs/method.md §15).")
+        return None
+    rows, summary = goldcheck.read(ctx.run_dir)
+    mask, n = goldcheck.left_out(rows, summary, ctx.data.test.n_chars())
+    shown = pd.DataFrame([{k: r[k] for k in goldcheck.COLUMNS} for r in rows[:SHOWN]])
+    if not shown.empty:
+        write_csv(ctx.out_dir / "gold-check.csv", shown)
+    units = summary.get("units", ctx.data.units_name)
+    text = [f"## {TITLE}", "",
+            f"`committee check-gold` lists {len(rows):,} spans of the gold where the members or "
+            f"the training corpus read the text otherwise (`check-gold.tsv`); it expects "
+            f"{summary['expected_errors']:.0f} of them to be annotation errors "
+            f"({100 * summary['expected_errors'] / max(summary.get('n_units', 1), 1):.2f}% of "
+            f"the test {units}; docs/method.md §15). The first {min(SHOWN, len(rows))}, most "
+            "suspicious first:", ""]
+    body = [[str(i + 1), r["gold"], r["proposed"], f"{r['score']:.3f}", r["context"]]
+            for i, r in enumerate(rows[:SHOWN])]
+    text += [markdown_table(["#", "gold", "proposed", "P(error)", "sentence"], body), ""]
+    if ctx.ranked and n:
+        systems = _without(ctx, mask)
+        write_csv(ctx.out_dir / "gold-check-systems.csv", pd.DataFrame(systems))
+        body = [[r["system"], pct(r["f1"]), pct(r["f1_left_out"]), pct(r["fb"]),
+                 pct(r["fb_left_out"])] for r in systems]
+        flips = [k for k in ("f1", "fb") if _order(systems, k) != _order(systems, f"{k}_left_out")]
+        text += [f"Without the {n:,} most suspicious spans ({int(mask.sum()):,} characters), "
+                 "each system's scores (`committee score --gold-check`):", "",
+                 markdown_table(["system", "f1", "f1 without", "fb", "fb without"], body), "",
+                 ("The ranking by " + " and by ".join(flips) + " changes without them."
+                  if flips else "No ranking (by f1 or by fb) changes without them."), ""]
+    return "\n".join(text)
