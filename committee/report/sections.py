@@ -653,7 +653,7 @@ def irt(ctx: Context) -> str | None:
         "committee's scale (members: mean 0, sd 1); b is the ability at which a word is "
         "right half the time, a how sharply that chance rises with θ "
         "(docs/irt.md, docs/method.md §11). Files: `items.tsv`, `irt.json`, "
-        "`check-gold.tsv`, `irt-subset.tsv`.\n\n"
+        "`irt-flags.tsv`, `irt-subset.tsv`.\n\n"
         + _irt_items_part(ctx, fit) + _irt_systems_part(ctx, fit, res.systems)
         + _irt_subset_part(ctx, res.summary["subset"]) + _irt_check_part(ctx))
 
@@ -755,18 +755,19 @@ def _irt_subset_part(ctx: Context, sub: dict) -> str:
 
 
 def _irt_check_part(ctx: Context, n: int = 15) -> str:
-    """The first rows of ``check-gold.tsv``."""
+    """The first rows of ``irt-flags.tsv``."""
     path = layout.paths(ctx.run_dir).irt_check
     df = pd.read_csv(path, sep="\t", keep_default_na=False, quoting=3, dtype=str)
     if df.empty:
-        return "### Words to check\n\nNo word is flagged.\n"
+        return "### Flagged words\n\nNo word is flagged.\n"
     body = [[r["word"], r["d"], r["n_correct"], r["irt_a"], r["reason"],
              r["right_by_strong"] or "–", r["context"]] for _, r in df.head(n).iterrows()]
-    return ("### Words to check\n\n"
-            f"{len(df):,} words (`check-gold.tsv`; the first {min(n, len(df))} below): words "
+    return ("### Flagged words\n\n"
+            f"{len(df):,} words (`irt-flags.tsv`; the first {min(n, len(df))} below): words "
             "every member misses that strong systems (θ at least the members' median) get "
             "right first, then the other words every member misses, then words with negative "
-            "or near-zero discrimination. Their gold segmentation deserves a look.\n\n"
+            "or near-zero discrimination (the ranked list of likely annotation errors is "
+            "`committee check-gold`'s, below).\n\n"
             + markdown_table(["word", "d", "members right", "a", "reason",
                               "right by strong systems", "sentence"], body) + "\n")
 
