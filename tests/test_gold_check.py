@@ -425,3 +425,13 @@ def test_the_report_shows_the_list_and_the_scores_without_it(toy_run, tmp_path):
     if int(round(summary["expected_errors"])):
         systems = (run / "report" / "gold-check-systems.csv").read_text(encoding="utf-8")
         assert "chars" in systems and "| system | f1 | f1 without | fb | fb without |" in page
+
+
+def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_path, capsys):
+    run = tmp_path / "old"
+    shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*",
+                                                                "predictions.npz"))
+    code = main(["check-gold", str(run)])
+    err = capsys.readouterr().err
+    assert code != 0 and "predictions.npz: no members' readings of the test set" in err
+    assert err.count("\n") == 1 and not paths(run).gold_check.exists()

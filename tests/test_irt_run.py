@@ -312,7 +312,7 @@ def test_report_irt_section(tmp_path):
     ctx = Context(cfg, data, tmp_path / "report", others=systems, f1_rank=[3, 1, 2],
                   fb_rank=[3, 1, 2])
     text = REGISTRY["irt"](ctx)
-    assert text.startswith("## IRT") and "### Words to check" in text
+    assert text.startswith("## IRT") and "### Flagged words" in text
     ranks = pd.read_csv(ctx.out_dir / "irt-systems.csv")
     assert ranks.set_index("system")["rank_theta"].to_dict() == {"gold": 1, "half": 2,
                                                                  "chars": 3}
