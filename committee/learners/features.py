@@ -99,7 +99,76 @@ def _f3(chars: str) -> list[list[str]]:
     ]
 
 
-_BUILDERS = {"F1": _f1, "F2": _f2, "F3": _f3}
+# --------------------------------------------------------------------------
+# word templates W1, W2, W3: the items are the words of the gold segmentation
+# (a task whose members tag words, :attr:`committee.tasks.Task.item`)
+
+#: The word template standing for each template of a config when a task's
+#: members tag words (docs/method.md §14): ``F1`` -> ``W1`` and so on.
+WORD_TEMPLATES = {"F1": "W1", "F2": "W2", "F3": "W3"}
+
+#: What :attr:`committee.tasks.Task.item` says of members that tag words.
+WORD_ITEMS = "words"
+
+#: Longest word length named by the length attribute: ``4=N0`` is 4 or more.
+MAX_LENGTH = 4
+
+
+def _check_words(words) -> None:
+    if isinstance(words, str):
+        raise TypeError("word templates take a sequence of words, not a string of characters")
+
+
+def _w1(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, *words, PAD]
+    return [
+        [f"{a}=W-1", f"{b}=W0", f"{c}=W1",
+         f"{b[0]}=P0", f"{b[-1]}=S0", f"{min(len(b), MAX_LENGTH)}=N0"]
+        for a, b, c in zip(p, p[1:], p[2:])
+    ]
+
+
+def _w2(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, PAD, *words, PAD, PAD]
+    return [
+        [f"{a}=W-2", f"{b}=W-1", f"{c}=W0", f"{d}=W1", f"{e}=W2",
+         f"{b} {c}=W-1:0", f"{c} {d}=W0:1",
+         f"{c[0]}=P0", f"{c[-1]}=S0", f"{min(len(c), MAX_LENGTH)}=N0"]
+        for a, b, c, d, e in zip(p, p[1:], p[2:], p[3:], p[4:])
+    ]
+
+
+def _w3(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, PAD, *words, PAD, PAD]
+    # the last character of the word before, the first of the word after
+    last = [PAD, *(w[-1] for w in words), PAD]
+    first = [PAD, *(w[0] for w in words), PAD]
+    return [
+        [f"{a}=W-2", f"{b}=W-1", f"{c}=W0", f"{d}=W1", f"{e}=W2",
+         f"{b} {c}=W-1:0", f"{c} {d}=W0:1",
+         f"{c[0]}=P0", f"{c[-1]}=S0", f"{min(len(c), MAX_LENGTH)}=N0",
+         f"{c[:2]}=PP0", f"{c[-2:]}=SS0", f"{x}=S-1", f"{y}=P1"]
+        for a, b, c, d, e, x, y in zip(p, p[1:], p[2:], p[3:], p[4:], last, first[2:])
+    ]
+
+
+_BUILDERS = {"F1": _f1, "F2": _f2, "F3": _f3, "W1": _w1, "W2": _w2, "W3": _w3}
+_N_ATTRIBUTES.update({"W1": 6, "W2": 10, "W3": 14})
+
+
+def template_for(template: str, item: str) -> str:
+    """The template a member whose items are ``item`` is trained with: the
+    config's ``template`` itself for characters, its word analogue
+    (:data:`WORD_TEMPLATES`) for words.
+
+    >>> template_for("F2", "characters"), template_for("F2", "words")
+    ('F2', 'W2')
+    """
+    check_template(template)
+    return WORD_TEMPLATES.get(template, template) if item == WORD_ITEMS else template
 
 
 def check_template(template: str) -> None:
