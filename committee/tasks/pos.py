@@ -72,9 +72,9 @@ class PartOfSpeech(Task):
     #: members tag the gold words, with the word templates
     item: str = WORD_ITEMS
     reported: bool = False
-    no_report: str = ("committee report does not read part-of-speech runs yet: switch the "
-                      "experiments off; committee score --task pos --gold RUN/test.txt "
-                      "--difficulty RUN scores outputs against the run")
+    no_report: str = ("committee report does not read part-of-speech runs yet (leave the "
+                      "experiments of a pos config off); committee score --task pos --gold "
+                      "RUN/test.txt --difficulty RUN scores outputs against the run")
 
     def prepare(self, corpus: Corpus, fix=None) -> Corpus:
         """``corpus`` with every word tagged (an :class:`InputError` naming
