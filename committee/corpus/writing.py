@@ -88,7 +88,7 @@ def write_bio(path: str | os.PathLike, words: Iterable[Sequence[str]],
 
 def format_pku(words: Iterable[Sequence[str]], tags: Iterable[Sequence[str]]) -> str:
     """``pku`` text: ``word/TAG`` tokens joined by two spaces, as People's
-    Daily writes them, ``\n`` after every sentence.
+    Daily writes them, ``\\n`` after every sentence.
 
     Raises :class:`ValueError` for a word or tag that could not be read
     back as the same (empty, holding whitespace, a tag holding ``/``, a
@@ -96,7 +96,7 @@ def format_pku(words: Iterable[Sequence[str]], tags: Iterable[Sequence[str]]) ->
     tags of different lengths.
 
     >>> format_pku([["迈向", "新"], [], ["世纪"]], [["v", "a"], [], ["n"]])
-    '迈向/v  新/a\n\n世纪/n\n'
+    '迈向/v  新/a\\n\\n世纪/n\\n'
     """
     out = []
     for i, (ws, ts) in enumerate(zip(words, tags)):

@@ -1,4 +1,5 @@
-"""CRF attributes of the feature templates F1, F2, F3 (docs/method.md §2).
+"""CRF attributes of the feature templates F1, F2, F3 (docs/method.md §2),
+and of their word analogues W1, W2, W3 (docs/method.md §14, at the end).
 
 For every character of a sentence, :func:`attributes` returns the list of
 attribute names that describe its context.  An attribute name holds the
@@ -59,6 +60,31 @@ is process-wide state); at committee-member scale the cost is small anyway:
 the F2 attributes of a 10% slice (170k characters) take 0.4 s, against
 1.5 s for python-crfsuite to take them in (``Trainer.append``) and 5-12 s
 to train (docs/benchmarks.md).
+
+Word templates
+--------------
+A task whose members tag the words of the gold segmentation
+(:attr:`committee.tasks.Task.item` ``words``: parts of speech) gives each
+sentence as a tuple of words, and the config's F1, F2, F3 stand for W1,
+W2, W3 (:func:`template_for`).  With ``w`` the current word, ``W{i}`` the
+word at offset ``i`` (:data:`PAD` outside the sentence):
+
+======  ==============  ======================  =============================
+name    words ``W{i}``  bigrams (one space)     characters of ``w``, more
+======  ==============  ======================  =============================
+W1      i = -1, 0, 1    --                      first ``=P0``, last ``=S0``,
+                                                length ``=N0`` (4: 4 or more)
+W2      i = -2 ... 2    ``W-1:0``, ``W0:1``     as W1
+W3      i = -2 ... 2    ``W-1:0``, ``W0:1``     as W1, first two ``=PP0``,
+                                                last two ``=SS0``; the last
+                                                character of ``W-1``
+                                                (``=S-1``), the first of
+                                                ``W1`` (``=P1``)
+======  ==============  ======================  =============================
+
+6, 10 and 14 attributes per word.  The character attributes stand in for
+the word's identity when it was not seen in training; they are given for
+every word, so the test attributes do not depend on a member's sample.
 """
 
 from __future__ import annotations
@@ -186,7 +212,8 @@ def check_template(template: str) -> None:
 
 
 def n_attributes(template: str) -> int:
-    """Number of attributes per character for ``template`` (5, 9 or 12).
+    """Number of attributes per character for ``template`` (5, 9 or 12;
+    per word for the word templates: 6, 10, 14).
 
     >>> [n_attributes(t) for t in TEMPLATES]
     [5, 9, 12]
@@ -195,14 +222,16 @@ def n_attributes(template: str) -> int:
     return _N_ATTRIBUTES[template]
 
 
-def attributes(chars: str, template: str) -> list[list[str]]:
-    """Attribute names of every character of one sentence.
+def attributes(chars, template: str) -> list[list[str]]:
+    """Attribute names of every character of one sentence (of every word,
+    for the word templates).
 
     Parameters
     ----------
-    chars : str
-        The characters of the sentence (may be empty).
-    template : {"F1", "F2", "F3"}
+    chars : str, or tuple of str
+        The characters of the sentence (may be empty); its words, for
+        ``W1``-``W3`` (a :class:`TypeError` for a string).
+    template : {"F1", "F2", "F3", "W1", "W2", "W3"}
 
     Returns
     -------
