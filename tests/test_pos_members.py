@@ -260,6 +260,11 @@ def test_a_toy_pos_committee_runs_resumes_and_is_scored(tmp_path, capsys):
     assert system["r_punishment"] == pytest.approx((1 - d[right]).sum() / (1 - d).sum(),
                                                    abs=1e-12)
     assert 0 < system["fb"] < 1
+    # no report of it yet: one line, nothing written
+    assert main(["report", str(run), "--quiet"]) != 0
+    assert "task pos: committee report does not read part-of-speech runs yet" in \
+        capsys.readouterr().err
+    assert not (run / "report.md").exists()
 
 
 def test_the_report_refuses_a_pos_run_in_one_line(tmp_path, capsys):

@@ -141,8 +141,7 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     train, test = load_corpora(cfg, where)
     task = tasks_mod.get(_task(cfg))
     # as the task reads them (pos: every word tagged, People's Daily's ids dropped)
-    fix = lambda key, value: f"{key}: {value}"  # noqa: E731
-    train, test = task.prepare(train, fix), task.prepare(test, fix)
+    train, test = task.prepare(train, _setting), task.prepare(test, _setting)
     train_units = task.gold(train)
     train_sentences = task.train_sentences(train, train_units)
     if not train_sentences:
@@ -174,6 +173,11 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     # the words, not the file: the same vocabulary in any encoding or file
     vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
     return RunInputs(train, test, train_sentences, vocabulary, vsource, task.name, units)
+
+
+def _setting(key: str, value) -> str:
+    """A config setting as a message spells it: ``task: segmentation``."""
+    return f"{key}: {value}"
 
 
 def _task(cfg) -> str:
