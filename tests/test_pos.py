@@ -1,4 +1,5 @@
-"""Part of speech (``task: pos``, docs/method.md §14): scoring outputs.
+"""Part of speech (``task: pos``, docs/method.md §14): scoring outputs
+(its committees: tests/test_pos_members.py).
 
 Oracles: scikit-learn's ``accuracy_score`` and ``classification_report`` on
 outputs that keep the gold segmentation; hand counts of exact (start, end,
@@ -213,18 +214,3 @@ def test_the_wrong_task_is_named_in_one_line(tmp_path, capsys):
     with pytest.raises(InputError, match=r"^<gold>: has no part-of-speech tags \(read as "
                                          r"sighan\): .*score its words with task='segmentation'$"):
         committee.score(["迈向 充满"], ["迈向 充满"], task="pos")
-
-
-def test_a_config_with_task_pos_is_refused_in_one_line(tmp_path, capsys):
-    cfg = _write(tmp_path / "pos.yaml", f"""name: p
-task: pos
-corpus:
-  train: {{builtin: peoples-daily-1998, split: train}}
-  test: {{builtin: peoples-daily-1998, split: test}}
-output: {{dir: {tmp_path / 'run'}}}
-""")
-    assert main(["run", str(cfg)]) != 0
-    err = capsys.readouterr().err
-    assert err == (f"committee: error: {cfg}: task: pos scores outputs only (committee score "
-                   "--task pos); committee run does not train part-of-speech committees yet\n")
-    assert not (tmp_path / "run").exists()

@@ -398,10 +398,11 @@ class Config(Section):
     """the run's name: letters, digits, '.', '_', '-'"""
     task: Annotated[str, BeforeValidator(_registered_task), Choices(lambda: tuple(TASKS))] = \
         DEFAULT_TASK
-    """what the committee rates: segmentation (each gold word) or ner (each gold named entity
+    """what the committee rates: segmentation (each gold word), ner (each gold named entity
     of a corpus with entity tags: format bio, or the built-in corpus's persons, places and
-    organisations; docs/method.md §13); pos (words and their part-of-speech tags) is for
-    committee score only so far and is refused here (§14)"""
+    organisations; docs/method.md §13) or pos (each gold word with its part-of-speech tag,
+    rated by word-level taggers on the gold segmentation: a corpus with a tag on every word,
+    such as pku or the built-in corpus; its runs have no report yet; §14)"""
     corpus: CorpusConfig
     """the corpora"""
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)

@@ -1,5 +1,6 @@
-"""Writing a segmentation (SIGHAN text, one sentence a line) and tokens with
-their entity tags (``bio``)."""
+"""Writing a segmentation (SIGHAN text, one sentence a line), tokens with
+their entity tags (``bio``) and words with their part-of-speech tags
+(``pku``)."""
 
 from __future__ import annotations
 
@@ -81,5 +82,39 @@ def write_bio(path: str | os.PathLike, words: Iterable[Sequence[str]],
     """Write tokens and their entity tags as ``bio`` UTF-8, atomically
     (:func:`format_bio`)."""
     text = format_bio(words, tags)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def format_pku(words: Iterable[Sequence[str]], tags: Iterable[Sequence[str]]) -> str:
+    """``pku`` text: ``word/TAG`` tokens joined by two spaces, as People's
+    Daily writes them, ``\\n`` after every sentence.
+
+    Raises :class:`ValueError` for a word or tag that could not be read
+    back as the same (empty, holding whitespace, a tag holding ``/``, a
+    word with ``[`` or ``]``, which open and close compounds), or words and
+    tags of different lengths.
+
+    >>> format_pku([["迈向", "新"], [], ["世纪"]], [["v", "a"], [], ["n"]])
+    '迈向/v  新/a\\n\\n世纪/n\\n'
+    """
+    out = []
+    for i, (ws, ts) in enumerate(zip(words, tags)):
+        if len(ws) != len(ts):
+            raise ValueError(f"sentence {i + 1}: {len(ws)} words but {len(ts)} tags")
+        for w, t in zip(ws, ts):
+            if (not w or w.split() != [w] or "[" in w or "]" in w or not t
+                    or t.split() != [t] or "/" in t):
+                raise ValueError(f"sentence {i + 1}: word {w!r} with tag {t!r} cannot be "
+                                 "written as pku")
+        out.append("  ".join(f"{w}/{t}" for w, t in zip(ws, ts)))
+        out.append("\n")
+    return "".join(out)
+
+
+def write_pku(path: str | os.PathLike, words: Iterable[Sequence[str]],
+              tags: Iterable[Sequence[str]]) -> None:
+    """Write words and their tags as ``pku`` UTF-8, atomically (:func:`format_pku`)."""
+    text = format_pku(words, tags)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)

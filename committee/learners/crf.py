@@ -478,13 +478,13 @@ test_attributes.cache_clear = _cached_test_attributes.cache_clear
 # the trainer: train on tagged characters, tag characters
 
 
-def train_examples(examples: Sequence[tuple[str, Sequence[str]]], template: str, algorithm: str,
-                   params: dict, model_path: str | os.PathLike, *, rand_seed: int = 1
-                   ) -> dict[str, float]:
-    """Train a CRF on ``examples`` (``(characters, one tag per character)``
-    each, from :meth:`committee.tasks.Segmentation.example` or its NER
-    counterpart) with ``template``'s attributes and write it to
-    ``model_path``.
+def train_examples(examples: Sequence[tuple[str | tuple[str, ...], Sequence[str]]], template: str,
+                   algorithm: str, params: dict, model_path: str | os.PathLike, *,
+                   rand_seed: int = 1) -> dict[str, float]:
+    """Train a CRF on ``examples`` (``(items, one tag per item)`` each, from
+    :meth:`committee.tasks.Task.example`: characters as a string for the
+    character templates, words as a tuple for the word templates) with
+    ``template``'s attributes and write it to ``model_path``.
 
     The attributes are built one sentence at a time while crfsuite takes them
     in, so their Python lists never all exist at once (crfsuite keeps its own
@@ -501,9 +501,9 @@ def train_examples(examples: Sequence[tuple[str, Sequence[str]]], template: str,
     build_s = [0.0]
 
     def xseqs():
-        for chars, _ in examples:
+        for items, _ in examples:
             t = time.perf_counter()
-            x = attributes(chars, template)
+            x = attributes(items, template)
             build_s[0] += time.perf_counter() - t
             yield x
 
@@ -513,11 +513,12 @@ def train_examples(examples: Sequence[tuple[str, Sequence[str]]], template: str,
     return timings
 
 
-def tag(model_path: str | os.PathLike, test_chars: Sequence[str],
+def tag(model_path: str | os.PathLike, test_items: Sequence,
         template: str) -> list[list[str]]:
-    """The tags of every test sentence, by the Viterbi path of a trained
-    model over ``template``'s attributes (cached, :func:`test_attributes`)."""
-    return tag_sentences(model_path, test_attributes(test_chars, template))
+    """The tags of every test sentence (its characters, or its words for
+    the word templates), by the Viterbi path of a trained model over
+    ``template``'s attributes (cached, :func:`test_attributes`)."""
+    return tag_sentences(model_path, test_attributes(test_items, template))
 
 
 class CrfsuiteTrainer:
@@ -564,9 +565,9 @@ class CrfsuiteTrainer:
         return train_examples(examples, template, algorithm, params, model_path,
                               rand_seed=rand_seed)
 
-    def tag(self, model_path, test_chars, template):
+    def tag(self, model_path, test_items, template):
         """:func:`tag`."""
-        return tag(model_path, test_chars, template)
+        return tag(model_path, test_items, template)
 
     def fingerprint(self, algorithm: str, params: dict) -> dict:
         """What identifies a model of this trainer in a run's recipe and

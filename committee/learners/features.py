@@ -1,4 +1,5 @@
-"""CRF attributes of the feature templates F1, F2, F3 (docs/method.md §2).
+"""CRF attributes of the feature templates F1, F2, F3 (docs/method.md §2),
+and of their word analogues W1, W2, W3 (docs/method.md §14, at the end).
 
 For every character of a sentence, :func:`attributes` returns the list of
 attribute names that describe its context.  An attribute name holds the
@@ -59,6 +60,31 @@ is process-wide state); at committee-member scale the cost is small anyway:
 the F2 attributes of a 10% slice (170k characters) take 0.4 s, against
 1.5 s for python-crfsuite to take them in (``Trainer.append``) and 5-12 s
 to train (docs/benchmarks.md).
+
+Word templates
+--------------
+A task whose members tag the words of the gold segmentation
+(:attr:`committee.tasks.Task.item` ``words``: parts of speech) gives each
+sentence as a tuple of words, and the config's F1, F2, F3 stand for W1,
+W2, W3 (:func:`template_for`).  With ``w`` the current word, ``W{i}`` the
+word at offset ``i`` (:data:`PAD` outside the sentence):
+
+======  ==============  ======================  =============================
+name    words ``W{i}``  bigrams (one space)     characters of ``w``, more
+======  ==============  ======================  =============================
+W1      i = -1, 0, 1    --                      first ``=P0``, last ``=S0``,
+                                                length ``=N0`` (4: 4 or more)
+W2      i = -2 ... 2    ``W-1:0``, ``W0:1``     as W1
+W3      i = -2 ... 2    ``W-1:0``, ``W0:1``     as W1, first two ``=PP0``,
+                                                last two ``=SS0``; the last
+                                                character of ``W-1``
+                                                (``=S-1``), the first of
+                                                ``W1`` (``=P1``)
+======  ==============  ======================  =============================
+
+6, 10 and 14 attributes per word.  The character attributes stand in for
+the word's identity when it was not seen in training; they are given for
+every word, so the test attributes do not depend on a member's sample.
 """
 
 from __future__ import annotations
@@ -99,7 +125,76 @@ def _f3(chars: str) -> list[list[str]]:
     ]
 
 
-_BUILDERS = {"F1": _f1, "F2": _f2, "F3": _f3}
+# --------------------------------------------------------------------------
+# word templates W1, W2, W3: the items are the words of the gold segmentation
+# (a task whose members tag words, :attr:`committee.tasks.Task.item`)
+
+#: The word template standing for each template of a config when a task's
+#: members tag words (docs/method.md §14): ``F1`` -> ``W1`` and so on.
+WORD_TEMPLATES = {"F1": "W1", "F2": "W2", "F3": "W3"}
+
+#: What :attr:`committee.tasks.Task.item` says of members that tag words.
+WORD_ITEMS = "words"
+
+#: Longest word length named by the length attribute: ``4=N0`` is 4 or more.
+MAX_LENGTH = 4
+
+
+def _check_words(words) -> None:
+    if isinstance(words, str):
+        raise TypeError("word templates take a sequence of words, not a string of characters")
+
+
+def _w1(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, *words, PAD]
+    return [
+        [f"{a}=W-1", f"{b}=W0", f"{c}=W1",
+         f"{b[0]}=P0", f"{b[-1]}=S0", f"{min(len(b), MAX_LENGTH)}=N0"]
+        for a, b, c in zip(p, p[1:], p[2:])
+    ]
+
+
+def _w2(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, PAD, *words, PAD, PAD]
+    return [
+        [f"{a}=W-2", f"{b}=W-1", f"{c}=W0", f"{d}=W1", f"{e}=W2",
+         f"{b} {c}=W-1:0", f"{c} {d}=W0:1",
+         f"{c[0]}=P0", f"{c[-1]}=S0", f"{min(len(c), MAX_LENGTH)}=N0"]
+        for a, b, c, d, e in zip(p, p[1:], p[2:], p[3:], p[4:])
+    ]
+
+
+def _w3(words) -> list[list[str]]:
+    _check_words(words)
+    p = [PAD, PAD, *words, PAD, PAD]
+    # the last character of the word before, the first of the word after
+    last = [PAD, *(w[-1] for w in words), PAD]
+    first = [PAD, *(w[0] for w in words), PAD]
+    return [
+        [f"{a}=W-2", f"{b}=W-1", f"{c}=W0", f"{d}=W1", f"{e}=W2",
+         f"{b} {c}=W-1:0", f"{c} {d}=W0:1",
+         f"{c[0]}=P0", f"{c[-1]}=S0", f"{min(len(c), MAX_LENGTH)}=N0",
+         f"{c[:2]}=PP0", f"{c[-2:]}=SS0", f"{x}=S-1", f"{y}=P1"]
+        for a, b, c, d, e, x, y in zip(p, p[1:], p[2:], p[3:], p[4:], last, first[2:])
+    ]
+
+
+_BUILDERS = {"F1": _f1, "F2": _f2, "F3": _f3, "W1": _w1, "W2": _w2, "W3": _w3}
+_N_ATTRIBUTES.update({"W1": 6, "W2": 10, "W3": 14})
+
+
+def template_for(template: str, item: str) -> str:
+    """The template a member whose items are ``item`` is trained with: the
+    config's ``template`` itself for characters, its word analogue
+    (:data:`WORD_TEMPLATES`) for words.
+
+    >>> template_for("F2", "characters"), template_for("F2", "words")
+    ('F2', 'W2')
+    """
+    check_template(template)
+    return WORD_TEMPLATES.get(template, template) if item == WORD_ITEMS else template
 
 
 def check_template(template: str) -> None:
@@ -117,7 +212,8 @@ def check_template(template: str) -> None:
 
 
 def n_attributes(template: str) -> int:
-    """Number of attributes per character for ``template`` (5, 9 or 12).
+    """Number of attributes per character for ``template`` (5, 9 or 12;
+    per word for the word templates: 6, 10, 14).
 
     >>> [n_attributes(t) for t in TEMPLATES]
     [5, 9, 12]
@@ -126,14 +222,16 @@ def n_attributes(template: str) -> int:
     return _N_ATTRIBUTES[template]
 
 
-def attributes(chars: str, template: str) -> list[list[str]]:
-    """Attribute names of every character of one sentence.
+def attributes(chars, template: str) -> list[list[str]]:
+    """Attribute names of every character of one sentence (of every word,
+    for the word templates).
 
     Parameters
     ----------
-    chars : str
-        The characters of the sentence (may be empty).
-    template : {"F1", "F2", "F3"}
+    chars : str, or tuple of str
+        The characters of the sentence (may be empty); its words, for
+        ``W1``-``W3`` (a :class:`TypeError` for a string).
+    template : {"F1", "F2", "F3", "W1", "W2", "W3"}
 
     Returns
     -------

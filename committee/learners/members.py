@@ -420,7 +420,12 @@ class MemberResult:
         words, so later analyses (split-half reliability) need no retraining.
         For entities (``task: ner``): true at each character inside a
         predicted entity, which the weights of spurious entities are made
-        of (docs/method.md §13).
+        of (docs/method.md §13).  None for a task that keeps labels instead.
+    pred_labels : ndarray of int, shape (N,), or None
+        For a tagger of the gold units (``task: pos``,
+        :meth:`committee.tasks.Task.unit_labels`): its label of every gold
+        unit, as codes into ``label_names``; None otherwise.
+    label_names : tuple of str
     """
 
     index: int
@@ -435,6 +440,8 @@ class MemberResult:
     n_train_chars: int
     timings: dict = field(default_factory=dict)
     pred_ends: np.ndarray | None = None
+    pred_labels: np.ndarray | None = None
+    label_names: tuple[str, ...] = ()
 
 
 def _prf(c: int, n_gold: int, n_pred: int) -> tuple[float, float, float]:
@@ -457,10 +464,12 @@ class MemberJob:
         The member's own training sentences (``member_sample``) in the
         task's form (lists of words; ``(characters, tags)`` for entities),
         so that a worker receives only what it needs.
-    test_chars : sequence of str
-        Characters of every test sentence.
+    test_chars : sequence
+        What the members tag of every test sentence
+        (:meth:`committee.tasks.Task.items`: its characters, or its gold
+        words for a task whose items are words).
     test_gold_words : list
-        The gold units of the same sentences (words; entities).
+        The gold units of the same sentences (words; entities; tagged words).
     algorithm : str
     params : dict
         The trainer's algorithm and parameters.
@@ -506,8 +515,8 @@ def _check_member_inputs(member: Member, train_words, test_chars, test_gold_word
     if len(test_chars) != len(test_gold_words):
         raise ValueError(f"{len(test_chars)} test sentences but {len(test_gold_words)} "
                          f"gold sentences of {task.units}")
-    for i, (chars, units) in enumerate(zip(test_chars, test_gold_words)):
-        problem = task.gold_problem(chars, units)
+    for i, (items, units) in enumerate(zip(test_chars, test_gold_words)):
+        problem = task.gold_problem("".join(items), units)
         if problem is not None:
             raise ValueError(f"test sentence {i}: {problem}")
 
@@ -526,10 +535,11 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
         The member's own training sentences, i.e. ``[train[i] for i in
         member_sample(member, len(train))]``; so a worker receives only what
         it needs.  Empty sentences are skipped.
-    test_chars : sequence of str
-        Characters of every test sentence.
-    test_gold_words : list of list of str
-        The gold segmentation of the same sentences.
+    test_chars : sequence
+        What the member tags of every test sentence (its characters; its
+        gold words for a task whose items are words, :meth:`committee.tasks.Task.items`).
+    test_gold_words : list
+        The gold units of the same sentences (its words for segmentation).
     algorithm, params
         The trainer's algorithm and parameters (checked first, by the trainer).
     workdir : path
@@ -571,15 +581,18 @@ def run_member(member: Member, train_words: list[list[str]], test_chars: Sequenc
     pred, timings = trainers.train_and_tag(
         chosen, kind, sentences, member.template, test_chars, algorithm, params, workdir,
         rand_seed=crfsuite_seed(member), prefix=layout.model_temp_prefix(k), keep_as=keep_as)
-    lengths = [len(c) for c in test_chars]
-    _, p_spans, m, _ = tasks_mod.match(kind, lengths, test_gold_words, pred)
+    lengths = [len("".join(items)) for items in test_chars]  # characters, whatever the items
+    g_spans, p_spans, m, _ = tasks_mod.match(kind, lengths, test_gold_words, pred)
     pred_ends = kind.mask(p_spans, sum(lengths))
+    labels = kind.unit_labels(g_spans, p_spans)
     c, n_gold, n_pred = int(m.sum()), int(m.size), len(p_spans.starts)
     p, r, f1 = _prf(c, n_gold, n_pred)
     return MemberResult(index=k, marks=m, p=p, r=r, f1=f1, n_gold=n_gold, n_pred=n_pred,
                         n_correct=c, n_sentences=len(train_words),
-                        n_train_chars=sum(len(kind.example(s)[0]) for s in sentences),
-                        timings=timings, pred_ends=pred_ends)
+                        n_train_chars=sum(len("".join(kind.example(s)[0])) for s in sentences),
+                        timings=timings, pred_ends=pred_ends,
+                        pred_labels=None if labels is None else labels[0],
+                        label_names=() if labels is None else tuple(labels[1]))
 
 
 #: A committee whose first members score a median f1 below this is stopped:

@@ -4,15 +4,18 @@ and the report's Table 2 models alike.
 
 A trainer is an object with the :class:`Trainer` interface: it checks its
 parameters (every problem as one line), trains a model file from training
-sentences given as characters with one tag each (the task's encoding,
-:mod:`committee.tasks`), tags test sentences with it, and names the fields
+sentences given as items (characters, or words for a task whose
+:attr:`~committee.tasks.Task.item` is words) with one tag each (the task's
+encoding, :mod:`committee.tasks`), tags test sentences with it, and names the fields
 that identify its models in a run's recipe and manifest.  python-crfsuite
 sits behind it as :data:`committee.learners.crf.CRFSUITE`.
 
 Another trainer plugs in at one place, :data:`TRAINERS` (its name is the
 value of the config key ``crf.trainer``; :data:`DEFAULT_TRAINER` when
 unset).  :func:`train_and_tag` is the one train → tag path: it encodes
-the task's training sentences, gives the trainer a temporary model file in
+the task's training sentences, picks the feature template for the task's
+items (:func:`committee.learners.features.template_for`: the word templates
+W1-W3 for words), gives the trainer a temporary model file in
 the work directory, keeps or removes it, decodes the tags into the task's
 units and times the two steps.
 """
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Protocol, Sequence, runtime_checkable
 
 from committee.learners import crf
+from committee.learners.features import template_for
 from committee.errors import ConfigError
 
 
@@ -65,16 +69,18 @@ class Trainer(Protocol):
     def train(self, examples: Sequence[tuple[str, Sequence[str]]], template: str,
               algorithm: str, params: dict, model_path: str | os.PathLike, *,
               rand_seed: int = 1) -> dict[str, float]:
-        """Train on ``examples`` (``(characters, one tag per character)``,
-        non-empty) with feature template ``template`` and write the model to
+        """Train on ``examples`` (``(items, one tag per item)``, non-empty;
+        the items a string of characters, or a tuple of words for the word
+        templates ``W1``-``W3``) with feature template ``template`` and write the model to
         ``model_path``; the same arguments and ``rand_seed`` give the same
         model.  Returns timings in seconds (``attributes_s``, ``append_s``,
         ``train_s``, ...), for logs."""
 
-    def tag(self, model_path: str | os.PathLike, test_chars: Sequence[str],
+    def tag(self, model_path: str | os.PathLike, test_items: Sequence,
             template: str) -> list[list[str]]:
-        """One tag per character of every test sentence (``test_chars``) by
-        the model at ``model_path``; an empty sentence has none."""
+        """One tag per item of every test sentence (``test_items``: strings of
+        characters, or tuples of words) by the model at ``model_path``; an
+        empty sentence has none."""
 
     def fingerprint(self, algorithm: str, params: dict) -> dict:
         """The fields that identify its models (JSON values): they enter the
@@ -128,11 +134,11 @@ def check_params(algorithm: str, params: dict, trainer: str = DEFAULT_TRAINER) -
 
 
 def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
-                  test_chars: Sequence[str], algorithm: str, params: dict,
+                  test_items: Sequence, algorithm: str, params: dict,
                   workdir: str | os.PathLike, *, rand_seed: int = 1,
                   prefix: str = ".model-", keep_as: str | os.PathLike | None = None
                   ) -> tuple[list, dict[str, float]]:
-    """Train ``trainer`` on ``sentences`` of ``task`` and predict the units of ``test_chars``.
+    """Train ``trainer`` on ``sentences`` of ``task`` and predict the units of ``test_items``.
 
     Parameters
     ----------
@@ -142,11 +148,14 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
         predicted tags (:meth:`decode`).
     sentences : sequence
         Non-empty training sentences in the task's form (lists of words;
-        ``(characters, tags)`` for entities).
+        ``(characters, tags)`` for entities; ``(words, tags)`` for parts of
+        speech).
     template : str
-        Feature template of :mod:`committee.learners.features`.
-    test_chars : sequence of str
-        Characters of every test sentence.
+        Feature template of :mod:`committee.learners.features` (``F1``-``F3``;
+        the trainer gets its word analogue when the task's items are words).
+    test_items : sequence
+        What the members tag of every test sentence (:meth:`Task.items`):
+        its characters, or its gold words.
     algorithm, params
         The trainer's algorithm and parameters.
     workdir : path
@@ -181,10 +190,11 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
     os.close(fd)
     try:
         examples = [task.example(s) for s in sentences]
+        template = template_for(template, task.item)
         timings = dict(trainer.train(examples, template, algorithm, params, tmp,
                                      rand_seed=rand_seed))
         t0 = time.perf_counter()
-        pred = [task.decode(c, tg) for c, tg in zip(test_chars, trainer.tag(tmp, test_chars,
+        pred = [task.decode(c, tg) for c, tg in zip(test_items, trainer.tag(tmp, test_items,
                                                                               template))]
         timings["tag_s"] = time.perf_counter() - t0
         if keep_as is not None:

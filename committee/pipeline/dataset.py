@@ -140,6 +140,8 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     :func:`committee.corpus.plausibility.check_train_test`)."""
     train, test = load_corpora(cfg, where)
     task = tasks_mod.get(_task(cfg))
+    # as the task reads them (pos: every word tagged, People's Daily's ids dropped)
+    train, test = task.prepare(train, _setting), task.prepare(test, _setting)
     train_units = task.gold(train)
     train_sentences = task.train_sentences(train, train_units)
     if not train_sentences:
@@ -171,6 +173,11 @@ def load_inputs(cfg, where: str = "<config>") -> RunInputs:
     # the words, not the file: the same vocabulary in any encoding or file
     vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
     return RunInputs(train, test, train_sentences, vocabulary, vsource, task.name, units)
+
+
+def _setting(key: str, value) -> str:
+    """A config setting as a message spells it: ``task: segmentation``."""
+    return f"{key}: {value}"
 
 
 def _task(cfg) -> str:
@@ -227,11 +234,12 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
     (each as the argument tuple of :func:`_member_task`), made as the pool
     takes it: a member's sample exists only while it is submitted."""
     n_train = len(inputs.train_sentences)
-    test_chars = ["".join(s) for s in inputs.test.words]
+    task = tasks_mod.get(inputs.task)
+    test_items = [task.items(s) for s in inputs.test.words]  # characters, or gold words
     for m in todo:
         idx = members_mod.member_sample(m, n_train, cfg.committee.seed)
         yield (members_mod.MemberJob(
-            m, [inputs.train_sentences[i] for i in idx], test_chars, inputs.units,
+            m, [inputs.train_sentences[i] for i in idx], test_items, inputs.units,
             cfg.crf.algorithm, cfg.crf.trainer_params(), str(workdir),
             cfg.output.keep_models, cfg.crf.trainer, inputs.task),)
 
@@ -571,8 +579,8 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     texts = tasks_mod.get(inputs.task).texts(test.words, inputs.units)
     oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
                       count=marks.shape[1])
-    write = {tasks_mod.WORDS: _write_word_files,
-             tasks_mod.ENTITIES: _write_entity_files}[tasks_mod.get(inputs.task).collector]
+    write = {tasks_mod.WORDS: _write_word_files, tasks_mod.ENTITIES: _write_entity_files,
+             tasks_mod.TAGS: _write_tag_files}[tasks_mod.get(inputs.task).collector]
     write(p, inputs, committee, records, d, n_correct, oov)
     write_npz(p.marks, marks=marks)
     files = [name for name in OUTPUT_FILES if name != layout.MANIFEST_FILE]
@@ -587,6 +595,17 @@ def _write_word_files(p, inputs: RunInputs, committee, records, d, n_correct, oo
     ``words.tsv`` of words."""
     test = inputs.test
     corpus_mod.write_sighan(p.test, test.words)
+    difficulty_mod.write_weight(p.weight, test, d)
+    difficulty_mod.write_weight_c(p.weight_c, test, d)
+    difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
+
+
+def _write_tag_files(p, inputs: RunInputs, committee, records, d, n_correct, oov) -> None:
+    """``test.txt`` (pku: the gold words with their tags), ``test.weight``,
+    ``test.weight_c`` and ``words.tsv`` of tagged words (docs/method.md §14):
+    one difficulty per gold word, as for words, its tag in ``pos``."""
+    test = inputs.test
+    corpus_mod.write_pku(p.test, test.words, test.pos)
     difficulty_mod.write_weight(p.weight, test, d)
     difficulty_mod.write_weight_c(p.weight_c, test, d)
     difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)

@@ -5,7 +5,9 @@ A member's *marks* are one boolean per gold test unit (word, or entity),
 true when the member predicts that unit exactly (``m_ki``); its *ends* are
 one boolean per test character (:meth:`committee.tasks.Segmentation.mask`:
 true at the last character of each word it predicts, which gives back its
-whole segmentation; for entities, the characters it puts inside one).
+whole segmentation; for entities, the characters it puts inside one); a
+tagger of the gold words (``task: pos``) keeps its *labels* instead, its
+tag of every gold unit (:meth:`committee.tasks.Task.unit_labels`).
 Both are made by the member's task (:func:`committee.tasks.match`); this
 module owns every form they take after that:
 
@@ -13,10 +15,11 @@ module owns every form they take after that:
   scores and the bits packed as base64, :func:`pack`) into the run
   directory's ``members/``; :func:`load_member` reads it back;
 * stacked: :func:`stack` puts the members' marks in member order (the
-  ``marks.npz`` matrix); :func:`write_predictions` packs their ends into
-  ``predictions.npz``;
+  ``marks.npz`` matrix); :func:`write_predictions` packs their ends, or
+  their labels, into ``predictions.npz``;
 * unpacked: :func:`read_predictions` and :func:`words_from_ends`, for the
-  analyses that need the members' segmentations.
+  analyses that need the members' segmentations; :func:`read_labels` for
+  their labels.
 
 >>> bits = np.array([True, False, True, True, False, False, False, False, True])
 >>> unpack(pack(bits), bits.size).tolist() == bits.tolist()
@@ -100,6 +103,10 @@ def save_member(out: Path, result, member) -> None:
         ends = np.asarray(ends, dtype=bool)
         record["n_chars"] = int(ends.size)
         record["pred_ends"] = pack(ends)
+    labels = getattr(result, "pred_labels", None)
+    if labels is not None:  # its label of every gold unit
+        record["label_names"] = list(result.label_names)
+        record["pred_labels"] = pack_codes(labels, len(result.label_names))
     record[CHECKSUM_KEY] = _checksum(record)
     atomic_write_text(layout.member_path(out, member.index), json.dumps(record) + "\n")
 
@@ -182,6 +189,15 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
         except (ValueError, TypeError):
             log.warning("member %d: unreadable saved segmentation; predictions.npz "
                         "will not be written", member.index)
+    packed_labels = record.pop("pred_labels", None)
+    if packed_labels is not None:  # only members of a task that keeps labels have them
+        record["pred_labels"] = None
+        try:
+            record["pred_labels"] = unpack_codes(packed_labels, len(record["label_names"]),
+                                                 n_gold)
+        except (ValueError, TypeError, KeyError):
+            log.warning("member %d: unreadable saved labels; predictions.npz will not be "
+                        "written", member.index)
     return record
 
 
@@ -195,16 +211,83 @@ def stack(committee, records: dict[int, dict]) -> np.ndarray:
 
 
 def write_predictions(path: Path, committee, records: dict[int, dict]) -> bool:
-    """Every member's segmentation (packed ends, member order) into ``path``;
-    when a member has none, remove ``path`` instead.  Returns whether written."""
+    """Every member's segmentation (packed ends, member order) into ``path``,
+    or every member's labels of the gold units (:func:`stack_labels`); when
+    a member has neither, remove ``path`` instead.  Returns whether written."""
     ends = [records[m.index].get("pred_ends") for m in committee]
     if all(e is not None for e in ends):
         write_npz(path, n_chars=np.int64(ends[0].size),
                   pred_ends=np.stack([np.packbits(e) for e in ends]))
         return True
+    labels = [records[m.index].get("pred_labels") for m in committee]
+    if all(x is not None for x in labels):
+        names, codes = stack_labels([records[m.index]["label_names"] for m in committee],
+                                    labels)
+        write_npz(path, label_names=names, pred_labels=codes)
+        return True
     if path.exists():
         path.unlink()
     return False
+
+
+# --------------------------------------------------------------------------
+# labels of the gold units (a tagger of the gold words)
+
+
+def _code_dtype(n_names: int):
+    """One byte per label while there are at most 256 names, two beyond."""
+    return np.uint8 if n_names <= 256 else np.dtype("<u2")
+
+
+def pack_codes(codes, n_names: int) -> str:
+    """Label codes (each below ``n_names``) as base64 text of their bytes.
+
+    >>> unpack_codes(pack_codes([3, 0, 2], 4), 4, 3).tolist()
+    [3, 0, 2]
+    """
+    return base64.b64encode(np.asarray(codes).astype(_code_dtype(n_names)).tobytes()
+                            ).decode("ascii")
+
+
+def unpack_codes(text: str, n_names: int, count: int) -> np.ndarray:
+    """The ``count`` codes of :func:`pack_codes`' text (a :class:`ValueError`
+    when it holds another number of codes, or a code of no name)."""
+    codes = np.frombuffer(base64.b64decode(text), dtype=_code_dtype(n_names))
+    if codes.size != count or (codes.size and int(codes.max()) >= n_names):
+        raise ValueError(f"{codes.size} label codes, {count} expected, below {n_names}")
+    return codes.astype(np.int64)
+
+
+def stack_labels(names: Sequence[Sequence[str]], codes: Sequence[np.ndarray]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Members' labels over one label set: the sorted union of their names,
+    and a ``(K, N)`` matrix of codes into it (int16), in member order.
+
+    >>> n, c = stack_labels([["n", "v"], ["a", "n"]], [np.array([1, 0]), np.array([0, 1])])
+    >>> n.tolist(), c.tolist()
+    (['a', 'n', 'v'], [[2, 1], [0, 1]])
+    """
+    union = sorted({x for member in names for x in member})
+    index = {x: i for i, x in enumerate(union)}
+    rows = [np.array([index[x] for x in member], dtype=np.int16)[np.asarray(c, dtype=np.int64)]
+            for member, c in zip(names, codes)]
+    return np.array(union, dtype=str), np.stack(rows)
+
+
+def read_labels(path: Path, n_units: int, n_members: int
+                ) -> tuple[tuple[str, ...], np.ndarray] | None:
+    """The label names and ``(K, N)`` codes of :func:`write_predictions`, or
+    None when ``path`` is missing, holds no labels or does not match
+    ``n_units`` gold units and ``n_members``; a damaged file is an
+    :class:`~committee.errors.InputError`."""
+    if not path.is_file():
+        return None
+    arrays = read_npz(path, ["label_names", "pred_labels"], layout.REWRITE)
+    names, codes = arrays["label_names"], arrays["pred_labels"]
+    if codes.shape == (n_members, n_units):
+        return tuple(str(x) for x in names.tolist()), codes.astype(np.int64)
+    log.warning("%s does not match the test set", path)
+    return None
 
 
 def read_predictions(path: Path, n_chars: int, n_members: int) -> np.ndarray | None:

@@ -97,6 +97,8 @@ def load_run(run_dir) -> RunData:
     manifest = layout.read_manifest(p.root, lock.REPORT)
     layout.verify(p.root, layout.READ_BY[lock.REPORT])  # nothing edited since the run
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
+    if not task.reported:
+        raise InputError(str(p.root), None, f"is a run of task {task.name}: {task.no_report}")
     return {tasks_mod.WORDS: _load_word_run,
             tasks_mod.ENTITIES: _load_entity_run}[task.collector](p, manifest, task)
 
@@ -230,6 +232,9 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
     problems = []
     if not names:
         return
+    task = tasks_mod.get(cfg.task)
+    if not task.reported:  # its runs are read by no analysis yet
+        raise ConfigError("experiments", [f"task {task.name}: {task.no_report}"])
     wanted = [(f"experiments.systems[{i}]", p) for i, p in enumerate(e.systems)]
     if e.human is not None and "ranking" in names:
         wanted.append(("experiments.human", e.human))

@@ -18,7 +18,9 @@ is one module of this package holding one :class:`Task` record:
 ``pos`` (:mod:`committee.tasks.pos`)
     Units are the gold words with their part-of-speech tags, ``(start,
     end, tag)`` over the sentence's characters (:attr:`committee.corpus.Corpus.pos`).
-    Scoring only for now: ``committee run`` refuses it (:attr:`Task.runnable`).
+    A training sentence is its gold words with one tag per word: members
+    tag words (:attr:`Task.item`), with the word templates W1-W3; a
+    member's tags of the gold words are its units.
 
 Everything that follows a unit (marks, difficulties, difficulty files,
 scores) takes the gold units and a prediction's units as
@@ -32,7 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from committee.tasks.base import COLLECTORS, ENTITIES, TAGS, WORDS, Task
+from committee.tasks.base import (CHARACTERS, COLLECTORS, ENTITIES, ITEMS, TAGS, WORD_ITEMS, WORDS,
+                                  Task)
 from committee.tasks.ner import NER, Entities
 from committee.tasks.pos import PART_OF_SPEECH, PartOfSpeech
 from committee.tasks.segmentation import SEGMENTATION, Segmentation
@@ -49,9 +52,9 @@ TASKS: dict[str, Task] = {t.name: t for t in (SEGMENTATION, NER, PART_OF_SPEECH)
 #: The task of a config that names none.
 DEFAULT_TASK = SEGMENTATION.name
 
-__all__ = ["COLLECTORS", "DEFAULT_TASK", "ENTITIES", "NER", "PART_OF_SPEECH", "SEGMENTATION",
-           "TAGS", "TASKS", "WORDS", "Entities", "PartOfSpeech", "Segmentation", "Task", "get",
-           "match"]
+__all__ = ["CHARACTERS", "COLLECTORS", "DEFAULT_TASK", "ENTITIES", "ITEMS", "NER",
+           "PART_OF_SPEECH", "SEGMENTATION", "TAGS", "TASKS", "WORDS", "WORD_ITEMS", "Entities",
+           "PartOfSpeech", "Segmentation", "Task", "get", "match"]
 
 
 def get(name: str = DEFAULT_TASK) -> Task:

@@ -28,6 +28,15 @@ ENTITIES = "entities"
 TAGS = "tags"
 COLLECTORS = (WORDS, ENTITIES, TAGS)
 
+#: :attr:`Task.item` of members that tag each character of a sentence
+#: (segmentation, entities): the character templates F1-F3.
+CHARACTERS = "characters"
+#: :attr:`Task.item` of members that tag each word of the gold segmentation
+#: (parts of speech): the word templates W1-W3
+#: (:data:`committee.learners.features.WORD_TEMPLATES`).
+WORD_ITEMS = "words"
+ITEMS = (CHARACTERS, WORD_ITEMS)
+
 
 @dataclass(frozen=True)
 class Task:
@@ -77,11 +86,22 @@ class Task:
     #: the formats whose tags are this task's units (``pku`` for parts of
     #: speech); another task's refusal of such a file names this one
     tag_formats: tuple[str, ...] = ()
+    #: what a member tags, one label each: :data:`CHARACTERS` (the default;
+    #: a training sentence is a string, the character templates apply) or
+    #: :data:`WORD_ITEMS` (a training sentence is a tuple of words, the word
+    #: templates apply; the test set's items are its gold words)
+    item: str = CHARACTERS
+    #: ``committee report`` reads its runs; a task whose runs it cannot read
+    #: yet says why in :attr:`no_report` (the report is refused before any work)
+    reported: bool = True
+    no_report: str = ""
 
     def __post_init__(self):
         if self.collector not in COLLECTORS:
             raise ValueError(f"task {self.name}: collector {self.collector!r}; valid: "
                              f"{', '.join(COLLECTORS)}")
+        if self.item not in ITEMS:
+            raise ValueError(f"task {self.name}: item {self.item!r}; valid: {', '.join(ITEMS)}")
 
     def prepare(self, corpus: Corpus, fix=None) -> Corpus:
         """A gold or an output as read, as this task scores it (checked; the
@@ -110,12 +130,25 @@ class Task:
         """Every unit's characters, in corpus order."""
         raise NotImplementedError
 
-    def example(self, sentence) -> tuple[str, Sequence[str]]:
-        """A training sentence as ``(characters, one tag per character)``."""
+    def example(self, sentence) -> tuple[str | tuple[str, ...], Sequence[str]]:
+        """A training sentence as ``(items, one tag per item)``: its
+        characters as a string, or its words as a tuple of strings
+        (:attr:`item`)."""
         raise NotImplementedError
 
-    def decode(self, chars: str, tags: Sequence[str]) -> list:
-        """A member's tags of one sentence as its units."""
+    def items(self, words: Sequence[str]) -> str | tuple[str, ...]:
+        """What a member tags of a test sentence given its gold ``words``:
+        its characters (the default), or the words themselves for a task
+        whose :attr:`item` is words.  ``"".join(items)`` is always the
+        sentence's characters.
+
+        >>> Task.items(None, ["计算机", "有"])
+        '计算机有'
+        """
+        return "".join(words)
+
+    def decode(self, items: str | tuple[str, ...], tags: Sequence[str]) -> list:
+        """A member's tags of one sentence's items as its units."""
         raise NotImplementedError
 
     def labels(self, *unit_lists) -> tuple[str, ...]:
@@ -126,10 +159,17 @@ class Task:
         """Units of every sentence on the global character axis."""
         raise NotImplementedError
 
-    def mask(self, pred: Spans, n_chars: int) -> np.ndarray:
+    def mask(self, pred: Spans, n_chars: int) -> np.ndarray | None:
         """Over the test characters, what a member's prediction keeps
-        (``predictions.npz``)."""
+        (``predictions.npz``); None when it keeps labels instead
+        (:meth:`unit_labels`)."""
         raise NotImplementedError
+
+    def unit_labels(self, gold: Spans, pred: Spans) -> tuple[np.ndarray, tuple[str, ...]] | None:
+        """A member's label of every gold unit, as codes into label names
+        (``predictions.npz``), when its units are the gold units relabelled
+        (a tagger on the gold segmentation); None (the default) otherwise."""
+        return None
 
     def gold_problem(self, chars: str, units: list) -> str | None:
         """What is wrong with one test sentence's gold ``units`` over its

@@ -11,8 +11,15 @@ accuracy and one with its own segmentation jointly (segmentation and
 tagging).  Its gold side is :class:`committee.metrics.tagged.TagCollector`,
 its difficulties one per gold word (``test.weight``).
 
-Scoring only: ``committee run`` does not train POS committees (yet), and
-a config with ``task: pos`` is refused saying so (:attr:`Task.no_run`).
+Members (``committee run``) are word-level taggers on the gold
+segmentation (:attr:`Task.item` is words): a training sentence is its gold
+words with one tag each, a test sentence its gold words, and the config's
+templates F1-F3 stand for the word templates W1-W3
+(:data:`committee.learners.features.WORD_TEMPLATES`).  A member's units are
+the gold words with its tags, so its mark for gold word i is 1 when its tag
+is t_i, and what it keeps of its prediction is its tag of every gold word
+(:meth:`PartOfSpeech.unit_labels`, ``predictions.npz``).  ``committee
+report`` does not read such runs yet (:attr:`Task.no_report`).
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus, content_sha256
 from committee.errors import InputError
-from committee.tasks.base import TAGS, Task
+from committee.tasks.base import TAGS, WORD_ITEMS, Task
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from committee.tasks.spans import Spans
 
 #: The sentence id that opens each line of the full People's Daily corpus
@@ -58,11 +67,14 @@ class PartOfSpeech(Task):
     page: str = "pos"
     models: str = "taggers"
     paper_figures: bool = False
-    runnable: bool = False
-    no_run: str = ("pos scores outputs only (committee score --task pos); committee run "
-                   "does not train part-of-speech committees yet")
     #: the formats whose tags are parts of speech
     tag_formats: tuple[str, ...] = ("pku", "underscore", "conllu", "conllu-xpos")
+    #: members tag the gold words, with the word templates
+    item: str = WORD_ITEMS
+    reported: bool = False
+    no_report: str = ("committee report does not read part-of-speech runs yet (leave the "
+                      "experiments of a pos config off); committee score --task pos --gold "
+                      "RUN/test.txt --difficulty RUN scores outputs against the run")
 
     def prepare(self, corpus: Corpus, fix=None) -> Corpus:
         """``corpus`` with every word tagged (an :class:`InputError` naming
@@ -130,6 +142,72 @@ class PartOfSpeech(Task):
                 start += len(w)
             out.append(units)
         return out
+
+    def train_sentences(self, corpus: Corpus, units: list) -> list:
+        """The sentences a member may train on, each as ``(words, one tag per
+        word)`` (tuples): every sentence with words (``corpus`` as
+        :meth:`prepare` made it; ``units`` are its :meth:`gold`).
+
+        >>> PART_OF_SPEECH.train_sentences(Corpus("g", [["我", "爱"], []], [1, 2],
+        ...                                       pos=[["r", "v"], []]), None)
+        [(('我', '爱'), ('r', 'v'))]
+        """
+        if corpus.pos is None:
+            raise ValueError(f"{corpus.path}: has no part-of-speech tags")
+        return [(tuple(ws), tuple(ps)) for ws, ps in zip(corpus.words, corpus.pos) if ws]
+
+    def example(self, sentence) -> tuple[tuple[str, ...], Sequence[str]]:
+        """A training sentence: already ``(words, tags)``.
+
+        >>> PART_OF_SPEECH.example((("我", "爱"), ("r", "v")))
+        (('我', '爱'), ('r', 'v'))
+        """
+        return sentence
+
+    def items(self, words: Sequence[str]) -> tuple[str, ...]:
+        """What a member tags of a test sentence: its gold words.
+
+        >>> PART_OF_SPEECH.items(["计算机", "有"])
+        ('计算机', '有')
+        """
+        return tuple(words)
+
+    def decode(self, items: tuple[str, ...], tags: Sequence[str]) -> list[tuple[int, int, str]]:
+        """A member's tags of one sentence's gold words as its units.
+
+        >>> PART_OF_SPEECH.decode(("江泽民", "在", "北京"), ["nr", "p", "ns"])
+        [(0, 3, 'nr'), (3, 4, 'p'), (4, 6, 'ns')]
+        """
+        if len(items) != len(tags):
+            raise ValueError(f"{len(items)} words but {len(tags)} tags")
+        units, start = [], 0
+        for w, t in zip(items, tags):
+            units.append((start, start + len(w), t))
+            start += len(w)
+        return units
+
+    def mask(self, pred: Spans, n_chars: int) -> None:
+        """None: a member keeps its tag of every gold word instead
+        (:meth:`unit_labels`)."""
+        return None
+
+    def unit_labels(self, gold: Spans, pred: Spans) -> tuple[np.ndarray, tuple[str, ...]]:
+        """A member's tag of every gold word: its units are the gold words
+        in order (:meth:`decode` of the gold words), so their labels.
+
+        >>> from committee.tasks.spans import labelled
+        >>> g = labelled([3], [[(0, 2, "n"), (2, 3, "v")]], ["n", "v"])
+        >>> p = labelled([3], [[(0, 2, "v"), (2, 3, "v")]], ["n", "v"])
+        >>> codes, names = PART_OF_SPEECH.unit_labels(g, p)
+        >>> codes.tolist(), names
+        ([1, 1], ('n', 'v'))
+        """
+        import numpy as np
+
+        if not (np.array_equal(gold.starts, pred.starts) and np.array_equal(gold.ends, pred.ends)):
+            raise ValueError("a member's units are not the gold words: it tags the gold "
+                             "segmentation")
+        return pred.labels, pred.label_names
 
     def texts(self, words: list, units: list) -> list[str]:
         """Every unit's characters, in corpus order: the words.
