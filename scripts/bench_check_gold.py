@@ -23,7 +23,9 @@ The methods:
   on the gold's BMES tags with, as probabilities, the members' tags
   averaged (each member's decoding is one-hot: the run keeps decodings,
   not marginals), smoothed by 1e-3; a flagged character stands for the
-  gold word that holds it;
+  gold word that holds it (on a run of tagged words: the gold words' tags
+  and the members' tags of them; not on entities, whose runs keep no
+  member types);
 * ``irt flags``: ``committee irt``'s ``irt-flags.tsv`` order (all-wrong
   words, then negative and flat discriminations), refitted on the
   corrupted gold's marks (``--no-irt`` skips it);
@@ -214,9 +216,74 @@ class EntityRun:
         return rows
 
 
+class TagRun:
+    """A run of tagged words: a word given another tag (one the training
+    corpus gives the same word, when it gives one)."""
+
+    def __init__(self, data):
+        from committee.metrics import suspicion_tags as st
+
+        self.st, self.data = st, data
+        self.names, self.codes = data.pred
+        test, train = data.test, data.train
+        self.words = test.words
+        self.gold = test.pos
+        self.n_units = test.n_words()
+        self.train_var = st.TagVariation(train.words, train.pos)
+        lengths = np.array([len(w) for s in test.words for w in s], dtype=np.int64)
+        self.ends = np.cumsum(lengths)
+        self.starts = self.ends - lengths
+        self.offsets = np.concatenate(([0], np.cumsum([len(s) for s in test.words])))
+
+    def inject(self, rate, seed):
+        new, errors, _ = self.st.inject_tags(self.words, self.gold, rate, seed, self.train_var,
+                                             self.names)
+        return new, errors
+
+    def check(self, tags):
+        t = self.data.train
+        return self.st.check_tags(self.words, tags, self.codes, self.names, t.words, t.pos)
+
+    def fit_data(self, tags, errors):
+        t = self.data.train
+        c, x = self.st.tag_inputs(self.words, tags, self.codes, self.names, t.words, t.pos)
+        return x, self.st.restores(c, self.gold, self.names, errors)
+
+    def _gold_codes(self, tags):
+        index = {n: i for i, n in enumerate(self.names)}
+        return np.array([index.get(t, -1) for s in tags for t in s], dtype=np.int64)
+
+    def baselines(self, tags, methods):
+        gold = self._gold_codes(tags)
+        marks = self.codes == gold[None, :]
+        rows = {}
+        if "cleanlab" in methods:
+            rows["cleanlab"] = self._cleanlab(gold)
+        if "irt" in methods:
+            rows["irt flags"] = irt_rows(self.starts, self.ends, marks)
+        rows["difficulty"] = difficulty_rows(self.starts, self.ends, marks)
+        return rows
+
+    def _cleanlab(self, gold):
+        from cleanlab.token_classification.filter import find_label_issues
+
+        m = len(self.names)
+        known = np.where(gold >= 0, gold, 0)
+        votes = np.zeros((gold.size, m))
+        for row in self.codes:
+            votes[np.arange(gold.size), row] += 1
+        probs = (votes / len(self.codes) + 1e-3) / (1 + m * 1e-3)
+        o = self.offsets
+        issues = find_label_issues([known[a:b].tolist() for a, b in zip(o[:-1], o[1:])],
+                                   [probs[a:b] for a, b in zip(o[:-1], o[1:])])
+        order = np.array([int(o[s]) + j for s, j in issues], dtype=np.int64)
+        return self.starts[order], self.ends[order]
+
+
 def case_of(run):
     data = goldcheck.load_inputs(run)
-    return (Words if data.task.collector == "words" else EntityRun)(data)
+    kind = data.task.collector
+    return {"words": Words, "entities": EntityRun, "tags": TagRun}[kind](data)
 
 
 def fit_weights(run: str) -> None:

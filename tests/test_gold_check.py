@@ -435,3 +435,70 @@ def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_pa
     err = capsys.readouterr().err
     assert code != 0 and "predictions.npz: no members' readings of the test set" in err
     assert err.count("\n") == 1 and not paths(run).gold_check.exists()
+
+
+# --------------------------------------------------------------------------
+# parts of speech
+
+
+def test_tag_injection_is_seeded_and_each_error_counted_once():
+    from committee.metrics import suspicion_tags as st
+
+    full = corpus_mod.read_embedded()
+    words, tags = full.words[3000:3300], full.pos[3000:3300]
+    train = st.TagVariation(full.words[:3000], full.pos[:3000])
+    names = sorted({t for s in full.pos for t in s})
+    a = st.inject_tags(words, tags, 0.03, 4, train, names)
+    assert a == st.inject_tags(words, tags, 0.03, 4, train, names)
+    new, errors, where = a
+    before, after = [t for s in tags for t in s], [t for s in new for t in s]
+    changed = [i for i, (x, y) in enumerate(zip(before, after)) if x != y]
+    assert changed == where and len(errors) == len(where) == round(0.03 * len(before))
+    flat = [w for s in words for w in s]
+    for e, i in zip(errors, where):
+        assert e.end - e.start == len(flat[i])  # the word's own span, once
+        other = set(train.counts.get(flat[i], {})) - {before[i]}
+        # a tag the training corpus gives the same word, when it gives one
+        assert after[i] in (other or set(names))
+
+
+def test_members_agreeing_on_a_tag_rank_above_scattered_tags():
+    from committee.metrics import suspicion_tags as st
+
+    names = ["a", "d", "n", "v", "vn"]
+    words = [["研究", "工作"], ["研究", "工作"]]
+    tags = [["v", "n"], ["v", "n"]]
+    k = 6
+    codes = np.array([[4, 2, 3, 2]] * k)          # every member: 研究/vn in sentence 1
+    codes[:, 3] = [0, 1, 3, 4, 0, 1]              # 工作 in sentence 2: scattered
+    train_words, train_tags = [["研究"], ["工作"]], [["vn"], ["n"]]
+    check = st.check_tags(words, tags, codes, names, train_words, train_tags)
+    c = check.candidates
+    first = check.order[0]
+    assert c.extra["gold"][first] == "研究/v" and c.extra["proposed"][first] == "研究/vn"
+    assert (int(c.extra["unit"][first]), c.n_alt[first], c.n_wrong[first]) == (0, k, k)
+    scattered = [i for i in range(len(c)) if c.extra["unit"][i] == 3]
+    assert scattered and all(c.n_alt[i] <= 2 and c.n_wrong[i] == k for i in scattered)
+    assert all(check.p[first] > check.p[i] for i in scattered)
+
+
+def test_check_gold_and_gold_check_on_a_run_of_tagged_words(tmp_path, capsys):
+    from test_pos_members import _toy_pos
+
+    run = tmp_path / "run"
+    assert main(["run", str(_toy_pos(tmp_path, run)), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["check-gold", str(run)]) == 0
+    assert "gold words (K=3)" in capsys.readouterr().out
+    rows, summary = goldcheck.read(run)
+    assert summary["task"] == "pos" and rows
+    for r in rows[:10]:
+        word, tag = r["gold"].rsplit("/", 1)
+        assert r["proposed"].rsplit("/", 1)[0] == word and r["proposed"] != r["gold"]
+        assert "【" + word + "】" in r["context"]
+    assert main(["score", "--task", "pos", "--gold", str(run / "test.txt"), "--difficulty",
+                 str(run), "--gold-check", str(run), "--json", str(run / "test.txt")]) == 0
+    sens = json.loads(capsys.readouterr().out)["gold_check"]
+    row = sens["systems"][0]  # the gold itself: perfect with or without the spans
+    assert row["f1"] == row["f1_left_out"] == 1.0
+    assert sens["n_left_out"] == int(round(summary["expected_errors"]))

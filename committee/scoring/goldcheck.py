@@ -88,12 +88,12 @@ def load_inputs(run_dir) -> RunInputs:
     layout.verify(p.root, layout.READ_BY[COMMAND])
     manifest = layout.read_manifest(p.root, COMMAND)
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
-    if task.collector not in (tasks_mod.WORDS, tasks_mod.ENTITIES):
-        raise InputError(str(p.root), None, f"a run of {task.units}: committee check-gold "
-                         "reads runs of words or of entities")
-    test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
+    test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
     marks = read_npz(layout.need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
-    pred = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
+    if task.collector == tasks_mod.TAGS:  # each member's label of every gold word
+        pred = marks_mod.read_labels(p.predictions, marks.shape[1], marks.shape[0])
+    else:
+        pred = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     if pred is None:
         raise InputError(str(p.predictions), None, "no members' readings of the test set "
                          "(a run of an older version): run committee run again on this "
@@ -101,7 +101,7 @@ def load_inputs(run_dir) -> RunInputs:
     vocabulary = set(corpus_mod.read_word_list(layout.need(p.train_words)))
     cfg = rundata.load_run_config(p.root)
     train, _ = dataset.load_corpora(cfg, str(p.manifest))
-    return RunInputs(p, task, test, marks, pred, train, vocabulary)
+    return RunInputs(p, task, test, marks, pred, task.prepare(train), vocabulary)
 
 
 def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
@@ -212,17 +212,35 @@ def _entities_check(data: RunInputs, systems):
     return check, rows, lengths
 
 
+def _tags_check(data: RunInputs, systems):
+    """The check of a run of labelled words (parts of speech): the members'
+    labels of every gold word against its gold label."""
+    from committee.metrics import suspicion_tags as st
+
+    if systems:
+        raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run of "
+                         "tagged words is checked from its members alone")
+    names, codes = data.pred
+    test, train = data.test, data.train
+    check = st.check_tags(test.words, test.pos, codes, names, train.words, train.pos)
+    c = check.candidates
+    rows = [(i, c.extra["gold"][i], c.extra["proposed"][i], int(c.extra["unit"][i]),
+             _reasons(c, i, (), (), {}, ())) for i in check.order.tolist()]
+    return check, rows, [sum(map(len, x)) for x in test.words]
+
+
 def compute(run_dir, systems=()) -> GoldCheck:
     """Rank a run's gold spans (words, or entities); nothing is written (see
     :func:`run`).  ``systems`` are segmenters' outputs (SIGHAN) whose
     readings the reasons name (runs of words only)."""
     data = load_inputs(run_dir)
-    words = data.task.collector == tasks_mod.WORDS
-    check, rows, lengths = (_words_check if words else _entities_check)(data, systems)
+    kind = data.task.collector
+    check, rows, lengths = {tasks_mod.WORDS: _words_check, tasks_mod.ENTITIES: _entities_check,
+                            tasks_mod.TAGS: _tags_check}[kind](data, systems)
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     per_sentence = np.concatenate(([0], np.cumsum(
-        [len(s) for s in data.test.words] if words else
-        [len(u) for u in data.task.gold(data.test)])))
+        [len(u) for u in data.task.gold(data.test)] if kind == tasks_mod.ENTITIES else
+        [len(s) for s in data.test.words])))
     text = "".join("".join(s) for s in data.test.words)
     c = check.candidates
     out = []
@@ -290,7 +308,7 @@ def read(run_dir) -> tuple[list[dict], dict]:
     layout.verify(p.root, [layout.GOLD_CHECK_FILE])
     summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
     task = tasks_mod.get(layout.run_task(p.root) or tasks_mod.DEFAULT_TASK)
-    test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
+    test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
     offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
     rows = []
     lines = p.gold_check.read_text(encoding="utf-8").splitlines()
