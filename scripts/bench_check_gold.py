@@ -301,7 +301,7 @@ def bench(run: str, rate: float, seeds, methods) -> list[dict]:
     t = time.process_time()
     case = case_of(run)
     units = case.data.task.units
-    print(f"\n## {run}: K = {case.data.pred.shape[0]}, {case.n_units:,} test {units} "
+    print(f"\n## {run}: K = {case.data.marks.shape[0]}, {case.n_units:,} test {units} "
           f"(read in {time.process_time() - t:.1f} CPU-s)", flush=True)
     t = time.process_time()
     clean = case.check(case.gold)
