@@ -266,7 +266,9 @@ def cmd_check_gold(args) -> int:
     print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
           f"suspicious spans of {n:,} gold {units} (K={summary['n_members']}); expected "
           f"annotation errors among them: {summary['expected_errors']:.0f} "
-          f"({100 * summary['expected_errors'] / max(n, 1):.2f}% of the {units})")
+          f"({100 * summary['expected_errors'] / max(n, 1):.2f}% of the {units}; "
+          f"{summary['expected_errors_at_fitted_rate']:.0f} were errors as common as where the "
+          "weights were fitted)")
     return 0
 
 

@@ -569,6 +569,14 @@ class Check:
         """The expected number of annotation errors among the ranked rows."""
         return float(self.score.sum())
 
+    @property
+    def expected_at_fitted_rate(self) -> float:
+        """The same were errors as common among the candidates as where the
+        weights were fitted: Σ p over the ranked rows, an upper end to
+        :attr:`expected`, which the EM estimate can pull towards 0 when a
+        gold's errors are few (docs/method.md §15)."""
+        return float(self.p[self.order].sum())
+
 
 def word_inputs(words: list[list[str]], pred_ends: np.ndarray, train_words: list[list[str]],
                 extra_strings=()) -> tuple[Candidates, Variation, Variation, str]:

@@ -257,6 +257,7 @@ def compute(run_dir, systems=()) -> GoldCheck:
         "task": data.task.name, "units": data.task.units,
         "n_members": int(c.k), "n_units": int(per_sentence[-1]), "n_chars": len(text),
         "n_candidates": len(c), "n_rows": len(out), "expected_errors": check.expected,
+        "expected_errors_at_fitted_rate": check.expected_at_fitted_rate,
         "error_rate": check.rate, "features": list(suspicion.FEATURES),
         "systems": [os.fspath(s) for s in systems],
     }
