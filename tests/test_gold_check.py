@@ -502,3 +502,19 @@ def test_check_gold_and_gold_check_on_a_run_of_tagged_words(tmp_path, capsys):
     row = sens["systems"][0]  # the gold itself: perfect with or without the spans
     assert row["f1"] == row["f1_left_out"] == 1.0
     assert sens["n_left_out"] == int(round(summary["expected_errors"]))
+
+
+def test_the_report_of_an_entity_run_shows_its_suspicious_entities(ner_toy_run, tmp_path):
+    run = tmp_path / "ner-report"
+    shutil.copytree(ner_toy_run, run, ignore=shutil.ignore_patterns("check-gold.*", "report*"))
+    test = corpus_mod.read_corpus(paths(run).test, format="bio")
+    none = tmp_path / "none.bio"
+    corpus_mod.write_bio(none, test.words, [["O"] * len(s) for s in test.words])
+    assert main(["check-gold", str(run)]) == 0
+    assert main(["report", str(run), "--only", "entities", "--system", str(none), "--quiet"]) == 0
+    page = (run / "report.md").read_text(encoding="utf-8")
+    rows, summary = goldcheck.read(run)
+    assert "## Suspicious gold" in page and f"lists {len(rows):,} spans" in page
+    assert rows[0]["proposed"] in page
+    if int(round(summary["expected_errors"])):
+        assert "| none |" in page
