@@ -35,7 +35,8 @@ TAGSETS: dict[str, frozenset[str]] = {
         "a ad ag an b bg c d df dg e en eng f g h i in j jn k l ln m mg mq n ng nr nrfg nrt ns "
         "nt nz o p q qe qg r rg rr rz s t tg u ud ug uj ul uv uz v vd vg vi vn vq w x y yg z "
         "zg".split()),
-    "thulac": frozenset("n np ns ni nz m q mq t f s v a d h k i j r c p u y e o g w x".split()),
+    "thulac": frozenset("n np ns ni nz m q mq t f s v a d h k i id j r c p u y e o g w "
+                        "x".split()),
     "lac": frozenset("n f s t nr ns nt nw nz v vd vn a ad an d m q r p c u xc w PER LOC ORG "
                      "TIME".split()),
 }
@@ -54,8 +55,9 @@ MAPPINGS: dict[tuple[str, str], dict[str, str]] = {
         "x": "w",  # its punctuation and other symbols
         "zg": "g",  # its tag of single characters of its dictionary: a morpheme
     },
-    # THULAC: its own names for person, organisation, number + measure word
-    ("thulac", PD): {"np": "nr", "ni": "nt", "mq": "m"},
+    # THULAC: its own names for person, organisation, number + measure word;
+    # id (not in its documentation) marks the words of its idiom dictionary
+    ("thulac", PD): {"np": "nr", "ni": "nt", "mq": "m", "id": "i"},
     # Baidu LAC: entity tags for its names and times, nw for works' titles;
     # its xc (other function words: interjections, onomatopoeia, ...) has
     # no one counterpart and is not placed
