@@ -507,14 +507,17 @@ def _add_segment(sub) -> None:
                                  "one sentence per line on stdin and writes it segmented (words "
                                  "separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
-                   help="output file (UTF-8, SIGHAN), replaced atomically (a link's target "
+                   help="output file (UTF-8; SIGHAN, bio with --task ner, pku with --task pos), "
+                        "replaced atomically (a link's target "
                         "for a symbolic link); a device or FIFO (/dev/stdout) is written in "
                         "place; '-' writes standard output")
     _file_options(g, "", "TEST")
-    g.add_argument("--task", default=DEFAULT_TASK, choices=TASKS,
-                   help="ner: tag entities with an entity tagger (lac, cmd:), bio output; pos: "
-                        "tag words with their parts of speech (jieba, thulac, lac, cmd:), their "
-                        "tags mapped to People's Daily's, pku output (docs/segmenters.md)")
+    option = g.add_argument("--task", default=DEFAULT_TASK, choices=TASKS)
+    option.build_help = lambda: (
+        "ner: tag entities with an entity tagger ({}, cmd:), bio output; pos: tag words with "
+        "their parts of speech ({}, cmd:), their tags mapped to People's Daily's, pku output "
+        "(docs/segmenters.md)".format(*(", ".join(getattr(_segmenters_mod(), n))
+                                        for n in ("TAGGERS", "POS_TAGGERS"))))
     g.add_argument("--timeout", type=cli_real(0, above=True), metavar="SECONDS",
                    help="stop a cmd:COMMAND that runs longer than this, a number > 0 "
                         "(default: no limit)")
@@ -569,6 +572,13 @@ class _Parser(argparse.ArgumentParser):
             if build is not None:
                 action.help = build()
         return super().format_help()
+
+
+def _segmenters_mod():
+    """:mod:`committee.segmenters`, imported when a help text needs it."""
+    from committee import segmenters
+
+    return segmenters
 
 
 def _segmenter_names(conjunction: str | None = "or") -> str:
