@@ -217,28 +217,58 @@ def cmd_report(args) -> int:
 
 
 def cmd_segment(args) -> int:
-    from committee import corpus, segmenters
+    from committee import corpus
     from committee.system.files import open_output, refuse_overwrite
 
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
-    seg = segmenters.load(args.segmenter, timeout=args.timeout, timeout_name="--timeout")
-    test = corpus.read_corpus(args.test, format=args.format or "sighan", encoding=args.encoding)
-    texts = ["".join(s) for s in test.words]
-    words = segmenters.segment(seg, texts, test.path, test.lines, progress=not args.quiet)
+    task = get_task(args.task)
+    seg, load = None, _tool_loader(task)
+    if task.pos_tagset is None and not task.tagged:  # a segmenter loads before TEST is read
+        seg = load(args.segmenter, timeout=args.timeout, timeout_name="--timeout")
+    test = corpus.read_corpus(args.test, format=args.format or task.format, encoding=args.encoding)
+    test = task.prepare(test, lambda key, value: f"--{key} {value}")
+    seg = seg or load(args.segmenter, timeout=args.timeout, timeout_name="--timeout")
+    text, did = _tool_output(task, seg, test, progress=not args.quiet)
     if args.output == "-":
-        sys.stdout.write(corpus.format_sighan(words))
+        sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        text = corpus.format_sighan(words)
         with open_output(args.output) as f:
             f.write(text)
     where = "standard output" if args.output == "-" else args.output
-    print(f"wrote {where}: {len(words):,} sentences segmented by {seg.name} {seg.version}",
+    print(f"wrote {where}: {len(test.words):,} sentences {did} by {seg.name} {seg.version}",
           file=sys.stderr)
     if seg.note:
         print(f"committee: note: {seg.name} is {seg.note}", file=sys.stderr)
     return 0
+
+
+def _tool_loader(task):
+    """How ``--with`` loads its tool for ``task``: a part-of-speech tagger,
+    an entity tagger or a segmenter (:mod:`committee.segmenters`)."""
+    from committee import segmenters
+
+    if task.pos_tagset is not None:
+        return segmenters.load_pos_tagger
+    return segmenters.load_tagger if task.tagged else segmenters.load
+
+
+def _tool_output(task, seg, test, progress: bool) -> tuple[str, str]:
+    """The text of ``seg``'s output on ``test`` for ``task`` (SIGHAN words,
+    ``bio`` entity tags or ``pku`` parts of speech) and what it did."""
+    from committee import corpus, segmenters
+
+    texts = ["".join(s) for s in test.words]
+    if task.pos_tagset is not None:
+        words, tags, _ = segmenters.pos_tag(seg, texts, task.pos_tagset, test.path, test.lines,
+                                            progress=progress)
+        return corpus.format_pku(words, tags), "tagged with parts of speech"
+    if task.tagged:
+        words, tags = segmenters.tag(seg, texts, test.path, test.lines, progress=progress)
+        return corpus.format_bio(words, tags), "tagged with entities"
+    words = segmenters.segment(seg, texts, test.path, test.lines, progress=progress)
+    return corpus.format_sighan(words), "segmented"
 
 
 def cmd_irt(args) -> int:
@@ -468,7 +498,9 @@ def _add_segment(sub) -> None:
     g = sub.add_parser("segment", help="segment a test set with a real segmenter (SIGHAN output)",
                        description="Segment the characters of every sentence of TEST with "
                                    "a segmenter from PyPI and write SIGHAN output aligned "
-                                   "line by line with TEST, ready for `committee score`.")
+                                   "line by line with TEST, ready for `committee score`; "
+                                   "with --task, tag its entities (bio) or parts of speech "
+                                   "(pku) instead.")
     g.add_argument("test", metavar="TEST", help="test file (its words are joined back into "
                                                 "text); '-' reads standard input")
     option = g.add_argument("--with", dest="segmenter", required=True, metavar="NAME")
@@ -477,10 +509,17 @@ def _add_segment(sub) -> None:
                                  "one sentence per line on stdin and writes it segmented (words "
                                  "separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
-                   help="output file (UTF-8, SIGHAN), replaced atomically (a link's target "
+                   help="output file (UTF-8; SIGHAN, bio with --task ner, pku with --task pos), "
+                        "replaced atomically (a link's target "
                         "for a symbolic link); a device or FIFO (/dev/stdout) is written in "
                         "place; '-' writes standard output")
-    _file_options(g, "", "TEST", default="sighan")
+    _file_options(g, "", "TEST")
+    option = g.add_argument("--task", default=DEFAULT_TASK, choices=TASKS)
+    option.build_help = lambda: (
+        "ner: tag entities with an entity tagger ({}, cmd:), bio output; pos: tag words with "
+        "their parts of speech ({}, cmd:), their tags mapped to People's Daily's, pku output "
+        "(docs/segmenters.md)".format(*(", ".join(getattr(_segmenters_mod(), n))
+                                        for n in ("TAGGERS", "POS_TAGGERS"))))
     g.add_argument("--timeout", type=cli_real(0, above=True), metavar="SECONDS",
                    help="stop a cmd:COMMAND that runs longer than this, a number > 0 "
                         "(default: no limit)")
@@ -535,6 +574,13 @@ class _Parser(argparse.ArgumentParser):
             if build is not None:
                 action.help = build()
         return super().format_help()
+
+
+def _segmenters_mod():
+    """:mod:`committee.segmenters`, imported when a help text needs it."""
+    from committee import segmenters
+
+    return segmenters
 
 
 def _segmenter_names(conjunction: str | None = "or") -> str:

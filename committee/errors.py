@@ -7,7 +7,7 @@ from __future__ import annotations
 __all__ = [
     "CommitteeError", "InputError", "ConfigError", "RunError", "OutputError",
     "DependencyError", "UndefinedMetricWarning", "PlausibilityWarning", "ReportWarning",
-    "Note",
+    "TagsetWarning", "Note",
 ]
 
 
@@ -159,6 +159,12 @@ class UntrustedWarning(UserWarning):
     """A file (a run's manifest) names what only the person at the keyboard
     may name, a command to run or a host to contact; it was left out, and
     the warning says how to name it on the command line (docs/security.md)."""
+
+
+class TagsetWarning(UserWarning):
+    """A tagger wrote tags its tagset's mapping cannot place in the task's
+    (:func:`committee.corpus.tagsets.map_tags`): kept as written, counted
+    and named once."""
 
 
 class Note(UserWarning):

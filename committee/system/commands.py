@@ -17,21 +17,29 @@ turns SIGTERM and SIGHUP into :class:`KeyboardInterrupt`) included, a
 
 Only a process that leaves the group on purpose (``setsid``, a daemon)
 escapes.  POSIX only.
+
+Its other functions are about such a command as a tool: the name and version
+it goes by (:func:`command_name`, :func:`fingerprint`), the most output it
+may write (:func:`output_limit`) and the words of the messages about it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import selectors
 import signal
+import stat
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
-__all__ = ["GRACE", "STDERR_KEPT", "Outcome", "run", "stop_group"]
+__all__ = ["GRACE", "STDERR_KEPT", "Outcome", "run", "stop_group", "command_name", "fingerprint",
+           "output_limit", "stderr_tail", "count_problem", "plural"]
 
 #: Bytes of a command's standard error kept: its tail, for the messages.
 STDERR_KEPT = 64 << 10
@@ -257,3 +265,129 @@ def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearra
                     del err[:-STDERR_KEPT]
     finally:
         sel.close()
+
+
+#: Interpreters whose script (or ``-m`` module), not the interpreter, names a command.
+INTERPRETERS = ("python", "python3", "pypy", "pypy3", "node", "perl", "ruby", "bash", "sh",
+                 "java", "Rscript", "julia")
+
+
+def command_name(argv: Sequence[str]) -> str:
+    """The name a command's segmentation goes by in tables and file names:
+    its program, or the script or module an interpreter runs.
+
+    >>> command_name(["/opt/bin/stanford-seg", "--utf8"])
+    'stanford-seg'
+    >>> command_name(["python3.11", "-u", "tools/my_bert.py", "--model", "m/"])
+    'my_bert'
+    >>> command_name(["python", "-m", "pkg.segment"])
+    'pkg.segment'
+    """
+    name = Path(argv[0]).name
+    if name.rstrip("0123456789.") in INTERPRETERS or name in INTERPRETERS:
+        rest = list(argv[1:])
+        while rest:
+            arg = rest.pop(0)
+            if arg == "-m" and rest:
+                name = rest[0]
+                break
+            if not arg.startswith("-"):
+                name = Path(arg).stem
+                break
+    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in name) or "cmd"
+
+
+#: A file a command names is hashed for its version up to this size; a
+#: larger one (a model of gigabytes) goes by its size and modification time.
+FINGERPRINT_MAX_BYTES = 64 << 20
+
+
+def fingerprint(argv: Sequence[str]) -> str:
+    """Version of a command: a hash of its words and of the files they name,
+    so that an edited script is a new version.
+
+    A named regular file of up to :data:`FINGERPRINT_MAX_BYTES` is hashed
+    by its bytes, read in chunks of 1 MiB; a larger one (a model) by its
+    size and modification time (``st_mtime_ns``) alone, so that a model of
+    gigabytes is never read: writing or replacing it changes its time, and
+    so the version.  A directory is not looked into.
+    """
+    h = hashlib.sha256("\0".join(argv).encode("utf-8"))
+    for arg in argv:
+        with contextlib.suppress(OSError):
+            st = os.stat(arg)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if st.st_size > FINGERPRINT_MAX_BYTES:
+                h.update(f"\0size {st.st_size} mtime_ns {st.st_mtime_ns}".encode("ascii"))
+                continue
+            with open(arg, "rb") as f:  # at most the cap, should the file grow meanwhile
+                left = FINGERPRINT_MAX_BYTES
+                while left > 0 and (chunk := f.read(min(1 << 20, left))):
+                    h.update(chunk)
+                    left -= len(chunk)
+    return h.hexdigest()[:12]
+
+
+def stderr_tail(err: bytes, lines: int = 3, chars: int = 300) -> str:
+    """The last lines of a command's standard error, on one line."""
+    tail = [s.strip() for s in err.decode("utf-8", "replace").splitlines() if s.strip()][-lines:]
+    text = " | ".join(tail)
+    if len(text) > chars:
+        text = "…" + text[-chars:]
+    return f"; its stderr ends: {text}" if text else "; its stderr is empty"
+
+
+#: A command may write this many bytes per byte of its input, plus
+#: :data:`OUTPUT_MARGIN` (:func:`output_limit`).  A segmentation adds at
+#: most a separator after each character (twice the bytes of ASCII text);
+#: an entity tagger's ``TOKEN/TAG`` items more (``a/B-PER `` is 8 bytes for
+#: the 1 of ``a``), hence :data:`TAGGED_PER_BYTE`.
+OUTPUT_PER_BYTE = 4
+TAGGED_PER_BYTE = 16
+OUTPUT_MARGIN = 1 << 20
+def output_limit(n_input: int, tagged: bool = False) -> int:
+    """The most bytes a command may write for ``n_input`` bytes of input:
+    :data:`OUTPUT_PER_BYTE` (an entity tagger, ``tagged``:
+    :data:`TAGGED_PER_BYTE`) times as many, plus :data:`OUTPUT_MARGIN`.
+    Beyond it the command is taken for one writing without end and stopped.
+
+    >>> output_limit(1000), output_limit(1000, tagged=True)
+    (1052576, 1064576)
+    """
+    return (TAGGED_PER_BYTE if tagged else OUTPUT_PER_BYTE) * n_input + OUTPUT_MARGIN
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` (with thousands separators) and ``noun``, plural unless ``n`` is 1.
+
+    >>> plural(1, "line"), plural(1200, "sentence")
+    ('1 line', '1,200 sentences')
+    """
+    return f"{n:,} {noun if n == 1 else noun + 's'}"
+
+
+def count_problem(sent: Sequence[str], lines: Sequence[str]) -> str:
+    """How a command's output ``lines`` fail to match its input ``sent``
+    line for line: the first input line whose characters differ, else where
+    the output stops or what follows it.  No line past the input is named.
+
+    >>> count_problem(["ab", "cd", "ef"], ["a b", "c d"])
+    'its output ends after line 2 of 3'
+    >>> count_problem(["ab", "cd", "ef"], ["a b", "e f"])
+    'line 2 of its input is the first whose characters differ'
+    >>> count_problem(["ab"], ["a b", "x"])
+    'its output spells the 1 line of its input, then has 1 more line'
+    >>> count_problem(["ab", "cd"], [])
+    'its output is empty'
+    """
+    first = next((i for i, (s, line) in enumerate(zip(sent, lines))
+                  if "".join(line.split()) != s), None)
+    if first is not None:
+        return f"line {first + 1:,} of its input is the first whose characters differ"
+    if not lines:
+        return "its output is empty"
+    if len(lines) < len(sent):
+        return f"its output ends after line {len(lines):,} of {len(sent):,}"
+    more = plural(len(lines) - len(sent), "more line")
+    return f"its output spells the {plural(len(sent), 'line')} of its input, then has {more}"

@@ -95,6 +95,12 @@ class Task:
     #: yet says why in :attr:`no_report` (the report is refused before any work)
     reported: bool = True
     no_report: str = ""
+    #: its units' tags are parts of speech of this tagset
+    #: (:data:`committee.corpus.tagsets.TAGSETS`): ``committee segment
+    #: --task`` runs part-of-speech taggers
+    #: (:func:`committee.segmenters.load_pos_tagger`), their tags mapped to
+    #: it, and writes ``pku``; None: it does not
+    pos_tagset: str | None = None
 
     def __post_init__(self):
         if self.collector not in COLLECTORS:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus, content_sha256
+from committee.corpus.tagsets import PD
 from committee.errors import InputError
 from committee.tasks.base import TAGS, WORD_ITEMS, Task
 
@@ -72,6 +73,8 @@ class PartOfSpeech(Task):
     #: members tag the gold words, with the word templates
     item: str = WORD_ITEMS
     reported: bool = False
+    #: taggers' tags are mapped to People's Daily's (docs/segmenters.md)
+    pos_tagset: str | None = PD
     no_report: str = ("committee report does not read part-of-speech runs yet (leave the "
                       "experiments of a pos config off); committee score --task pos --gold "
                       "RUN/test.txt --difficulty RUN scores outputs against the run")
