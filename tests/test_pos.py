@@ -131,8 +131,11 @@ def test_a_resegmented_output_is_scored_by_exact_span_and_tag(tmp_path, capsys):
     assert abs(system["pb"] - pb) < 1e-12 and abs(system["rb"] - rb) < 1e-12
     assert abs(system["fb"] - fb) < 1e-12
     # the same through the API, with the difficulties in memory
-    s = committee.score(str(gold), str(out), difficulty=[d[:6], d[6:]], task="pos",
-                        format="pku")
+    from committee.errors import Note
+
+    with pytest.warns(Note, match="its words differ from the gold's in 2 of 2 sentences"):
+        s = committee.score(str(gold), str(out), difficulty=[d[:6], d[6:]], task="pos",
+                            format="pku")
     assert (s.p, s.r, s.fb) == (system["p"], system["r"], system["fb"])
     assert s.signature.match == "exact-tag"
 
@@ -214,3 +217,22 @@ def test_the_wrong_task_is_named_in_one_line(tmp_path, capsys):
     with pytest.raises(InputError, match=r"^<gold>: has no part-of-speech tags \(read as "
                                          r"sighan\): .*score its words with task='segmentation'$"):
         committee.score(["迈向 充满"], ["迈向 充满"], task="pos")
+
+
+def test_a_resegmented_output_gets_a_note_and_unknown_tags_a_warning(tmp_path, capsys):
+    from committee.cli import main
+
+    gold = tmp_path / "gold.txt"
+    gold.write_text("我/r 爱/v 北京/ns\n好/a\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    out.write_text("我爱/v 北京/NS\n好/a\n", encoding="utf-8")
+    assert main(["score", "--task", "pos", "--gold", str(gold), "--json", str(out)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"committee: note: {out}: its words differ from the gold's in 1 of 2 sentences: scored "
+        "jointly (a word is right when its span and its tag are)",
+        f"committee: warning: {out}: 1 tag the gold never uses, so never right: NS (1)"]
+    same = tmp_path / "same.txt"
+    same.write_text("我/r 爱/r 北京/ns\n好/a\n", encoding="utf-8")  # one tag wrong
+    assert main(["score", "--task", "pos", "--gold", str(gold), "--json", str(same)]) == 0
+    assert capsys.readouterr().err == ""  # the gold's words, known tags: nothing to say

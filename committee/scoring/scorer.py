@@ -6,6 +6,7 @@ of two :class:`Scores`."""
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, fields, replace
 from typing import Callable
 
@@ -20,7 +21,7 @@ from committee import tasks as tasks_mod
 from committee.pipeline import difficulty as difficulty_mod
 from committee.system.arguments import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
-from committee.errors import InputError
+from committee.errors import InputError, Note, PlausibilityWarning
 from committee.metrics import records
 from committee.tasks.spans import match
 from committee.tasks.spans import spans as spans_of
@@ -345,6 +346,9 @@ class Scorer:
         plausibility.check_gold_output(self.gold, pred, self.known_golds)
         if not self._task.tagged:
             _no_entity_tags(pred)
+        for kind, message in self._task.output_notes(self.gold, pred):
+            warnings.warn(Note(message) if kind == "note" else PlausibilityWarning(message),
+                          stacklevel=2)
         return pred
 
     def collect(self, output) -> metrics.SufficientStats:

@@ -115,6 +115,14 @@ class Task:
         messages."""
         return corpus
 
+    def output_notes(self, gold: Corpus, output: Corpus) -> list[tuple[str, str]]:
+        """What a reader of ``output``'s scores should know about it against
+        ``gold`` (both as :meth:`prepare` makes them): ``(kind, message)``
+        pairs, ``kind`` ``note`` (a :class:`committee.errors.Note`) or
+        ``warning`` (a :class:`committee.errors.PlausibilityWarning`); none
+        by default."""
+        return []
+
     def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
         """What to do with a file that looks like format ``detected``
         (another than the one given), when another task scores such files:

@@ -115,6 +115,40 @@ class PartOfSpeech(Task):
             pos.append(ps[cut:])
         return replace(corpus, words=words, pos=pos, content_sha256=content_sha256(words, pos))
 
+    def output_notes(self, gold: Corpus, output: Corpus) -> list[tuple[str, str]]:
+        """An output with its own segmentation is scored jointly (a note
+        saying in how many sentences its words differ); tags the gold never
+        uses are counted and named (a warning: they cannot be right).
+
+        >>> g = Corpus("g", [["我", "爱", "北京"], ["好"]], [1, 2], pos=[["r", "v", "ns"], ["a"]])
+        >>> o = Corpus("o.txt", [["我爱", "北京"], ["好"]], [1, 2], pos=[["v", "NS"], ["a"]])
+        >>> for kind, message in PART_OF_SPEECH.output_notes(g, o):
+        ...     print(kind, message)
+        note o.txt: its words differ from the gold's in 1 of 2 sentences: scored jointly (a word is right when its span and its tag are)
+        warning o.txt: 1 tag the gold never uses, so never right: NS (1)
+        """
+        out = []
+        differ = sum(1 for a, b in zip(gold.words, output.words) if a != b)
+        if differ:
+            out.append(("note", f"{output.path}: its words differ from the gold's in {differ:,} "
+                                f"of {len(gold.words):,} sentences: scored jointly (a word is "
+                                "right when its span and its tag are)"))
+        if output.pos is not None and gold.pos is not None:
+            known = {t for s in gold.pos for t in s}
+            unknown: dict[str, int] = {}
+            for s in output.pos:
+                for t in s:
+                    if t not in known:
+                        unknown[t] = unknown.get(t, 0) + 1
+            if unknown:
+                n = sum(unknown.values())
+                named = ", ".join(f"{t} ({c:,})" for t, c in sorted(
+                    unknown.items(), key=lambda kv: (-kv[1], kv[0]))[:10])
+                more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+                out.append(("warning", f"{output.path}: {n:,} tag{'s' if n > 1 else ''} the gold "
+                                       f"never uses, so never right: {named}{more}"))
+        return out
+
     def format_hint(self, detected: str, set_format, set_task, tasks=()) -> str | None:
         """A file of a format without POS tags: its words are segmentation's.
 
