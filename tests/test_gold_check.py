@@ -422,6 +422,9 @@ def test_the_report_shows_the_list_and_the_scores_without_it(toy_run, tmp_path):
     assert "【" + rows[0]["context"].split("【")[1] in page
     shown = (run / "report" / "gold-check.csv").read_text(encoding="utf-8").splitlines()
     assert len(shown) == 1 + min(20, len(rows))
+    page_html = (run / "report.html").read_text(encoding="utf-8")
+    assert "Suspicious gold: the most suspicious spans" in page_html
+    assert json.dumps(rows[0]["proposed"], ensure_ascii=False) in page_html
     if int(round(summary["expected_errors"])):
         systems = (run / "report" / "gold-check-systems.csv").read_text(encoding="utf-8")
         assert "chars" in systems and "| system | f1 | f1 without | fb | fb without |" in page

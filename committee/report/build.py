@@ -410,8 +410,10 @@ def _page_analyses(ctx: Context, made: Sequence[str]) -> list:
 
     from committee.report import html
 
+    from committee.report import goldcheck
+
     return [replace(a, title=experiments.for_task(a.title, ctx.data.task))
-            for a in html.run_analyses(ctx.run_dir, made)]
+            for a in html.run_analyses(ctx.run_dir, made)] + goldcheck.page_tables(ctx)
 
 
 def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:

@@ -56,6 +56,8 @@ def section(ctx) -> str | None:
     from committee.scoring import goldcheck
 
     p = layout.paths(ctx.run_dir)
+    for name in ("gold-check.csv", "gold-check-systems.csv"):  # an earlier build's
+        (ctx.out_dir / name).unlink(missing_ok=True)
     if not p.gold_check.is_file():
         ctx.notes.append(f"{TITLE}: run `committee check-gold {ctx.run_dir}` before the report "
                          "for the gold spans most likely to be annotation errors "
@@ -66,6 +68,7 @@ def section(ctx) -> str | None:
     shown = pd.DataFrame([{k: r[k] for k in goldcheck.COLUMNS} for r in rows[:SHOWN]])
     if not shown.empty:
         write_csv(ctx.out_dir / "gold-check.csv", shown)
+        ctx.gold_check_files.add("gold-check.csv")
     units = summary.get("units", ctx.data.units_name)
     text = [f"## {TITLE}", "",
             f"`committee check-gold` lists {len(rows):,} spans of the gold where the members or "
@@ -80,6 +83,7 @@ def section(ctx) -> str | None:
     if ctx.ranked and n:
         systems = _without(ctx, mask)
         write_csv(ctx.out_dir / "gold-check-systems.csv", pd.DataFrame(systems))
+        ctx.gold_check_files.add("gold-check-systems.csv")
         body = [[r["system"], pct(r["f1"]), pct(r["f1_left_out"]), pct(r["fb"]),
                  pct(r["fb_left_out"])] for r in systems]
         flips = [k for k in ("f1", "fb") if _order(systems, k) != _order(systems, f"{k}_left_out")]
@@ -89,3 +93,37 @@ def section(ctx) -> str | None:
                  ("The ranking by " + " and by ".join(flips) + " changes without them."
                   if flips else "No ranking (by f1 or by fb) changes without them."), ""]
     return "\n".join(text)
+
+
+#: Readers' names of the columns in report.html.
+_READERS = {"score": "P(error)", "context": "sentence (the span in 【】)",
+            "sentence": "sentence no.", "word_index": "unit no.", "f1_left_out": "f1 without",
+            "fb_left_out": "fb without"}
+
+
+def page_tables(ctx) -> list:
+    """The section's tables for ``report.html`` (:class:`committee.report.html.Analysis`
+    of kind ``table``), read back from the CSV files it wrote in this build;
+    none when it made none."""
+    from committee.report import html
+
+    out = []
+    for name, title, text in (
+            ("gold-check.csv", f"{TITLE}: the most suspicious spans",
+             "The first rows of check-gold.tsv (committee check-gold): the gold's reading, "
+             "the proposed one, the probability that the gold is wrong there, the sentence "
+             "with the span in 【】 and the evidence."),
+            ("gold-check-systems.csv", f"{TITLE}: scores without those spans",
+             "Each system's f1 and fb on the whole test set and with the spans the list "
+             "expects to be errors left out (committee score --gold-check).")):
+        path = ctx.out_dir / name
+        if path.is_file() and name in ctx.gold_check_files:
+            df = pd.read_csv(path, keep_default_na=False, dtype=str)
+            if "context" in df.columns:  # the sentence in view, the evidence after it
+                df = df[["gold", "proposed", "score", "context", "sentence", "word_index",
+                         "reasons"]]
+            else:  # scores as the systems table shows them: percentages
+                for col in ("f1", "f1_left_out", "fb", "fb_left_out"):
+                    df[col] = [pct(float(v)) if v not in ("", "None") else "–" for v in df[col]]
+            out.append(html.Analysis(title, df, "table", text=text, names=_READERS))
+    return out

@@ -83,6 +83,8 @@ class Context:
     figures: list[str] = field(default_factory=list)
     irt: dict | None = None
     failed: list[tuple[str, str]] = field(default_factory=list)
+    #: the CSV files of the "Suspicious gold" section written in this build
+    gold_check_files: set[str] = field(default_factory=set)
 
     @property
     def run_dir(self) -> Path:
