@@ -265,6 +265,30 @@ def variation_candidates(words: list[list[str]], train: Variation, test: Variati
 # features
 
 
+def fill_shared(x: np.ndarray, c: Candidates, counts: np.ndarray) -> np.ndarray:
+    """Columns 0–5 of :data:`FEATURES` in ``x``, the same for every kind of
+    unit: the members' ``agree``, ``wrong``, ``consensus`` of ``c``, and the
+    variation ratios from ``counts`` (one row per candidate: training
+    occurrences read as proposed and as in the gold, then the same in the
+    other test sentences), which ``c.extra`` keeps for the reasons.
+
+    >>> c = Candidates(np.array([0]), np.array([2]), [(1, 1)], [(2,)], np.array([3]),
+    ...                np.array([4]), 4)
+    >>> fill_shared(np.zeros((1, 9)), c, np.array([[1.5, 0.5, 0.0, 0.0]]))[0, :6].round(3).tolist()
+    [0.75, 1.0, 0.75, 0.693, 1.099, 0.0]
+    """
+    k = max(c.k, 1)
+    x[:, 0] = c.n_alt / k
+    x[:, 1] = c.n_wrong / k
+    x[:, 2] = c.n_alt / np.maximum(c.n_wrong, 1)
+    x[:, 3] = np.log((counts[:, 0] + 0.5) / (counts[:, 1] + 0.5))
+    x[:, 4] = np.log1p(counts[:, 0] + counts[:, 1])
+    x[:, 5] = np.log((counts[:, 2] + 0.5) / (counts[:, 3] + 0.5))
+    c.extra.update(train_alt=counts[:, 0], train_gold=counts[:, 1], test_alt=counts[:, 2],
+                   test_gold=counts[:, 3])
+    return x
+
+
 def features(c: Candidates, text: str, train: Variation, test: Variation,
              vocabulary) -> np.ndarray:
     """The :data:`FEATURES` of every candidate, shape (n, len(FEATURES)).
@@ -274,10 +298,6 @@ def features(c: Candidates, text: str, train: Variation, test: Variation,
     out of its gold reading's count); ``vocabulary`` the training words."""
     n = len(c)
     x = np.zeros((n, len(FEATURES)))
-    k = max(c.k, 1)
-    x[:, 0] = c.n_alt / k
-    x[:, 1] = c.n_wrong / k
-    x[:, 2] = c.n_alt / np.maximum(c.n_wrong, 1)
     counts = np.zeros((n, 4))
     for i in range(n):
         s, e = int(c.start[i]), int(c.end[i])
@@ -288,12 +308,7 @@ def features(c: Candidates, text: str, train: Variation, test: Variation,
         x[i, 6] = any(w not in vocabulary for w in cut(piece, gold))
         x[i, 7] = any(w not in vocabulary for w in cut(piece, alt))
         x[i, 8] = max(-2, min(2, len(gold) - len(alt)))
-    x[:, 3] = np.log((counts[:, 0] + 0.5) / (counts[:, 1] + 0.5))
-    x[:, 4] = np.log1p(counts[:, 0] + counts[:, 1])
-    x[:, 5] = np.log((counts[:, 2] + 0.5) / (counts[:, 3] + 0.5))
-    c.extra.update(train_alt=counts[:, 0], train_gold=counts[:, 1], test_alt=counts[:, 2],
-                   test_gold=counts[:, 3])
-    return x
+    return fill_shared(x, c, counts)
 
 
 # --------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from committee.metrics.suspicion import (Candidates, Check, Injected, adjust_prior,
-                                         probabilities, rank, touches)
+                                         fill_shared, probabilities, rank, touches)
 
 #: The readings of a missed gold entity, and the candidate of an entity the
 #: gold may have left out.
@@ -183,10 +183,6 @@ def features(c: Candidates, text: str, gold: Entities, train: EntityVariation,
     (the two readings, as text) and the four counts."""
     n = len(c)
     x = np.zeros((n, 9))
-    k = max(c.k, 1)
-    x[:, 0] = c.n_alt / k
-    x[:, 1] = c.n_wrong / k
-    x[:, 2] = c.n_alt / np.maximum(c.n_wrong, 1)
     counts = np.zeros((n, 4))
     gold_text, proposed = [], []
     for j in range(n):
@@ -223,12 +219,8 @@ def features(c: Candidates, text: str, gold: Entities, train: EntityVariation,
                          max(test.as_type(piece, t) - 1, 0))
             proposed.append(f"{alt}/{t}")
             x[j, 7] = train.as_type(alt, None) == 0
-    x[:, 3] = np.log((counts[:, 0] + 0.5) / (counts[:, 1] + 0.5))
-    x[:, 4] = np.log1p(counts[:, 0] + counts[:, 1])
-    x[:, 5] = np.log((counts[:, 2] + 0.5) / (counts[:, 3] + 0.5))
-    c.extra.update(train_alt=counts[:, 0], train_gold=counts[:, 1], test_alt=counts[:, 2],
-                   test_gold=counts[:, 3], gold=gold_text, proposed=proposed)
-    return x
+    c.extra.update(gold=gold_text, proposed=proposed)
+    return fill_shared(x, c, counts)
 
 
 def entity_inputs(gold: Entities, lengths, text: str, marks: np.ndarray, pred: np.ndarray,

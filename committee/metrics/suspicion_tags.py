@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from committee.metrics.suspicion import (Candidates, Check, Injected, adjust_prior,
-                                         probabilities, rank, touches)
+                                         fill_shared, probabilities, rank, touches)
 
 #: Weights of :data:`committee.metrics.suspicion.FEATURES` (intercept first)
 #: for labelled words: fitted on the embedded corpus's default
@@ -87,10 +87,6 @@ def features(c: Candidates, words: list[str], gold_tags: list[str], names, train
     training corpus never gives the word that tag; ``direction`` 0)."""
     n = len(c)
     x = np.zeros((n, 9))
-    k = max(c.k, 1)
-    x[:, 0] = c.n_alt / k
-    x[:, 1] = c.n_wrong / k
-    x[:, 2] = c.n_alt / np.maximum(c.n_wrong, 1)
     counts = np.zeros((n, 4))
     gold, proposed = [], []
     for j in range(n):
@@ -100,14 +96,10 @@ def features(c: Candidates, words: list[str], gold_tags: list[str], names, train
                      max(test.count(w, g) - 1, 0))
         gold.append(f"{w}/{g}")
         proposed.append(f"{w}/{t}")
-    x[:, 3] = np.log((counts[:, 0] + 0.5) / (counts[:, 1] + 0.5))
-    x[:, 4] = np.log1p(counts[:, 0] + counts[:, 1])
-    x[:, 5] = np.log((counts[:, 2] + 0.5) / (counts[:, 3] + 0.5))
     x[:, 6] = counts[:, 1] == 0
     x[:, 7] = counts[:, 0] == 0
-    c.extra.update(train_alt=counts[:, 0], train_gold=counts[:, 1], test_alt=counts[:, 2],
-                   test_gold=counts[:, 3], gold=gold, proposed=proposed)
-    return x
+    c.extra.update(gold=gold, proposed=proposed)
+    return fill_shared(x, c, counts)
 
 
 def tag_inputs(words, tags, codes: np.ndarray, names, train_words, train_tags):
