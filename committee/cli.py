@@ -109,10 +109,11 @@ def cmd_score(args) -> int:
     layout.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
     layout.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
                        *args.outputs], args.task, _cli_spelling("output"))
+    check = None
     if args.gold_check is not None:
         from committee.scoring import goldcheck
 
-        goldcheck.read(args.gold_check)  # refused before any scoring
+        check = goldcheck.read(args.gold_check)  # refused before any scoring
     fmt = args.format or get_task(args.task).format
     options = scoring.ScorerOptions(
         format=fmt, encoding=args.encoding,
@@ -130,7 +131,7 @@ def cmd_score(args) -> int:
         from committee.scoring import goldcheck
 
         sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
-                                     names=[row["name"] for row in result.systems])
+                                     full=result.systems, check=check)
     if args.json:
         text = result.json(args.columns if args.metrics is not None else None)
         if sens is not None:

@@ -46,11 +46,6 @@ def _without(ctx, mask) -> list[dict]:
     return rows
 
 
-def _order(rows, key) -> list[str]:
-    return [r["system"] for r in sorted(rows, key=lambda r: -(r[key] if r[key] is not None
-                                                             else float("-inf")))]
-
-
 def section(ctx) -> str | None:
     """The section, or None (with a note) when the run has no list."""
     from committee.scoring import goldcheck
@@ -86,7 +81,7 @@ def section(ctx) -> str | None:
         ctx.gold_check_files.add("gold-check-systems.csv")
         body = [[r["system"], pct(r["f1"]), pct(r["f1_left_out"]), pct(r["fb"]),
                  pct(r["fb_left_out"])] for r in systems]
-        flips = [k for k in ("f1", "fb") if _order(systems, k) != _order(systems, f"{k}_left_out")]
+        flips = [k for k, changed in goldcheck.ranking_changes(systems).items() if changed]
         text += [f"Without the {n:,} most suspicious spans ({int(mask.sum()):,} characters), "
                  "each system's scores (`committee score --gold-check`):", "",
                  markdown_table(["system", "f1", "f1 without", "fb", "fb without"], body), "",

@@ -346,41 +346,61 @@ def left_out(rows: list[dict], summary: dict, n_chars: int, n: int | None = None
     return mask, n
 
 
-def sensitivity(scorer, outputs, run_dir, names=None) -> dict:
+def ranking_changes(systems: list[dict]) -> dict[str, bool]:
+    """Whether ordering ``systems`` (dicts with ``f1``, ``fb`` and their
+    ``_left_out`` values; None sorts last) by f1, and by fb, changes without
+    the left-out spans.
+
+    >>> ranking_changes([{"f1": .9, "f1_left_out": .8, "fb": .5, "fb_left_out": .5},
+    ...                  {"f1": .8, "f1_left_out": .85, "fb": .4, "fb_left_out": .4}])
+    {'f1': True, 'fb': False}
+    """
+    def order(key):
+        return sorted(range(len(systems)),
+                      key=lambda j: -(systems[j][key] if systems[j][key] is not None
+                                      else float("-inf")))
+    return {key: order(key) != order(f"{key}_left_out") for key in ("f1", "fb")}
+
+
+def sensitivity(scorer, outputs, run_dir, full=None, check=None) -> dict:
     """Each output's p, r, f1, pb, rb and fb with and without the run's
     most suspicious spans (:func:`left_out`), and whether the ranking of
-    the outputs by f1 or fb changes: ``{"n_left_out", "n_chars_left_out",
-    "systems": [{"system", "<metric>", "<metric>_left_out", ...}],
-    "flips": {"f1": bool, "fb": bool}}``."""
+    the outputs by f1 or fb changes (:func:`ranking_changes`):
+    ``{"n_left_out", "n_chars_left_out", "systems": [{"system", "<metric>",
+    "<metric>_left_out", ...}], "flips": {"f1": bool, "fb": bool}}``.
+
+    ``full``: the outputs' scores on the whole test set, when the caller
+    has them (the rows of :meth:`Scorer.score_all`, with ``name``): only
+    the scores without the spans are computed then.  ``check``: the run's
+    list as :func:`read` returns it, when the caller has read it."""
     from committee.scoring.scores import Scores
 
-    rows, summary = read(run_dir)
+    rows, summary = read(run_dir) if check is None else check
     gold = scorer.gold
-    n_chars = sum(len(w) for s in gold.words for w in s)
+    n_chars = gold.n_chars()
     if summary.get("n_chars") != n_chars:
         raise InputError(str(layout.paths(run_dir).gold_check), None,
                          f"lists spans of a test set of {summary.get('n_chars')} characters; "
                          f"the gold scored has {n_chars}: give the run of that gold")
-    mask, n = left_out(rows, summary, gold.n_chars())
+    mask, n = left_out(rows, summary, n_chars)
     sig = scorer.signature()
     systems = []
     for i, output in enumerate(outputs):
-        name = names[i] if names else os.fspath(output)
-        full = Scores.from_stats(scorer.collect(output), sig, name=name, undefined="ignore")
+        if full is None:
+            whole = Scores.from_stats(scorer.collect(output), sig, name=os.fspath(output),
+                                      undefined="ignore")
+            name = os.fspath(output)
+        else:
+            whole, name = full[i], full[i]["name"]
         part = Scores.from_stats(scorer.collect_leaving_out(output, mask), sig, name=name,
                                  undefined="ignore")
         row = {"system": name}
         for key in ("p", "r", "f1", "pb", "rb", "fb"):
-            row[key], row[f"{key}_left_out"] = full[key], part[key]
+            row[key], row[f"{key}_left_out"] = whole[key], part[key]
         systems.append(row)
-    flips = {}
-    for key in ("f1", "fb"):
-        before = sorted(range(len(systems)), key=lambda j: -(systems[j][key] or 0))
-        after = sorted(range(len(systems)), key=lambda j: -(systems[j][f"{key}_left_out"] or 0))
-        flips[key] = before != after
     return {"run": os.fspath(run_dir), "n_left_out": n, "n_chars_left_out": int(mask.sum()),
             "expected_errors": summary.get("expected_errors"), "systems": systems,
-            "flips": flips}
+            "flips": ranking_changes(systems)}
 
 
 def format_sensitivity(sens: dict) -> str:
