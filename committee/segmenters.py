@@ -330,6 +330,20 @@ def tagger_problem(name: str) -> str | None:
     return f"not an entity tagger: {why or 'it segments words and tags no entities'}"
 
 
+def pos_tagger_problem(name: str) -> str | None:
+    """Why ``name`` (a segmenter or ``cmd:COMMAND``) cannot tag parts of speech, or None.
+
+    >>> pos_tagger_problem("jieba") is None, pos_tagger_problem("cmd:./tag.py") is None
+    (True, True)
+    >>> pos_tagger_problem("jiojio")
+    'not a part-of-speech tagger; part-of-speech taggers: jieba, thulac, lac, cmd:COMMAND'
+    """
+    if name.startswith(CMD_PREFIX) or name in POS_TAGGERS or name not in SEGMENTERS:
+        return None
+    return (f"not a part-of-speech tagger; part-of-speech taggers: {', '.join(POS_TAGGERS)}, "
+            f"{CMD_PREFIX}COMMAND")
+
+
 def load_tagger(name: str, *, timeout: float | None = None,
                 timeout_name: str = "timeout") -> Segmenter:
     """:func:`load` of a tool that tags entities (``task: ner``): ``lac``, or a
@@ -465,9 +479,8 @@ def load_pos_tagger(name: str, *, timeout: float | None = None,
     if name.startswith(CMD_PREFIX) or name_problem(name):
         return load(name, timeout=timeout, timeout_name=timeout_name)
     tool = SEGMENTERS[name]
-    if not tool.tagset:
-        raise SegmenterUnavailable(f"{name}: not a part-of-speech tagger; part-of-speech "
-                                   f"taggers: {', '.join(POS_TAGGERS)}, {CMD_PREFIX}COMMAND")
+    if pos_tagger_problem(name):
+        raise SegmenterUnavailable(f"{name}: {pos_tagger_problem(name)}")
     _import(name)
     return replace((tool.pos_loader or tool.loader)(), tagset=tool.tagset)
 

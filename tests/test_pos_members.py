@@ -260,23 +260,6 @@ def test_a_toy_pos_committee_runs_resumes_and_is_scored(tmp_path, capsys):
     assert system["r_punishment"] == pytest.approx((1 - d[right]).sum() / (1 - d).sum(),
                                                    abs=1e-12)
     assert 0 < system["fb"] < 1
-    # no report of it yet: one line, nothing written
-    assert main(["report", str(run), "--quiet"]) != 0
-    assert "task pos: committee report does not read part-of-speech runs yet" in \
-        capsys.readouterr().err
-    assert not (run / "report.md").exists()
-
-
-def test_the_report_refuses_a_pos_run_in_one_line(tmp_path, capsys):
-    run = tmp_path / "run"
-    cfg = _toy_pos(tmp_path, run)
-    assert main(["run", str(cfg), "--quiet", "--set", "experiments.stability=true"]) != 0
-    err = capsys.readouterr().err
-    assert err == ("committee: error: experiments: task pos: committee report does not read "
-                   "part-of-speech runs yet (leave the experiments of a pos config off); "
-                   "committee score --task pos --gold RUN/test.txt --difficulty RUN scores "
-                   "outputs against the run\n")
-    assert not run.exists()
 
 
 def test_the_default_pos_config_is_accepted():

@@ -271,7 +271,7 @@ REGISTRY: tuple[Experiment, ...] = (
                lambda columns: [c for c in columns if c.endswith(" share")],
                text="Share of each word group in each difficulty bin.",
                x_title="difficulty bin", y_title="share of the group's words"),),
-        units=(tasks_mod.WORDS,)),
+        units=(tasks_mod.WORDS, tasks_mod.TAGS)),
     Experiment(
         "ranking", f"{_HERE}:ranking", "Fig. 3: ranking systems by f1 and by fb",
         "Fig. 3: the systems ranked by f1 and by fb (and against human judgements)",
@@ -314,7 +314,7 @@ REGISTRY: tuple[Experiment, ...] = (
                text="Pearson r across halves, for each random split.",
                x_title="random split", y_title="Pearson r between the halves",
                names={"pearson_fb": "r of fb", "pearson_f1": "r of f1"})),
-        units=(tasks_mod.WORDS,)),
+        units=(tasks_mod.WORDS, tasks_mod.TAGS)),
     Experiment(
         "word_weights", f"{_HERE}:word_weights", "Fig. 7: word weights",
         "Fig. 7: sentences with each word's difficulty",
@@ -325,7 +325,7 @@ REGISTRY: tuple[Experiment, ...] = (
                ("d",), "word", "The words of the chosen sentences with their difficulties.",
                x_title="the words of each sentence, numbered from 0", y_title="difficulty d",
                names={"word_index": "word"}, group="sentence"),),
-        units=(tasks_mod.WORDS,)),
+        units=(tasks_mod.WORDS, tasks_mod.TAGS)),
     Experiment(
         "irt", f"{_HERE}:irt", "IRT: item response theory on the committee's marks",
         "2PL item response theory on the marks (as committee irt), θ of every system",
@@ -349,7 +349,7 @@ REGISTRY: tuple[Experiment, ...] = (
          Chart("report/irt-subset.csv", "IRT: estimates from an informative subset", "table",
                text="θ and fb of held-out systems from all words, the chosen words and "
                     "random words.")),
-        units=(tasks_mod.WORDS,)),
+        units=(tasks_mod.WORDS, tasks_mod.TAGS)),
     Experiment(
         "buckets", f"{_HERE}:buckets", "Results by word attribute",
         "recall and rb of each system by word length, OOV, sentence length and difficulty, "
@@ -374,6 +374,22 @@ REGISTRY: tuple[Experiment, ...] = (
                text="Share of each type's gold entities in each difficulty bin.",
                x_title="difficulty bin", y_title="share of the type's gold entities"),),
         units=(tasks_mod.ENTITIES,)),
+    Experiment(
+        "tags", "committee.report.tagsection:tags", "Tags by difficulty",
+        "parts of speech of a task: pos run: mean difficulty per tag, the hardest words of "
+        "each tag, each system's accuracy per tag",
+        (), ("report/tags-*",),
+        (Chart("report/tags-by-difficulty.csv", "Tags by difficulty", "bar", "tag",
+               ("mean_d",), text="Mean difficulty of the gold words of each tag (tags of 20 "
+               "words or more), hardest first.", x_title="gold tag",
+               y_title="mean difficulty d of its words", names={"mean_d": "mean d"}),
+         Chart("report/tags-recall.csv", "Accuracy by tag", "bar", "tag",
+               lambda columns: [c for c in columns if c.endswith(" recall")],
+               text="Share of the gold words of each tag that each system gets right (span "
+                    "and tag), tags of 20 words or more, the most frequent first.",
+               x_title="gold tag",
+               y_title="recall of the tag's gold words", names=_drop_recall)),
+        units=(tasks_mod.TAGS,)),
 )
 
 #: Settings of the section that belong to no one analysis.

@@ -103,7 +103,9 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         ctx.out_dir.mkdir(exist_ok=True)
         if left_out:
             ctx.notes.append(f"Not made for a run of {data.task} ({data.unit} difficulties): "
-                             f"{', '.join(left_out)}; these analyses read words.")
+                             + "; ".join(f"{a} (it reads runs of "
+                                         f"{_readers(experiments.by_name(a))})"
+                                         for a in left_out) + ".")
         if plots.cjk_font() is None:
             ctx.notes.append(plots.NO_CJK_FONT)
             log.warning("no CJK font found: Chinese words in the figures show as boxes")
@@ -148,6 +150,16 @@ def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
     return kept, [a for a in analyses if a not in kept]
 
 
+def _readers(experiment) -> str:
+    """The tasks whose runs ``experiment`` reads, for a note.
+
+    >>> _readers(experiments.by_name("buckets"))
+    'segmentation'
+    """
+    return ", ".join(t.name for t in tasks_mod.TASKS.values()
+                     if t.runnable and experiments.reads(experiment, t.name))
+
+
 def _collector(data):
     """The scorer of the run's gold units: words, or entities (docs/method.md §13)."""
     return metrics.collector_for(data.kind.collector, data.test, data.d, data.char_d,
@@ -175,15 +187,34 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
         ctx.others += saved
         ctx.notes += notes
     signature = _score_signature(ctx.run_dir, data)
-    score(ctx.ranked, scorer, data.test, signature)
+    score(ctx.ranked, scorer, data.test, signature, data.kind)
     if data.pred_ends is not None and data.kind.tiles:  # the members' words
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
-        score(ctx.members, scorer, data.test, signature)
+        score(ctx.members, scorer, data.test, signature, data.kind)
+    elif data.pred_labels is not None:  # the members' labels of the gold units (tags)
+        ctx.members = [System(f"member {k}", "member", data.test.words,
+                              tags=_per_sentence(data.test.words,
+                                                 [data.label_names[c] for c in data.pred_labels[k]]))
+                       for k in range(data.K)]
+        score(ctx.members, scorer, data.test, signature, data.kind)
     for s in ctx.others:
         if s.info.get("note"):
             ctx.notes.append(f"{s.name}: {s.info['note']}.")
+
+
+def _per_sentence(words: list[list[str]], flat: list) -> list[list]:
+    """``flat`` (one value per word, in corpus order) cut into sentences like ``words``.
+
+    >>> _per_sentence([["a", "b"], [], ["c"]], [1, 2, 3])
+    [[1, 2], [], [3]]
+    """
+    out, k = [], 0
+    for sentence in words:
+        out.append(flat[k:k + len(sentence)])
+        k += len(sentence)
+    return out
 
 
 def _rank_systems(ctx: Context, analyses, human) -> None:
@@ -277,13 +308,25 @@ _HOW_TO_READ = {
         "predicted entity that is no gold entity weighs, on the precision side, the share of "
         "members that also put an entity over its last character (docs/method.md §13). p, r, "
         "f1 count every entity alike, as seqeval does."),
+    tasks_mod.TAGS: (
+        "How to read: a word's difficulty d is the share of the committee's members, taggers "
+        "of the gold words, that give it another tag than the gold's. A system's word is right "
+        "when its span and its tag are a gold word's, so a tagger that keeps the gold "
+        "segmentation has p = r = f1 = its tag accuracy, and one with its own segmentation is "
+        "scored jointly (segmentation and tagging). The balanced metrics pb, rb, fb reward "
+        "getting hard words right (weight d) and punish getting easy words wrong (weight "
+        "1 − d); a predicted word weighs the difficulty of the gold word that holds its last "
+        "character (docs/method.md §14)."),
 }
 
 
 def _by_type(data) -> str:
-    """`` (LOC 3,244, ORG 376, PER 1,896)``: the gold entities by type; empty for words."""
+    """`` (LOC 3,244, ORG 376, PER 1,896)``: the gold entities by type; for
+    tagged words the number of tags; empty for words."""
     if data.units is None:
         return ""
+    if data.kind.collector == tasks_mod.TAGS:
+        return f" ({len({u[2] for s in data.units for u in s})} tags)"
     from collections import Counter
 
     counts = Counter(u[2] for s in data.units for u in s)
@@ -455,7 +498,8 @@ def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Si
                                       normalization=data.test.normalization,
                                       bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
                                       seed=scoring.SEED if bootstrap else None)
-    return metrics.make_signature(data.test.words, difficulty=data.d,
+    tags = data.test.pos if data.kind.collector == tasks_mod.TAGS else None
+    return metrics.make_signature(data.test.words, tags=tags, difficulty=data.d,
                                   vocabulary_sha256=vocabulary, match=data.kind.match,
                                   normalization=data.test.normalization,
                                   bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,

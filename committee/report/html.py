@@ -157,14 +157,15 @@ class ReportData:
         Analyses that failed: ``{"analysis": name, "title": heading,
         "reason": why}`` each, shown first among the analyses.
     units : list or None
-        For a run of entities (``task: ner``): each sentence's gold
-        entities ``(start, end, type)``; then ``gold`` holds the sentences'
-        tokens, ``d`` is per entity, and each system has ``tags``
-        (docs/method.md §13).
+        For a run of labelled units: each sentence's gold units ``(start,
+        end, label)``, entities (``task: ner``; ``gold`` holds the
+        sentences' tokens, ``d`` is per entity, each system has ``tags``,
+        docs/method.md §13) or words with their parts of speech (``task:
+        pos``; each system has a tag per word in ``tags``, §14).
     page : str, optional
         The page's view (its script's ``DATA.task``): the run's task's
-        :attr:`committee.tasks.Task.page`; None: ``ner`` with ``units``,
-        else ``segmentation``.
+        :attr:`committee.tasks.Task.page`, which also says how labelled
+        units are read; None: ``ner`` with ``units``, else ``segmentation``.
     """
 
     name: str
@@ -324,36 +325,44 @@ def _system(s: SystemData, error_types: dict, codes: np.ndarray) -> dict:
 
 
 def _encode_entities(data: ReportData, gold: Corpus) -> dict:
-    """:func:`encode` of a run of entities: each item is a gold entity, with
-    its sentence's text, offsets and type; each system's entities as spans."""
+    """:func:`encode` of a run of labelled units (entities; words with their
+    parts of speech): each item is a gold unit, with its sentence's text,
+    offsets and label; each system's units as labelled spans."""
+    from committee import tasks as tasks_mod
     from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes, outcome_codes
+    from committee.metrics.tagged import TAG_OUTCOMES
     from committee.tasks import NER, match
 
+    task = next((t for t in tasks_mod.TASKS.values() if t.page == data.page and t.labels_field),
+                NER)
+    names = TAG_OUTCOMES if task.collector == tasks_mod.TAGS else ENTITY_OUTCOMES
+    rename = dict(zip(ENTITY_OUTCOMES, names))  # a word of the wrong tag, not type
     lengths = [sum(map(len, ws)) for ws in gold.words]
     texts = ["".join(ws) for ws in gold.words]
     units = data.units
     n = sum(map(len, units))
     d = _check_vector("d", data.d, n, np.float64)
-    vocab, word_ids = _dictionary(NER.texts(gold.words, units))
+    vocab, word_ids = _dictionary(task.texts(gold.words, units))
     types, type_codes = _dictionary([u[2] for us in units for u in us] or ["-"])
     systems = []
     for s in data.systems:
-        pred = Corpus(s.name, s.words, gold.lines, tags=s.tags)
+        pred = task.as_corpus(s.name, s.words, gold.lines, s.tags)
         metrics.check_aligned(gold, pred)
-        g, p, _, _ = match(NER, lengths, units, NER.gold(pred))
-        counts = entity_outcomes(g, p)
+        g, p, _, _ = match(task, lengths, units, task.gold(pred))
+        counts = {rename.get(k, k): v for k, v in entity_outcomes(g, p).items()}
         codes = outcome_codes(g, p)
         systems.append(_system(s, counts, codes) | {
             "pred_start": _array(p.starts.astype(np.uint32)),
             "pred_end": _array(p.ends.astype(np.uint32)),
             "pred_type": [p.label_names[k] for k in p.labels.tolist()]})
     page = _page(data, gold, n, sum(lengths), d, vocab, word_ids,
-                 np.array([len(u) for u in units], dtype=np.int64), ENTITY_OUTCOMES, systems)
+                 np.array([len(u) for u in units], dtype=np.int64), names, systems)
     starts = np.array([u[0] for us in units for u in us], dtype=np.uint32)
     ends = np.array([u[1] for us in units for u in us], dtype=np.uint32)
     return page | {"task": data.page or "ner", "texts": texts, "item_start": _array(starts),
                    "item_end": _array(ends), "types": types,
-                   "type_codes": _array(type_codes[:n])}
+                   "type_codes": _array(type_codes[:n])} | (
+        {"unit": task.unit, "units": task.units} if task is not NER else {})
 
 
 def _page(data: ReportData, gold: Corpus, n: int, n_chars: int, d, vocab, word_ids,

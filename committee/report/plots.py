@@ -671,3 +671,27 @@ def buckets(path, title: str, labels: Sequence[str], counts: Sequence[int],
                       bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return _save(fig, path)
+
+
+def tags_by_difficulty(path, tags: Sequence[str], mean_d: Sequence[float], counts: Sequence[int],
+                       hard_share: Sequence[float]) -> Path:
+    """Tags by difficulty: one horizontal bar per gold tag, its mean
+    difficulty, hardest at the top; each bar names its tag and the number of
+    its words, with a dot at the share of its words with d ≥ 0.5."""
+    plt = require_matplotlib()
+    _style(plt)
+    n = len(tags)
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.26 * n + 1.4)))
+    y = np.arange(n)[::-1]
+    ax.barh(y, mean_d, color=COLORS[0], height=0.7, label="mean difficulty d")
+    ax.plot(hard_share, y, "o", color=COLORS[1], markersize=4, label="share with d ≥ 0.5")
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{t} ({c:,})" for t, c in zip(tags, counts)], fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("mean difficulty d of the tag's gold words; dot: their share with d ≥ 0.5")
+    ax.set_ylabel("gold tag (its words in the test set)")
+    ax.set_title("Which parts of speech are hard to tag?")
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return _save(fig, path)

@@ -44,12 +44,19 @@ class RunData:
         (for entities: the characters each member put inside an entity).
     manifest : dict
     task : str
-        ``segmentation``, or ``ner``: the units are the gold entities
-        (``test.txt`` is then ``bio``, ``words.tsv`` a row per entity).
+        ``segmentation``; ``ner``: the units are the gold entities
+        (``test.txt`` is then ``bio``, ``words.tsv`` a row per entity);
+        ``pos``: the gold words with their tags (``test.txt`` is ``pku``).
     units : list or None
-        For entities: each sentence's gold entities ``(start, end, type)``.
+        For labelled units (entities, parts of speech): each sentence's
+        gold units ``(start, end, label)``.
     char_d : ndarray or None
         For entities: the per-character weights (``test.weight_c``).
+    pred_labels : ndarray of int, shape (K, N), or None
+        For members that label the gold units (parts of speech): each
+        member's label of every gold unit, codes into ``label_names``
+        (``predictions.npz``).
+    label_names : tuple of str
     """
 
     run_dir: Path
@@ -63,6 +70,8 @@ class RunData:
     task: str = tasks_mod.DEFAULT_TASK
     units: list | None = None
     char_d: np.ndarray | None = None
+    pred_labels: np.ndarray | None = None
+    label_names: tuple[str, ...] = ()
 
     @property
     def K(self) -> int:
@@ -72,6 +81,12 @@ class RunData:
     def kind(self) -> tasks_mod.Task:
         """The run's task record (:data:`committee.tasks.TASKS`)."""
         return tasks_mod.get(self.task)
+
+    @property
+    def labelled(self) -> bool:
+        """Whether its units are labelled spans (entities, parts of speech):
+        systems carry labels, matched unit by unit."""
+        return self.units is not None
 
     @property
     def unit(self) -> str:
@@ -99,8 +114,8 @@ def load_run(run_dir) -> RunData:
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
     if not task.reported:
         raise InputError(str(p.root), None, f"is a run of task {task.name}: {task.no_report}")
-    return {tasks_mod.WORDS: _load_word_run,
-            tasks_mod.ENTITIES: _load_entity_run}[task.collector](p, manifest, task)
+    return {tasks_mod.WORDS: _load_word_run, tasks_mod.ENTITIES: _load_entity_run,
+            tasks_mod.TAGS: _load_tag_run}[task.collector](p, manifest, task)
 
 
 def _load_word_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
@@ -139,6 +154,26 @@ def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     oov = rows["oov"].astype(str).isin(["1", "True", "true"]).to_numpy()
     return RunData(p.root, test, d, rows["n_correct"].to_numpy(dtype=np.int64), oov, marks,
                    pred_ends, manifest, task.name, units, char_d)
+
+
+def _load_tag_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
+    """:func:`load_run` of a run of tagged words (``task: pos``, docs/method.md
+    §14): one difficulty per gold word, each member's tag of every gold word."""
+    test = task.prepare(corpus_mod.read_corpus(need(p.test), format=task.format))
+    units = task.gold(test)
+    n = sum(map(len, units))
+    rows = difficulty_mod.read_words_tsv(need(p.words))
+    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
+    for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
+        if count != n:
+            raise InputError(str(path), None, f"covers {count} words, test.txt has {n}")
+    labels = marks_mod.read_labels(p.predictions, n, marks.shape[0])
+    names, codes = labels if labels is not None else ((), None)
+    oov_col = rows["oov"].astype(str)
+    oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
+    return RunData(p.root, test, rows["difficulty"].to_numpy(dtype=np.float64),
+                   rows["n_correct"].to_numpy(dtype=np.int64), oov, marks, None, manifest,
+                   task.name, units, None, codes, names)
 
 
 def _with_pos(test: corpus_mod.Corpus, pos_col: list[str]) -> corpus_mod.Corpus:
@@ -251,9 +286,10 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
-        if (tasks_mod.get(cfg.task).tagged
-                and seg_mod.tagger_problem(name)):
-            problems.append(f"experiments.segmenters[{i}]: {name}: {seg_mod.tagger_problem(name)}")
+        problem = (seg_mod.pos_tagger_problem(name) if task.pos_tagset is not None else
+                   seg_mod.tagger_problem(name) if task.tagged else None)
+        if problem:
+            problems.append(f"experiments.segmenters[{i}]: {name}: {problem}")
             continue
         if name.startswith(seg_mod.CMD_PREFIX):
             continue  # a user's command: checked when it runs (one line on failure)

@@ -38,7 +38,7 @@ from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWa
 from committee.system.files import atomic_write_text
 from committee.report.output import markdown_table, pct, score_columns, write_csv
 from committee.report.rundata import RunData
-from committee.report.systems import System
+from committee.report.systems import System, marks_of
 
 
 @dataclass
@@ -601,11 +601,13 @@ def word_weights(ctx: Context) -> str | None:
         {"sentence": np.repeat(chosen, [len(w) for w in ws]),
          "word_index": [j for w in ws for j in range(len(w))],
          "word": [x for w in ws for x in w], "d": [x for d in ds for x in d]}))
-    lines = [" ".join(f"{w}<sub>{d:.2f}</sub>" for w, d in zip(w_, d_))
-             for w_, d_ in zip(ws, ds)]
+    tags = [test.pos[i] for i in chosen] if data.labelled and test.pos else None
+    lines = [" ".join(f"{w}{'/' + t if tags else ''}<sub>{d:.2f}</sub>"
+                      for w, d, t in zip(w_, d_, tags[k] if tags else w_))
+             for k, (w_, d_) in enumerate(zip(ws, ds))]
     return (
         f"## {TITLES['word_weights']}\n\n"
-        f"Shown: {how}; each word with its difficulty.\n\n"
+        f"Shown: {how}; each word with {'its gold tag and ' if tags else ''}its difficulty.\n\n"
         + "\n\n".join(f"- {t}: {ln}" for t, ln in zip(titles, lines))
         + "\n\n![Fig. 7](report/fig7-word-weights.png)\n")
 
@@ -624,7 +626,6 @@ def irt(ctx: Context) -> str | None:
     d, a's distribution, item curves, θ of every system against fb and f1,
     the informative subset's estimates, words to check."""
     from committee.metrics import itemresponse as irt_mod
-    from committee.tasks import spans
 
     data, e = ctx.data, ctx.cfg.experiments
     if data.K < irt_mod.MIN_K:
@@ -632,7 +633,7 @@ def irt(ctx: Context) -> str | None:
                 f"fit (at least {irt_mod.MIN_K} for the 1PL model, {irt_mod.MIN_K_2PL} for the "
                 "2PL; `committee irt` refuses the same committee). Train a larger committee "
                 "(`committee.size`) for this section (docs/irt.md).\n")
-    systems = [{"name": s.name, "kind": s.kind, "marks": spans.marks(data.test.words, s.words),
+    systems = [{"name": s.name, "kind": s.kind, "marks": marks_of(data, s),
                 "stats": s.stats, "scores": s.scores} for s in ctx.ranked]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -763,7 +764,8 @@ def _irt_check_part(ctx: Context, n: int = 15) -> str:
     if df.empty:
         return "### Flagged words\n\nNo word is flagged.\n"
     body = [[r["word"], r["d"], r["n_correct"], r["irt_a"], r["reason"],
-             r["right_by_strong"] or "–", r["context"]] for _, r in df.head(n).iterrows()]
+             r["right_by_strong"] or "–", _window(r["context"])]
+            for _, r in df.head(n).iterrows()]
     return ("### Flagged words\n\n"
             f"{len(df):,} words (`irt-flags.tsv`; the first {min(n, len(df))} below): words "
             "every member misses that strong systems (θ at least the members' median) get "
@@ -772,6 +774,20 @@ def _irt_check_part(ctx: Context, n: int = 15) -> str:
             "`committee check-gold`'s, below).\n\n"
             + markdown_table(["word", "d", "members right", "a", "reason",
                               "right by strong systems", "sentence"], body) + "\n")
+
+
+def _window(context: str, width: int = 20) -> str:
+    """A sentence with its word in 【】 cut to ``width`` characters each side.
+
+    >>> _window("一二三【四】五六七", 2)
+    '…二三【四】五六…'
+    """
+    a, b = context.find("【"), context.find("】")
+    if a < 0 or b < a:
+        return context
+    left, right = context[max(0, a - width):a], context[b + 1:b + 1 + width]
+    return (("…" if a > width else "") + left + context[a:b + 1] + right
+            + ("…" if b + 1 + width < len(context) else ""))
 
 
 #: The function of each analysis, in the order of their sections in

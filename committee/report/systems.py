@@ -45,7 +45,9 @@ class System:
     stats: metrics.SufficientStats | None = None
     scores: scoring.Scores | None = None
     info: dict = field(default_factory=dict)
-    tags: list[list[str]] | None = None  # entity tags of the tokens (task: ner)
+    #: the labels of its tokens (:attr:`committee.tasks.Task.labels_field`):
+    #: entity tags of the characters (task: ner), a part of speech per word (pos)
+    tags: list[list[str]] | None = None
 
 
 def read_human(path, names: Sequence[str]) -> dict[str, float]:
@@ -227,9 +229,9 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
         key = None if n_train is None else _table2_key(data, cfg, fraction, n_train, train_sha)
         out_path = tdir / f"{_table2_file(e.table2_template, fraction)}.txt"
         if rec is not None and key is not None and rec.get("key") == key and out_path.is_file():
-            pred = corpus_mod.read_corpus(out_path, format=_format(data))
+            pred = _read_output(data, out_path)
             systems.append(System(_table2_name(e.table2_template, fraction), "table2",
-                                  pred.words, info=rec, tags=pred.tags))
+                                  pred.words, info=rec, tags=data.kind.labels_of(pred)))
         else:
             todo.append(fraction)
     if todo and not train:
@@ -263,7 +265,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     n_train = len(train_sentences)
     order = np.random.default_rng(e.seed).permutation(n_train)  # nested samples
     algorithm, params = cfg.table2_crf()
-    test_chars = ["".join(s) for s in data.test.words]
+    test_chars = [data.kind.items(s) for s in data.test.words]  # characters, or gold words
     workdir = str(tdir / ".tmp")
     tasks = []
     for fraction in sorted(fractions, reverse=True):  # largest first
@@ -313,10 +315,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
     words, tags = _as_written(data, result.pred)
-    if tags is None:
-        corpus_mod.write_sighan(tdir / f"{name}.txt", words)
-    else:
-        corpus_mod.write_bio(tdir / f"{name}.txt", words, tags)
+    _write_output(data, tdir / f"{name}.txt", words, tags)
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
            "n_sentences": len(sents),
@@ -333,13 +332,33 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
 
 
 def _format(data: RunData) -> str:
-    """The format of the systems' files of a run: sighan, or bio for entities."""
+    """The format of the systems' files of a run: sighan, bio for entities,
+    pku for parts of speech."""
     return data.kind.format
 
 
+def _read_output(data: RunData, path) -> corpus_mod.Corpus:
+    """A system's file of the run's format, as its task scores it."""
+    return data.kind.prepare(corpus_mod.read_corpus(path, format=_format(data)))
+
+
+def _write_output(data: RunData, path: Path, words, tags) -> None:
+    """Write a system's tokens (and their labels) in the run's format."""
+    if tags is None:
+        corpus_mod.write_sighan(path, words)
+    elif data.kind.pos_tagset is not None:
+        corpus_mod.write_pku(path, words, tags)
+    else:
+        corpus_mod.write_bio(path, words, tags)
+
+
 def _as_written(data: RunData, pred: list) -> tuple[list, list | None]:
-    """A model's prediction as tokens and tags: its words (no tags); for
-    entities, the test characters with IOBES tags."""
+    """A model's prediction as tokens and labels: its words (no labels); for
+    entities, the test characters with IOBES tags; for parts of speech, the
+    gold words with its tags."""
+    if data.kind.pos_tagset is not None:
+        return ([list(s) for s in data.test.words],
+                [[u[2] for u in sentence] for sentence in pred])
     if not data.kind.tagged:
         return pred, None
     from committee.corpus.entities import bioes
@@ -358,11 +377,11 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     for asked in segmenters:
         systems.append(_run_tool(data, out_dir, asked, taken, progress, timeout, timeout_name))
     for p in files:
-        pred = corpus_mod.read_corpus(p, format=_format(data))
+        pred = _read_output(data, p)
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(os.fspath(p), taken)
         systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)},
-                              tags=pred.tags))
+                              tags=data.kind.labels_of(pred)))
     return systems
 
 
@@ -389,10 +408,11 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
             continue
         info_path, info = saved[asked]
         path = info_path.with_suffix(".bio" if data.kind.tagged else ".txt")
-        pred = corpus_mod.read_corpus(path, format=_format(data))
+        pred = _read_output(data, path)
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(info_path.stem, taken)
-        found.append(System(name, "system", pred.words, info=info, tags=pred.tags))
+        found.append(System(name, "system", pred.words, info=info,
+                            tags=data.kind.labels_of(pred)))
         notes.append(f"{name}: the saved output of {asked} (report/systems/{path.name}), "
                      "not run again.")
     return found, notes
@@ -400,11 +420,13 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
 
 def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bool,
               timeout: float | None = None, timeout_name: str = "timeout") -> System:
-    """A segmenter (an entity tagger for ``task: ner``) run on the test set, its
-    output kept in ``report/systems/`` and read back while the test set and
-    the tool's version are the same."""
-    entities = data.kind.tagged
-    load = seg_mod.load_tagger if entities else seg_mod.load
+    """A segmenter (an entity tagger for ``task: ner``, a part-of-speech
+    tagger for ``task: pos``) run on the test set, its output kept in
+    ``report/systems/`` and read back while the test set and the tool's
+    version are the same."""
+    entities, pos = data.kind.tagged, data.kind.pos_tagset
+    load = (seg_mod.load_pos_tagger if pos is not None else
+            seg_mod.load_tagger if entities else seg_mod.load)
     seg = load(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
     path = out_dir / "systems" / f"{name}.{'bio' if entities else 'txt'}"
@@ -412,34 +434,54 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     if path.is_file() and info_path.is_file():
         info = json.loads(info_path.read_text(encoding="utf-8"))
         if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
-            pred = corpus_mod.read_corpus(path, format=_format(data))
-            return System(name, "system", pred.words, info=info, tags=pred.tags)
+            pred = _read_output(data, path)
+            return System(name, "system", pred.words, info=info,
+                          tags=data.kind.labels_of(pred))
     t0 = time.perf_counter()
     texts = ["".join(s) for s in data.test.words]
     where = str(layout.paths(data.run_dir).test)
-    if entities:
+    if pos is not None:
+        words, tags, _ = seg_mod.pos_tag(seg, texts, pos, where, data.test.lines,
+                                         progress=progress)
+    elif entities:
         words, tags = seg_mod.tag(seg, texts, where, data.test.lines, progress=progress)
-        corpus_mod.write_bio(path, words, tags)
     else:
         words, tags = seg_mod.segment(seg, texts, where, data.test.lines,
                                       progress=progress), None
-        corpus_mod.write_sighan(path, words)
+    _write_output(data, path, words, tags)
     info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
             "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
     atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
-    log.info("%s the test set with %s %s in %.1f s", "tagged" if entities else "segmented",
+    log.info("%s the test set with %s %s in %.1f s",
+             "tagged" if entities or pos is not None else "segmented",
              name, seg.version, info["seconds"])
     return System(name, "system", words, info=info, tags=tags)
 
 
 def score(systems: Sequence[System], scorer: metrics.Collector, test,
-          signature: metrics.Signature) -> None:
+          signature: metrics.Signature, task: tasks_mod.Task | None = None) -> None:
     """Score each system against ``test`` (its :class:`~committee.scoring.Scores`
     in ``scores``, its statistics in ``stats``); undefined metrics are None
-    without a warning (the report shows them as ``–``)."""
+    without a warning (the report shows them as ``–``).  ``task`` says where
+    a system's labels go (:meth:`committee.tasks.Task.as_corpus`; default:
+    segmentation's words)."""
+    task = task or tasks_mod.get(tasks_mod.DEFAULT_TASK)
     for s in systems:
-        s.stats = scorer.collect(corpus_mod.Corpus(s.name, s.words, test.lines, tags=s.tags))
+        s.stats = scorer.collect(task.as_corpus(s.name, s.words, test.lines, s.tags))
         s.scores = scoring.Scores.from_stats(s.stats, signature, undefined="ignore",
                                              name=s.name)
 
 
+def marks_of(data: RunData, system: System) -> np.ndarray:
+    """Whether ``system`` gets each gold unit of the run right (bool, corpus
+    order): its words, or its labelled units matched exactly."""
+    if not data.labelled:
+        from committee.tasks import spans
+
+        return spans.marks(data.test.words, system.words)
+    from committee.tasks import match
+
+    task = data.kind
+    lengths = [sum(map(len, ws)) for ws in data.test.words]
+    pred = task.as_corpus(system.name, system.words, data.test.lines, system.tags)
+    return match(task, lengths, data.units, task.gold(pred))[2]

@@ -246,24 +246,53 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
                                                                 undefined="ignore")}
 
 
-def entity_system(test: corpus_mod.Corpus, d: np.ndarray, char_d: np.ndarray,
-                  output_path) -> dict:
-    """An entity tagger's output (``bio``) as a system of a run of entities:
-    its ``marks`` (right/wrong on every gold entity) and ``stats``,
-    ``scores`` as ``committee score --task ner`` gives them."""
+def labelled_system(task: tasks_mod.Task, name: str, test: corpus_mod.Corpus, d: np.ndarray,
+                    pred: corpus_mod.Corpus, kind: str = "system",
+                    char_d: np.ndarray | None = None) -> dict:
+    """An output of a task of labelled units (entities, parts of speech),
+    read as ``task`` scores it, as a system dict (:func:`system`): its
+    ``marks`` (right/wrong on every gold unit), ``stats`` and ``scores`` as
+    ``committee score --task`` gives them against ``d`` (and, for entities,
+    the per-character ``char_d``)."""
     from committee import metrics, scoring
 
-    name = os.fspath(output_path)
-    pred = corpus_mod.read_corpus(output_path, format="bio")
-    collector = metrics.collector_for(tasks_mod.ENTITIES, test, d, char_d)
+    collector = metrics.collector_for(task.collector, test, d, char_d)
     metrics.check_aligned(test, pred)
     matched = collector.match(pred)
     stats = collector.collect(pred, check=False, matched=matched)
-    signature = metrics.make_signature(test.words, tags=test.tags, match="exact-entity",
-                                       difficulty=np.concatenate([d, char_d]))
-    return {"name": name, "kind": "system", "marks": matched[2], "stats": stats,
+    if task.collector == tasks_mod.ENTITIES:
+        signature = metrics.make_signature(test.words, tags=test.tags, match=task.match,
+                                           difficulty=np.concatenate([d, char_d]))
+    else:
+        signature = metrics.make_signature(test.words, tags=task.labels_of(test),
+                                           match=task.match, difficulty=d)
+    return {"name": name, "kind": kind, "marks": matched[2], "stats": stats,
             "scores": scoring.Scores.from_stats(stats, signature, name=name,
                                                 undefined="ignore")}
+
+
+def perturb_tags(tags, rate: float, seed: int) -> list[list[str]]:
+    """Gold tags with errors: each tag replaced, with probability ``rate``,
+    by another of the tags the gold uses, drawn uniformly (seeded, local
+    generator).
+
+    >>> perturb_tags([["r", "v", "n"]], 0.0, 1)
+    [['r', 'v', 'n']]
+    >>> [a != b for a, b in zip(perturb_tags([["r", "v", "n"]], 1.0, 1)[0], ["r", "v", "n"])]
+    [True, True, True]
+    """
+    rng = np.random.default_rng(seed)
+    names = sorted({t for sentence in tags for t in sentence})
+    out = []
+    for sentence in tags:
+        row = []
+        for t in sentence:
+            if len(names) > 1 and rng.random() < rate:
+                others = [x for x in names if x != t]
+                t = others[int(rng.integers(len(others)))]
+            row.append(t)
+        out.append(row)
+    return out
 
 
 #: ``--model``: ``auto`` fits :func:`committee.metrics.itemresponse.choose_model`'s model and
@@ -359,7 +388,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     p = paths(run_dir)
     data = load(run_dir)
     task = tasks_mod.get(data.task)
-    if not task.tiles and (extra or subset is not None):
+    if task.collector == tasks_mod.ENTITIES and (extra or subset is not None):
         raise InputError(str(p.root), None, "--subset measures its words on perturbed gold "
                          "segmentations; on a run of entities fit the items, with systems")
     _k_check(p.marks, data.marks.shape[0])
@@ -367,8 +396,10 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
                          f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
     d = data.words["difficulty"].to_numpy(dtype=np.float64)
-    if task.collector == tasks_mod.ENTITIES:
-        named = [entity_system(data.test, d, data.char_d, s) for s in systems]
+    if task.labels_field is not None:  # entities (bio), tagged words (pku)
+        named = [labelled_system(task, os.fspath(s), data.test, d, task.prepare(
+            corpus_mod.read_corpus(s, format=task.format)), char_d=data.char_d)
+            for s in systems]
     else:
         named = [read_system(data.test, d, s) for s in systems]
     named += list(extra)
@@ -391,13 +422,24 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
         info = itemresponse.mean_information(fit.discrimination, fit.difficulty, (lo, hi))
         items = itemresponse.select_items(fit.discrimination, fit.difficulty, subset, (lo, hi))
         texts[p.irt_subset] = subset_tsv(fit, data.words, items, info)
-        held_out = named + [system(f"gold, {100 * q:g}% perturbed", data.test, d,
-                                   perturb(data.test.words, q, seed + j), kind="perturbed")
+        held_out = named + [_perturbed(task, data.test, d, q, seed + j)
                             for j, q in enumerate(PERTURB_RATES)]
         rows = subset_errors(fit, d, items, held_out, seed)
         summary["subset"] = {"n": int(subset), "theta_range": [lo, hi], "seed": seed,
                              "rms": rms_errors(rows), "systems": rows}
     return IrtResult(data, fit, summary, texts, named, items)
+
+
+def _perturbed(task: tasks_mod.Task, test: corpus_mod.Corpus, d: np.ndarray, rate: float,
+               seed: int) -> dict:
+    """The gold perturbed at ``rate`` as a system: its segmentation
+    (:func:`perturb`), or, for tagged words, its tags (:func:`perturb_tags`)."""
+    name = f"gold, {100 * rate:g}% perturbed"
+    if task.collector == tasks_mod.TAGS:
+        pred = task.as_corpus(name, test.words, test.lines,
+                              perturb_tags(task.labels_of(test), rate, seed))
+        return labelled_system(task, name, test, d, pred, kind="perturbed")
+    return system(name, test, d, perturb(test.words, rate, seed), kind="perturbed")
 
 
 def write(run_dir, result: IrtResult, export: bool = True) -> dict:

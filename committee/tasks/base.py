@@ -101,6 +101,10 @@ class Task:
     #: (:func:`committee.segmenters.load_pos_tagger`), their tags mapped to
     #: it, and writes ``pku``; None: it does not
     pos_tagset: str | None = None
+    #: the field of :class:`committee.corpus.Corpus` that holds its units'
+    #: labels, one per token (``tags``: entity tags of characters; ``pos``:
+    #: a part of speech per word); None: its units are the words alone
+    labels_field: str | None = None
 
     def __post_init__(self):
         if self.collector not in COLLECTORS:
@@ -108,6 +112,32 @@ class Task:
                              f"{', '.join(COLLECTORS)}")
         if self.item not in ITEMS:
             raise ValueError(f"task {self.name}: item {self.item!r}; valid: {', '.join(ITEMS)}")
+
+    def as_corpus(self, path: str, words: list, lines: Sequence[int], labels=None) -> Corpus:
+        """Tokens and their labels (:attr:`labels_field`) as a corpus this task
+        scores: an output held in memory (a system of the report).
+
+        >>> from committee.tasks import PART_OF_SPEECH, SEGMENTATION
+        >>> PART_OF_SPEECH.as_corpus("s", [["我", "爱"]], [1], [["r", "v"]]).pos
+        [['r', 'v']]
+        >>> SEGMENTATION.as_corpus("s", [["我", "爱"]], [1]).pos is None
+        True
+        """
+        from committee.corpus import Corpus
+
+        if self.labels_field is None:
+            return Corpus(path, words, list(lines))
+        return Corpus(path, words, list(lines), **{self.labels_field: labels})
+
+    def labels_of(self, corpus: Corpus) -> list | None:
+        """The labels of ``corpus``'s tokens this task reads (:attr:`labels_field`), or None.
+
+        >>> from committee.corpus import Corpus
+        >>> from committee.tasks import NER
+        >>> NER.labels_of(Corpus("g", [["北", "京"]], [1], tags=[["B-LOC", "I-LOC"]]))
+        [['B-LOC', 'I-LOC']]
+        """
+        return None if self.labels_field is None else getattr(corpus, self.labels_field)
 
     def prepare(self, corpus: Corpus, fix=None) -> Corpus:
         """A gold or an output as read, as this task scores it (checked; the

@@ -46,6 +46,7 @@ class Entities(Task):
     weight_file: str = "test.weight_c"
     count_key: str = "n_entities"
     page: str = "ner"
+    labels_field: str | None = "tags"
     models: str = "taggers"
     paper_figures: bool = False
     tag_formats: tuple[str, ...] = ("bio",)

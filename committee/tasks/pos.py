@@ -19,7 +19,8 @@ templates F1-F3 stand for the word templates W1-W3
 the gold words with its tags, so its mark for gold word i is 1 when its tag
 is t_i, and what it keeps of its prediction is its tag of every gold word
 (:meth:`PartOfSpeech.unit_labels`, ``predictions.npz``).  ``committee
-report`` does not read such runs yet (:attr:`Task.no_report`).
+report`` reads such runs as labelled spans, as it reads entities: its
+systems are taggers, each word with its tag.
 """
 
 from __future__ import annotations
@@ -72,12 +73,9 @@ class PartOfSpeech(Task):
     tag_formats: tuple[str, ...] = ("pku", "underscore", "conllu", "conllu-xpos")
     #: members tag the gold words, with the word templates
     item: str = WORD_ITEMS
-    reported: bool = False
     #: taggers' tags are mapped to People's Daily's (docs/segmenters.md)
     pos_tagset: str | None = PD
-    no_report: str = ("committee report does not read part-of-speech runs yet (leave the "
-                      "experiments of a pos config off); committee score --task pos --gold "
-                      "RUN/test.txt --difficulty RUN scores outputs against the run")
+    labels_field: str | None = "pos"
 
     def prepare(self, corpus: Corpus, fix=None) -> Corpus:
         """``corpus`` with every word tagged (an :class:`InputError` naming

@@ -12,7 +12,8 @@
   const SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"];
   const DASHES = ["solid", "solid", "solid", "dash", "dash", "dash", "dot", "dashdot"];
   const OUT_COLORS = { correct: "#2e8540", split: "#d17b0f", merged: "#7a4fb5", crossed: "#c0392b",
-                       wrong_type: "#d17b0f", wrong_boundary: "#7a4fb5", missed: "#c0392b" };
+                       wrong_type: "#d17b0f", wrong_tag: "#d17b0f", wrong_boundary: "#7a4fb5",
+                       missed: "#c0392b" };
   const PLOT_CONFIG = { displaylogo: false, responsive: true,
                         modeBarButtonsToRemove: ["toImage", "sendDataToCloud"] };
 
@@ -42,10 +43,11 @@
     sentStart[s + 1] = sentStart[s] + perSentence[s];
     for (let i = sentStart[s]; i < sentStart[s + 1]; i++) sentOf[i] = s;
   }
-  // a run of entities (committee.report.html, task ner): the items are gold
-  // entities, which do not tile their sentences; their offsets come with them
-  const ENT = DATA.task === "ner";
-  const UNIT = ENT ? "entity" : "word", UNITS = ENT ? "entities" : "words";
+  // a run of labelled units (committee.report.html): gold entities (task ner),
+  // which do not tile their sentences, or gold words with their parts of
+  // speech (task pos); their offsets and labels come with them
+  const ENT = Array.isArray(DATA.texts), POS = DATA.task === "pos";
+  const UNIT = DATA.unit || (ENT ? "entity" : "word"), UNITS = DATA.units || (ENT ? "entities" : "words");
   const sentChar = new Uint32Array(S + 1);  // global character offset of each sentence
   const itemA = new Uint32Array(N), itemB = new Uint32Array(N);  // each item's global span
   if (ENT) {
@@ -126,7 +128,12 @@
              ` gold ${UNITS}, ${int(DATA.n_chars)} characters; ${systems.length} systems. ` +
              `Mean difficulty ${(N ? meanD / N : 0).toFixed(3)}; ${pct(N ? d0 / N : null, 1)}% of the ${UNITS} have d = 0 and ` +
              `${pct(N ? d1 / N : null, 1)}% have d = 1` + (oov ? `; OOV rate ${pct(N ? nOov / N : null)}%.` : "."));
-    const how = el("p", { class: "help", text: ENT ?
+    const how = el("p", { class: "help", text: POS ?
+      "A word's difficulty d is the share of the committee's members (taggers of the gold words) that give it " +
+      "another tag than the gold's. A word is right when its span and its tag are a gold word's: a tagger on the " +
+      "gold segmentation is scored by its tag accuracy, one with its own segmentation jointly. pb, rb, fb reward " +
+      "getting hard words right and punish errors on easy ones. A wrong gold word has the wrong tag (an output " +
+      "word has its span) or the wrong boundary (no output word has its span)." : ENT ?
       "An entity's difficulty d is the share of the committee's members that do not tag exactly its span " +
       "with its type. pb, rb, fb reward getting hard entities right and punish errors on easy ones; " +
       "p, r, f1 count every entity alike (as seqeval does). A wrong gold entity has the wrong type (an output " +
@@ -369,7 +376,7 @@
   }
 
   // ---------------------------------------------------------------- explorer
-  const ex = { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any",
+  const ex = { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", type: -1, sys: -1, outcome: "any",
                sort: "order", dir: 1, page: 0, size: 50, rows: new Uint32Array(0), selected: -1 };
   let vocabRank = null;
   function sortKeyFn(key) {
@@ -381,6 +388,7 @@
       return (i) => vocabRank[wordId[i]];
     }
     if (key === "d") return (i) => d[i];
+    if (key === "label") return (i) => typeOf[i];
     if (key === "len") return (i) => itemB[i] - itemA[i];
     if (key === "oov") return (i) => oov[i];
     if (key === "a") return (i) => irtA[i];
@@ -409,6 +417,7 @@
       if (d[i] < ex.dmin || d[i] > ex.dmax) continue;
       if (oov && ex.oov !== "all" && (oov[i] === 1) !== (ex.oov === "oov")) continue;
       if (ok && !ok[wordId[i]]) continue;
+      if (ex.type >= 0 && typeOf[i] !== ex.type) continue;
       if (test) { let hit = false; for (const s of sysList) if (test(s.out[i])) { hit = true; break; } if (!hit) continue; }
       keep[n++] = i;
     }
@@ -423,8 +432,9 @@
     drawRows();
   }
   function columns() {
-    const cols = [{ key: "order", label: "#" }, { key: "word", label: UNIT, l: true },
-                  { key: "context", label: "context", l: true, nosort: true }, { key: "d", label: "d" }];
+    const cols = [{ key: "order", label: "#" }, { key: "word", label: UNIT, l: true }];
+    if (ENT) cols.push({ key: "label", label: POS ? "gold tag" : "type", l: true });
+    cols.push({ key: "context", label: "context", l: true, nosort: true }, { key: "d", label: "d" });
     if (irtA) cols.push({ key: "a", label: "IRT a" });
     if (irtB) cols.push({ key: "b", label: "IRT b" });
     if (oov) cols.push({ key: "oov", label: "OOV" });
@@ -455,6 +465,7 @@
       const i = ex.rows[r];
       const tr = el("tr", { "data-word": i, class: i === ex.selected ? "selected" : "" },
         el("td", { text: String(i + 1) }), el("td", { class: "l", "data-key": "word", text: vocab[wordId[i]] }),
+        ENT ? el("td", { class: "l", "data-key": "label", text: DATA.types[typeOf[i]] }) : null,
         el("td", { class: "l" }, context(i, 10)), el("td", { "data-key": "d", text: fmt(d[i]) }));
       if (irtA) tr.append(el("td", { text: fmt(irtA[i], 2) }));
       if (irtB) tr.append(el("td", { text: fmt(irtB[i], 2) }));
@@ -545,10 +556,20 @@
     if (hit) hit.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   function explorer() {
-    if (ENT) {  // the filters' words, said of entities
+    if (ENT && !POS) {  // the filters' words, said of entities
       $("f-search").placeholder = "entity or part of one";
       $("f-exact").nextSibling.textContent = " whole entity";
       $("f-oov").options[0].textContent = "all entities";
+    }
+    if (ENT) {  // a filter by the gold label: entity type, or part of speech
+      const counts = new Array(DATA.types.length).fill(0);
+      for (let i = 0; i < N; i++) counts[typeOf[i]]++;
+      $("f-type-label").hidden = false;
+      $("f-type-name").textContent = POS ? "Gold tag" : "Type";
+      const sel = $("f-type");
+      sel.append(el("option", { value: "-1", text: POS ? "any tag" : "any type" }));
+      DATA.types.forEach((t, k) => sel.append(el("option", { value: String(k), text: `${t} (${int(counts[k])})` })));
+      sel.addEventListener("change", (e) => { ex.type = +e.target.value; applyFilters(); });
     }
     const sysSel = $("f-system");
     sysSel.append(el("option", { value: "-1", text: "any system" }));
@@ -569,7 +590,7 @@
     $("f-outcome").addEventListener("change", (e) => { ex.outcome = e.target.value; applyFilters(); });
     $("f-reset").addEventListener("click", () => {
       clearTimeout(timer);
-      Object.assign(ex, { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", sys: -1, outcome: "any", sort: "order", dir: 1 });
+      Object.assign(ex, { q: "", exact: false, dmin: 0, dmax: 1, oov: "all", type: -1, sys: -1, outcome: "any", sort: "order", dir: 1 });
       $("filters").reset(); drawHead(); applyFilters();
     });
     $("page-prev").addEventListener("click", () => { ex.page--; drawRows(); });

@@ -1,0 +1,227 @@
+"""``committee report`` on a run of tagged words (``task: pos``,
+docs/method.md §14): Table 2 taggers, Fig. 1, the ranking, accuracy by
+difficulty, "Tags by difficulty", IRT and the explorer's data.
+
+Oracles: a member's tags (``predictions.npz``) and a re-segmented output
+counted by hand, unit by unit ((start, end, tag) matches); per-tag means of
+``words.tsv`` computed with numpy loops; ``committee score --task pos`` on
+the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from committee import corpus as corpus_mod
+from committee import tasks
+from committee.cli import main
+from committee.errors import PlausibilityWarning
+from committee.pipeline import marks as marks_mod
+from committee.scoring import irt as irtrun
+
+POS = tasks.PART_OF_SPEECH
+K = 6
+
+
+def _units(words, tags):
+    """Each sentence's (start, end, tag) units."""
+    out = []
+    for ws, ts in zip(words, tags):
+        start, sent = 0, []
+        for w, t in zip(ws, ts):
+            sent.append((start, start + len(w), t))
+            start += len(w)
+        out.append(sent)
+    return out
+
+
+def _cut(flat, words):
+    out, k = [], 0
+    for s in words:
+        out.append(flat[k:k + len(s)])
+        k += len(s)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pos_report(tmp_path_factory):
+    """A K = 6 toy POS run reported with two Table 2 taggers, one member's
+    tags as an output file, and a re-segmented output (scored jointly)."""
+    d = tmp_path_factory.mktemp("posreport")
+    full = corpus_mod.read_embedded()
+    corpus_mod.write_pku(d / "train.txt", full.words[:300], full.pos[:300])
+    corpus_mod.write_pku(d / "test.txt", full.words[1000:1040], full.pos[1000:1040])
+    run = d / "run"
+    cfg = d / "pos.yaml"
+    cfg.write_text(f"""
+name: toypos
+task: pos
+corpus:
+  root: {d}
+  train: {{path: train.txt, format: pku}}
+  test: {{path: test.txt, format: pku}}
+committee: {{size: {K}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
+crf: {{preset: legacy, params: {{max_iterations: 50}}}}
+parallel: {{backend: sequential, n_jobs: 1}}
+output: {{dir: {run}}}
+experiments: {{table2_fractions: [0.5, 1.0], table2_preset: committee, split_half_repeats: 5,
+               irt_subset: 50}}
+""", encoding="utf-8")
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    test = POS.prepare(corpus_mod.read_corpus(run / "test.txt", format="pku"))
+    n = test.n_words()
+    names, codes = marks_mod.read_labels(run / "predictions.npz", n, K)
+    member = np.array(names)[codes[1]].tolist()
+    corpus_mod.write_pku(d / "member1.txt", test.words, _cut(member, test.words))
+    # every sentence's first two words merged, with the first one's tag
+    joint_words = [[ws[0] + ws[1], *ws[2:]] if len(ws) > 1 else list(ws) for ws in test.words]
+    joint_tags = [[ts[0], *ts[2:]] if len(ts) > 1 else list(ts) for ts in test.pos]
+    corpus_mod.write_pku(d / "joint.txt", joint_words, joint_tags)
+    assert main(["report", str(run), "--quiet", "--system", str(d / "member1.txt"),
+                 "--system", str(d / "joint.txt")]) == 0
+    return {"dir": d, "run": run, "test": test, "member": member,
+            "joint": (joint_words, joint_tags), "n": n}
+
+
+def test_the_report_has_every_analysis_of_a_pos_run(pos_report):
+    text = (pos_report["run"] / "report.md").read_text(encoding="utf-8")
+    for heading in ("## Table 2: taggers trained on more data", "## Fig. 1:", "## Fig. 3:",
+                    "## Fig. 4: accuracy by difficulty", "## Fig. 6:", "## Fig. 7:",
+                    "## IRT:", "## Tags by difficulty", "### Accuracy by tag"):
+        assert heading in text, heading
+    assert "Not made:" not in text and "Committee of K = 6 CRF taggers" in text
+    assert "--task pos --gold test.txt --difficulty test.weight" in text
+    # buckets read segmentations, entities entity runs: said once
+    assert ("Not made for a run of pos (word difficulties): buckets (it reads runs of "
+            "segmentation); entities (it reads runs of ner).") in text
+
+
+def test_systems_scores_equal_hand_counts_and_committee_score(pos_report, capsys):
+    run, test, n = pos_report["run"], pos_report["test"], pos_report["n"]
+    systems = pd.read_csv(run / "report" / "systems.csv").set_index("system")
+    gold = [t for s in test.pos for t in s]
+    right = np.array([a == b for a, b in zip(pos_report["member"], gold)])
+    member = systems.loc["member1"]
+    for k in ("p", "r", "f1"):  # on the gold segmentation: the tag accuracy
+        assert member[k] == pytest.approx(right.mean(), abs=1e-12)
+    # the joint output: exact (start, end, tag) units counted by hand
+    g = _units(test.words, test.pos)
+    p = _units(*pos_report["joint"])
+    hits = sum(len(set(a) & set(b)) for a, b in zip(g, p))
+    n_pred = sum(map(len, p))
+    joint = systems.loc["joint"]
+    assert joint["p"] == pytest.approx(hits / n_pred, abs=1e-12)
+    assert joint["r"] == pytest.approx(hits / n, abs=1e-12)
+    # and committee score --task pos on the same files, against the run
+    for name in ("member1", "joint"):
+        assert main(["score", "--task", "pos", "--gold", str(run / "test.txt"), "--difficulty",
+                     str(run), "--train-words", str(run / "train-words.txt"), "--json",
+                     str(pos_report["dir"] / f"{name}.txt")]) == 0
+        scored = json.loads(capsys.readouterr().out)["systems"][0]
+        for k in ("p", "r", "f1", "pb", "rb", "fb"):
+            assert systems.loc[name][k] == pytest.approx(scored[k], abs=1e-12), (name, k)
+
+
+def test_table2_taggers_keep_the_gold_words_and_score_their_accuracy(pos_report):
+    run, test = pos_report["run"], pos_report["test"]
+    table = pd.read_csv(run / "table2.csv").set_index("model")
+    assert list(table.index) == ["F2 50%", "F2 100%"]
+    gold = [t for s in test.pos for t in s]
+    for model, file in (("F2 50%", "F2-0500.txt"), ("F2 100%", "F2-1000.txt")):
+        out = corpus_mod.read_corpus(run / "report" / "table2" / file, format="pku")
+        assert out.words == test.words  # taggers of the gold words
+        tags = [t for s in out.pos for t in s]
+        accuracy = np.mean([a == b for a, b in zip(tags, gold)])
+        assert table.loc[model, "f1"] == pytest.approx(accuracy, abs=1e-12)
+        assert 0.5 < accuracy < 1
+    record = json.loads((run / "report" / "table2" / "F2-1000.json").read_text("utf-8"))
+    assert record["n_sentences"] == 300  # every training sentence
+
+
+def test_tags_by_difficulty_equals_the_words_file(pos_report):
+    run = pos_report["run"]
+    words = pd.read_csv(run / "words.tsv", sep="\t", keep_default_na=False)
+    table = pd.read_csv(run / "report" / "tags-all.csv",
+                        keep_default_na=False).set_index("tag")
+    tags, d = words["pos"].to_numpy(), words["difficulty"].to_numpy()
+    assert set(table.index) == set(tags)
+    for t in set(tags):
+        mine = [x for x, y in zip(d, tags) if y == t]
+        assert table.loc[t, "words"] == len(mine)
+        assert table.loc[t, "mean_d"] == pytest.approx(sum(mine) / len(mine), abs=1e-12)
+        assert table.loc[t, "d_half_or_more"] == pytest.approx(
+            sum(x >= 0.5 for x in mine) / len(mine), abs=1e-12)
+    # hardest first among the tags of 20 words or more, the figure's
+    big = table[table["words"] >= 20]
+    assert big["mean_d"].tolist() == sorted(big["mean_d"], reverse=True) and len(big) > 3
+    figure = pd.read_csv(run / "report" / "tags-by-difficulty.csv", keep_default_na=False)
+    assert figure["tag"].tolist() == big.index.tolist()
+    # each system's recall per tag, by hand for the member's tags
+    recall = pd.read_csv(run / "report" / "tags-recall.csv",
+                         keep_default_na=False).set_index("tag")
+    member = np.array(pos_report["member"])
+    assert set(recall.index) == set(big.index)
+    for t in big.index:
+        assert recall.loc[t, "member1 recall"] == pytest.approx(
+            float((member[tags == t] == t).mean()), abs=1e-12)
+    assert (run / "report" / "tags-by-difficulty.png").stat().st_size > 10_000
+
+
+def test_the_page_holds_tagged_words_and_their_outcomes(pos_report):
+    run, test = pos_report["run"], pos_report["test"]
+    text = (run / "report.html").read_text(encoding="utf-8")
+    page = json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>',
+                                text, re.S).group(1))
+    assert (page["task"], page["unit"], page["units"]) == ("pos", "word", "words")
+    assert page["n_words"] == pos_report["n"]
+    assert page["outcomes"] == ["correct", "wrong_tag", "wrong_boundary", "missed"]
+    assert sorted(page["types"]) == sorted({t for s in test.pos for t in s})
+    gold = [t for s in test.pos for t in s]
+    by_name = {s["name"]: s for s in page["systems"]}
+    wrong = sum(a != b for a, b in zip(pos_report["member"], gold))
+    assert by_name["member1"]["error_types"] == {
+        "correct": len(gold) - wrong, "wrong_tag": wrong, "wrong_boundary": 0, "missed": 0,
+        "spurious": 0}
+    # merging the first two words: both gold words lose their span
+    merged = sum(2 for ws in test.words if len(ws) > 1)
+    assert by_name["joint"]["error_types"]["wrong_boundary"] == merged
+    assert "Tags by difficulty" in [a["title"] for a in page["analyses"]]
+
+
+def test_irt_of_a_pos_run_reads_a_tagger_file(pos_report):
+    """``committee irt RUN --system OUT`` reads a tagged file (pku), its
+    outcomes those of its tags."""
+    run = pos_report["run"]
+    with pytest.warns(PlausibilityWarning, match="too few for the 2PL model"):
+        summary = irtrun.run(run, systems=[pos_report["dir"] / "member1.txt"], export=False)
+    gold = [t for s in pos_report["test"].pos for t in s]
+    [system] = summary["systems"]
+    assert system["n_correct"] == sum(a == b for a, b in zip(pos_report["member"], gold))
+
+
+def test_a_segmenter_that_tags_no_part_of_speech_is_refused(pos_report, capsys):
+    assert main(["report", str(pos_report["run"]), "--quiet", "--only", "ranking",
+                 "--set", "experiments.segmenters=[jiojio]"]) == 4  # a config error
+    err = capsys.readouterr().err
+    assert err == ("committee: error: experiments: experiments.segmenters[0]: jiojio: not a "
+                   "part-of-speech tagger; part-of-speech taggers: jieba, thulac, lac, "
+                   "cmd:COMMAND\n")
+
+
+def test_a_tiny_pos_committee_is_reported_without_irt(tmp_path):
+    """K = 3: every analysis but IRT, which says why."""
+    from test_pos_members import _toy_pos
+
+    run = tmp_path / "run"
+    cfg = _toy_pos(tmp_path, run)
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    assert main(["report", str(run), "--quiet", "--skip", "table2"]) == 0
+    text = (run / "report.md").read_text(encoding="utf-8")
+    assert "Not fitted: 3 members are too few for an IRT fit" in text
+    assert "## Tags by difficulty" in text and "Not made:" not in text
