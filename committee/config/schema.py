@@ -402,7 +402,7 @@ class Config(Section):
     of a corpus with entity tags: format bio, or the built-in corpus's persons, places and
     organisations; docs/method.md §13) or pos (each gold word with its part-of-speech tag,
     rated by word-level taggers on the gold segmentation: a corpus with a tag on every word,
-    such as pku or the built-in corpus; its runs have no report yet; §14)"""
+    such as pku or the built-in corpus; §14)"""
     corpus: CorpusConfig
     """the corpora"""
     committee: CommitteeConfig = Field(default_factory=CommitteeConfig)
