@@ -158,7 +158,7 @@ class Experiment:
     ``report.md`` (or None); ``outputs`` are globs relative to the run
     directory, removed when the analysis fails.  ``units``: the kinds of
     unit whose runs it reads (:attr:`committee.tasks.Task.collector`:
-    ``words`` or ``entities``), None for every kind (:func:`reads`); on a
+    ``words``, ``entities`` or ``tags``), None for every kind (:func:`reads`); on a
     run of another kind the report leaves it out with a note saying why.
     """
 
