@@ -161,7 +161,8 @@ def _readers(experiment) -> str:
 
 
 def _collector(data):
-    """The scorer of the run's gold units: words, or entities (docs/method.md §13)."""
+    """The scorer of the run's gold units: words, entities (docs/method.md §13)
+    or tagged words (§14)."""
     return metrics.collector_for(data.kind.collector, data.test, data.d, data.char_d,
                                  oov=data.oov)
 
@@ -194,10 +195,9 @@ def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmen
                        for k in range(data.K)]
         score(ctx.members, scorer, data.test, signature, data.kind)
     elif data.pred_labels is not None:  # the members' labels of the gold units (tags)
-        ctx.members = [System(f"member {k}", "member", data.test.words,
-                              tags=_per_sentence(data.test.words,
-                                                 [data.label_names[c] for c in data.pred_labels[k]]))
-                       for k in range(data.K)]
+        names = data.label_names
+        ctx.members = [System(f"member {k}", "member", data.test.words, tags=_per_sentence(
+            data.test.words, [names[c] for c in data.pred_labels[k]])) for k in range(data.K)]
         score(ctx.members, scorer, data.test, signature, data.kind)
     for s in ctx.others:
         if s.info.get("note"):
