@@ -213,14 +213,17 @@ def test_a_segmenter_that_tags_no_part_of_speech_is_refused(pos_report, capsys):
                    "cmd:COMMAND\n")
 
 
-def test_a_tiny_pos_committee_is_reported_without_irt(tmp_path):
-    """K = 3: every analysis but IRT, which says why."""
+def test_a_tiny_pos_committee_is_reported_by_its_run_without_irt(tmp_path):
+    """K = 3, the analyses switched on in the config: ``committee run``
+    writes the report too; IRT says why it is not fitted."""
     from test_pos_members import _toy_pos
 
     run = tmp_path / "run"
     cfg = _toy_pos(tmp_path, run)
-    assert main(["run", str(cfg), "--quiet"]) == 0
-    assert main(["report", str(run), "--quiet", "--skip", "table2"]) == 0
+    assert main(["run", str(cfg), "--quiet", "--set", "experiments.tags=true",
+                 "--set", "experiments.irt=true", "--set", "experiments.stability=true"]) == 0
     text = (run / "report.md").read_text(encoding="utf-8")
+    assert "Analyses: stability, irt, tags;" in text
     assert "Not fitted: 3 members are too few for an IRT fit" in text
-    assert "## Tags by difficulty" in text and "Not made:" not in text
+    assert "## Tags by difficulty" in text and "## Fig. 1" in text and "Not made:" not in text
+    assert (run / "report.html").is_file()
