@@ -412,11 +412,11 @@ def _with_option(parser) -> None:
     segmenter (or a command: only ever named here, docs/security.md) whose
     output the report ranks."""
     option = parser.add_argument("--with", dest="segmenter", action="append", metavar="NAME")
-    option.build_help = lambda: (f"segment the test set with NAME ({_segmenter_names(None)}, "
-                                 "or 'cmd:COMMAND': a command that segments one sentence per "
-                                 "line of stdin) and rank it in the report (repeatable); of an "
-                                 "entity run, an entity tagger (lac, cmd:); of a part-of-speech "
-                                 "run, a part-of-speech tagger (jieba, thulac, lac, cmd:)")
+    option.build_help = lambda: (
+        f"segment the test set with NAME ({_segmenter_names(None)}, or 'cmd:COMMAND': a command "
+        "that segments one sentence per line of stdin) and rank it in the report (repeatable); "
+        "of an entity run, tag it (lac, cmd:); of a pos run, tag parts of speech (jieba, "
+        "thulac, lac, cmd:)")
 
 
 def _timeout_option(parser) -> None:
@@ -446,8 +446,7 @@ def _add_report(sub) -> None:
                                                    "e.g. --skip table2 (trains no model)")
     p.add_argument("--only", metavar="NAMES", help="comma-separated analyses to run")
     p.add_argument("--system", action="append", metavar="OUTPUT",
-                   help="another segmenter's output (SIGHAN; bio for an entity run, pku for a "
-                        "part-of-speech run) to rank (repeatable)")
+                   help="another system's output to rank (repeatable; pku of a pos run)")
     _with_option(p)
     _timeout_option(p)
     _scheduler_option(p)
@@ -466,8 +465,7 @@ def _add_irt(sub) -> None:
                    help="default: auto, the 2PL from 12 members on, else (or when the 2PL "
                         "does not converge) the 1PL")
     t.add_argument("--system", action="append", metavar="OUTPUT",
-                   help="a segmenter's output (SIGHAN; bio for an entity run, pku for a "
-                        "part-of-speech run) whose ability to estimate (repeatable)")
+                   help="a system's output whose ability to estimate (repeatable; pku of a pos run)")
     t.add_argument("--min-a", type=cli_real(0), default=0.3, metavar="A",
                    help="discrimination below which a word is flagged flat, a number >= 0 "
                         "(default: 0.3)")
