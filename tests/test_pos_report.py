@@ -227,3 +227,55 @@ def test_a_tiny_pos_committee_is_reported_by_its_run_without_irt(tmp_path):
     assert "Not fitted: 3 members are too few for an IRT fit" in text
     assert "## Tags by difficulty" in text and "## Fig. 1" in text and "Not made:" not in text
     assert (run / "report.html").is_file()
+
+
+def test_the_page_explores_tagged_words_in_a_browser(pos_report):
+    """report.html of a part-of-speech run in chromium: every gold word
+    listed with its gold tag; the filter by gold tag keeps that tag's words;
+    the outcome filter counts a system's wrong tags; a word's detail shows
+    its sentence with every word's tag; no console error."""
+    from test_html_report import _chromium
+
+    exe = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    run, test = pos_report["run"], pos_report["test"]
+    gold = [t for s in test.pos for t in s]
+    wrong = sum(a != b for a, b in zip(pos_report["member"], gold))
+    tag = max(set(gold), key=gold.count)  # the most frequent gold tag
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, headless=True,
+                                     args=["--no-sandbox", "--disable-background-networking"])
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors = []
+        pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto((run / "report.html").as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        count = lambda: int(pg.text_content("[data-testid=item-count]").replace(",", ""))  # noqa: E731
+        assert count() == len(gold)
+        assert "gold words" in pg.text_content("#item-count-of")
+        headers = [h.text_content() for h in pg.locator("#items thead th").all()]
+        assert headers[:3] == ["#", "word", "gold tag"]
+        options = [o.text_content() for o in pg.locator("[data-testid=filter-type] option").all()]
+        assert options[0] == "any tag" and f"{tag} ({gold.count(tag)})" in options
+        pg.select_option("[data-testid=filter-type]", label=f"{tag} ({gold.count(tag)})")
+        assert count() == gold.count(tag)
+        cells = {c.text_content() for c in pg.locator("#items tbody td[data-key=label]").all()}
+        assert cells == {tag}
+        pg.click("#f-reset")
+        names = [o.text_content() for o in pg.locator("[data-testid=filter-system] option").all()]
+        pg.select_option("[data-testid=filter-system]", str(names.index("member1") - 1))
+        pg.select_option("[data-testid=filter-outcome]", "wrong_tag")
+        assert count() == wrong
+        pg.click("#f-reset")
+        pg.click("#items tbody tr:first-child")
+        detail = pg.text_content("[data-testid=detail]")
+        first = test.words[0][0]
+        assert detail.startswith(f"“{first}” ({test.pos[0][0]}), word 1, sentence 1")
+        # the gold line: every word of the sentence with its tag below it
+        line = pg.locator("#detail tr").first.locator("span.w")
+        assert line.count() == len(test.words[0])
+        assert line.first.text_content() == first + test.pos[0][0]
+        browser.close()
+    assert errors == []
