@@ -52,26 +52,11 @@ def _cut(flat, words):
 def pos_report(tmp_path_factory):
     """A K = 6 toy POS run reported with two Table 2 taggers, one member's
     tags as an output file, and a re-segmented output (scored jointly)."""
+    from test_pos_members import _toy_pos
+
     d = tmp_path_factory.mktemp("posreport")
-    full = corpus_mod.read_embedded()
-    corpus_mod.write_pku(d / "train.txt", full.words[:300], full.pos[:300])
-    corpus_mod.write_pku(d / "test.txt", full.words[1000:1040], full.pos[1000:1040])
     run = d / "run"
-    cfg = d / "pos.yaml"
-    cfg.write_text(f"""
-name: toypos
-task: pos
-corpus:
-  root: {d}
-  train: {{path: train.txt, format: pku}}
-  test: {{path: test.txt, format: pku}}
-committee: {{size: {K}, templates: [F1, F2, F3], ratios: [0.1, 0.2, 0.3], seed: 7}}
-crf: {{preset: legacy, params: {{max_iterations: 50}}}}
-parallel: {{backend: sequential, n_jobs: 1}}
-output: {{dir: {run}}}
-experiments: {{table2_fractions: [0.5, 1.0], table2_preset: committee, split_half_repeats: 5,
-               irt_subset: 50}}
-""", encoding="utf-8")
+    cfg = _toy_pos(d, run, size=K)
     assert main(["run", str(cfg), "--quiet"]) == 0
     test = POS.prepare(corpus_mod.read_corpus(run / "test.txt", format="pku"))
     n = test.n_words()
@@ -83,7 +68,11 @@ experiments: {{table2_fractions: [0.5, 1.0], table2_preset: committee, split_hal
     joint_tags = [[ts[0], *ts[2:]] if len(ts) > 1 else list(ts) for ts in test.pos]
     corpus_mod.write_pku(d / "joint.txt", joint_words, joint_tags)
     assert main(["report", str(run), "--quiet", "--system", str(d / "member1.txt"),
-                 "--system", str(d / "joint.txt")]) == 0
+                 "--system", str(d / "joint.txt"),
+                 "--set", "experiments.table2_fractions=[0.5,1.0]",
+                 "--set", "experiments.table2_preset=committee",
+                 "--set", "experiments.split_half_repeats=5",
+                 "--set", "experiments.irt_subset=50"]) == 0
     return {"dir": d, "run": run, "test": test, "member": member,
             "joint": (joint_words, joint_tags), "n": n}
 

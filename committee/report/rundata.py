@@ -138,16 +138,23 @@ def _load_word_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
                    task.name)
 
 
-def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
-    """:func:`load_run` of a run of entities (``task: ner``, docs/method.md §13)."""
-    test = corpus_mod.read_corpus(need(p.test), format=task.format)
+def _labelled_units(p, task: tasks_mod.Task, test: corpus_mod.Corpus):
+    """A run's gold units of ``test`` (entities; tagged words), the rows of
+    its ``words.tsv`` and its marks, each file checked to cover every unit."""
     units = task.gold(test)
     n = sum(map(len, units))
     rows = difficulty_mod.read_words_tsv(need(p.words))
     marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
     for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
         if count != n:
-            raise InputError(str(path), None, f"covers {count} entities, test.txt has {n}")
+            raise InputError(str(path), None, f"covers {count} {task.units}, test.txt has {n}")
+    return units, rows, marks
+
+
+def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
+    """:func:`load_run` of a run of entities (``task: ner``, docs/method.md §13)."""
+    test = corpus_mod.read_corpus(need(p.test), format=task.format)
+    units, rows, marks = _labelled_units(p, task, test)
     char_d = difficulty_mod.read_weight_c(need(p.weight_c), test)
     d = difficulty_mod.entity_values(p.weight_c, char_d, test, units)
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
@@ -160,14 +167,8 @@ def _load_tag_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     """:func:`load_run` of a run of tagged words (``task: pos``, docs/method.md
     §14): one difficulty per gold word, each member's tag of every gold word."""
     test = task.prepare(corpus_mod.read_corpus(need(p.test), format=task.format))
-    units = task.gold(test)
-    n = sum(map(len, units))
-    rows = difficulty_mod.read_words_tsv(need(p.words))
-    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
-    for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
-        if count != n:
-            raise InputError(str(path), None, f"covers {count} words, test.txt has {n}")
-    labels = marks_mod.read_labels(p.predictions, n, marks.shape[0])
+    units, rows, marks = _labelled_units(p, task, test)
+    labels = marks_mod.read_labels(p.predictions, marks.shape[1], marks.shape[0])
     names, codes = labels if labels is not None else ((), None)
     oov_col = rows["oov"].astype(str)
     oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
