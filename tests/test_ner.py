@@ -418,6 +418,22 @@ def test_lac_tags_persons_places_and_organisations():
     assert {("江泽民", "B-PER"), ("北京", "B-LOC"), ("中国人民银行", "B-ORG")} <= found
 
 
+def test_from_run_builds_the_page_data_of_an_entity_run(ner_run, tmp_path):
+    """``committee.report.html.from_run`` reads the tagger output the report
+    kept (``.bio``) and scores it as the report did."""
+    import pandas as pd
+
+    from committee.report import html
+
+    run = _reported_with_toy_tagger(ner_run, tmp_path)
+    data = html.from_run(run, analyses=[])
+    assert [s.name for s in data.systems] == ["toy_tagger"] and data.page == "ner"
+    row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["toy_tagger"]
+    assert abs(data.systems[0].scores["fb"] - row["fb"]) < 1e-12
+    page = html.encode(data)
+    assert page["outcomes"][1] == "wrong_type" and "match:exact-entity" in page["signature"]
+
+
 def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
     """report.html of an entity run: every gold entity listed, outcome filters
     counting as the scorer's entity error types, a row showing each system's

@@ -268,3 +268,22 @@ def test_the_page_explores_tagged_words_in_a_browser(pos_report):
         assert line.first.text_content() == first + test.pos[0][0]
         browser.close()
     assert errors == []
+
+
+def test_from_run_builds_the_page_data_of_a_pos_run(pos_report):
+    """``committee.report.html.from_run`` on a part-of-speech run: the
+    Table 2 taggers the report kept, scored as ``committee score --task pos``
+    (the report's systems.csv), encoded as tagged words."""
+    from committee.report import html
+
+    run = pos_report["run"]
+    data = html.from_run(run, analyses=[])
+    assert data.page == "pos" and data.units is not None
+    assert [s.name for s in data.systems] == ["F2-0500", "F2-1000"]
+    table = pd.read_csv(run / "table2.csv").set_index("model")
+    for s, model in zip(data.systems, ("F2 50%", "F2 100%")):
+        assert s.scores["f1"] == pytest.approx(table.loc[model, "f1"], abs=1e-12)
+        assert s.tags is not None and s.words == pos_report["test"].words
+    page = html.encode(data)
+    assert page["task"] == "pos" and page["outcomes"][1] == "wrong_tag"
+    assert "match:exact-tag" in page["signature"]

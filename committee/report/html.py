@@ -81,7 +81,9 @@ class SystemData:
     name: str
     words: list[list[str]]
     scores: dict = field(default_factory=dict)
-    tags: list[list[str]] | None = None  # entity tags of its tokens (an entity run)
+    #: the labels of its tokens: entity tags (an entity run), a part of speech
+    #: per word (a part-of-speech run)
+    tags: list[list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -509,9 +511,11 @@ def _charts(names) -> list:
 
 
 def _run_system_files(run_dir: Path) -> list[Path]:
-    """Segmentations ``committee report`` kept: Table 2 models, then segmenters."""
+    """Outputs ``committee report`` kept: Table 2 models, then segmenters and
+    taggers (``.bio`` for an entity run)."""
     report = run_dir / "report"
-    return sorted((report / "table2").glob("*.txt")) + sorted((report / "systems").glob("*.txt"))
+    return sorted((report / "table2").glob("*.txt")) + sorted(
+        p for p in (report / "systems").glob("*") if p.suffix in (".txt", ".bio"))
 
 
 def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed: int = 12345,
@@ -525,9 +529,9 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
         Output directory of ``committee run`` (and, for the analyses, of
         ``committee report``).
     system_files : sequence of path
-        Segmenter outputs of the run's ``test.txt`` (SIGHAN format).
-        Default: the segmentations ``committee report`` kept under
-        ``report/``.
+        Outputs of the run's ``test.txt`` in its task's format (SIGHAN; bio
+        for entities, pku for parts of speech).  Default: the outputs
+        ``committee report`` kept under ``report/``.
     n_bootstrap, seed
         Bootstrap confidence intervals, as ``committee score --bootstrap``.
     analyses : list of Analysis, optional
@@ -543,29 +547,35 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
     from committee.pipeline import layout
     from committee.report.rundata import load_run
 
+    from committee.report.build import _score_signature
+
     run_dir = Path(run_dir)
     run = load_run(run_dir)
+    task = run.kind
     p = layout.paths(run_dir)
     files = [Path(f) for f in system_files] or _run_system_files(run_dir)
     scored = {"systems": [], "signature": ""}
     if files:
-        scorer = scoring.Scorer(p.test, difficulty=p.weight,
-                                train_words=p.train_words if p.train_words.is_file() else None)
+        # a labelled run's difficulties are read from the run (entities: test.weight_c too)
+        scorer = scoring.Scorer(p.test, difficulty=p.root if run.labelled else p.weight,
+                                train_words=p.train_words if p.train_words.is_file() else None,
+                                **({"task": task.name} if run.labelled else {}))
         scored = scorer.score_all([str(f) for f in files], bootstrap=n_bootstrap, seed=seed)
     irt = dict(irt or {})
     theta = irt.get("theta") or {}
     systems = []
     for f, row in zip(files, scored["systems"]):
-        words = corpus_mod.read_corpus(f).words
+        out = task.prepare(corpus_mod.read_corpus(f, format=task.format))
         scores = dict(row)
         if row["name"] in theta:
             scores["theta"] = theta[row["name"]]
-        systems.append(SystemData(row["name"], words, scores))
+        systems.append(SystemData(row["name"], out.words, scores, tags=task.labels_of(out)))
+    signature = scored["signature"] or (
+        _score_signature(run_dir, run).format() if run.labelled else
+        metrics.make_signature(run.test.words, difficulty=run.d).format())
     return ReportData(
-        name=run.manifest.get("name", run_dir.name),
-        signature=scored["signature"] or metrics.make_signature(
-            run.test.words, difficulty=run.d).format(),
+        name=run.manifest.get("name", run_dir.name), signature=signature,
         gold=run.test.words, d=run.d, oov=run.oov, systems=systems,
         irt_a=irt.get("a"), irt_b=irt.get("b"),
         analyses=run_analyses(run_dir) if analyses is None else analyses,
-        lines=run.test.lines)
+        lines=run.test.lines, units=run.units, page=task.page)
