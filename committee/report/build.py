@@ -20,7 +20,6 @@ from committee.report import analyses as experiments
 from committee.report import plots
 from committee.pipeline import layout
 from committee.pipeline import lock
-from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
 from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
@@ -483,24 +482,6 @@ def _intervals(systems: Sequence[System]) -> list[dict]:
 
 
 def _score_signature(run_dir: Path, data, bootstrap: bool = False) -> metrics.Signature:
-    """The signature of the report's scores: that of ``committee score`` on
-    the run's test.txt, difficulties and training word list (with
-    ``--bootstrap`` :data:`PAGE_BOOTSTRAP` when ``bootstrap``)."""
-    p = layout.paths(run_dir)
-    vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
-                  if p.train_words.is_file() else None)
-    if data.kind.collector == tasks_mod.ENTITIES:
-        import numpy as np
-
-        return metrics.make_signature(data.test.words, tags=data.test.tags,
-                                      difficulty=np.concatenate([data.d, data.char_d]),
-                                      vocabulary_sha256=vocabulary, match=data.kind.match,
-                                      normalization=data.test.normalization,
-                                      bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
-                                      seed=scoring.SEED if bootstrap else None)
-    tags = data.test.pos if data.kind.collector == tasks_mod.TAGS else None
-    return metrics.make_signature(data.test.words, tags=tags, difficulty=data.d,
-                                  vocabulary_sha256=vocabulary, match=data.kind.match,
-                                  normalization=data.test.normalization,
-                                  bootstrap=PAGE_BOOTSTRAP if bootstrap else 0,
-                                  seed=scoring.SEED if bootstrap else None)
+    """The signature of the report's scores (:meth:`RunData.score_signature`),
+    with ``--bootstrap`` :data:`PAGE_BOOTSTRAP` when ``bootstrap``."""
+    return data.score_signature(PAGE_BOOTSTRAP if bootstrap else 0, scoring.SEED)

@@ -547,8 +547,6 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
     from committee.pipeline import layout
     from committee.report.rundata import load_run
 
-    from committee.report.build import _score_signature
-
     run_dir = Path(run_dir)
     run = load_run(run_dir)
     task = run.kind
@@ -571,7 +569,7 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
             scores["theta"] = theta[row["name"]]
         systems.append(SystemData(row["name"], out.words, scores, tags=task.labels_of(out)))
     signature = scored["signature"] or (
-        _score_signature(run_dir, run).format() if run.labelled else
+        run.score_signature().format() if run.labelled else
         metrics.make_signature(run.test.words, difficulty=run.d).format())
     return ReportData(
         name=run.manifest.get("name", run_dir.name), signature=signature,

@@ -98,6 +98,23 @@ class RunData:
         """Units, plural: ``words`` or ``entities``."""
         return self.kind.units
 
+    def score_signature(self, bootstrap: int = 0, seed: int | None = None):
+        """The signature of scores against this run: that of ``committee
+        score`` on its test.txt, difficulties and training word list (with
+        ``--bootstrap N --seed S`` when ``bootstrap``)."""
+        from committee import metrics
+
+        p = layout.paths(self.run_dir)
+        vocabulary = (corpus_mod.word_list_sha256(corpus_mod.read_word_list(p.train_words))
+                      if p.train_words.is_file() else None)
+        d, tags = self.d, self.kind.labels_of(self.test)
+        if self.char_d is not None:  # entities: the per-character weights too
+            d = np.concatenate([self.d, self.char_d])
+        return metrics.make_signature(self.test.words, tags=tags, difficulty=d,
+                                      vocabulary_sha256=vocabulary, match=self.kind.match,
+                                      normalization=self.test.normalization,
+                                      bootstrap=bootstrap, seed=seed if bootstrap else None)
+
     def unit_texts(self) -> list[str]:
         """Every gold unit's characters, in corpus order (words; entities)."""
         return self.kind.texts(self.test.words,
