@@ -287,3 +287,27 @@ def test_from_run_builds_the_page_data_of_a_pos_run(pos_report):
     page = html.encode(data)
     assert page["task"] == "pos" and page["outcomes"][1] == "wrong_tag"
     assert "match:exact-tag" in page["signature"]
+
+
+def test_tags_by_difficulty_without_a_tag_of_enough_words(pos_report, tmp_path, monkeypatch):
+    """No tag reaches the floor of words: the table of every tag stays, the
+    section says why there is no figure and no accuracy by tag, and the
+    report holds no broken link."""
+    import shutil
+
+    from committee.report import tagsection
+
+    run = tmp_path / "run"
+    shutil.copytree(pos_report["run"], run)
+    monkeypatch.setattr(tagsection, "MIN_WORDS", 10 ** 6)
+    assert main(["report", str(run), "--quiet", "--only", "tags"]) == 0
+    text = (run / "report.md").read_text(encoding="utf-8")
+    section = text.split("## Tags by difficulty", 1)[1]
+    assert "no tag has 1000000 words or more, so there is no figure and no accuracy by tag" \
+        in section
+    assert "tags-by-difficulty.png" not in text and "### Accuracy by tag" not in section
+    # the earlier build's figure and accuracies are gone with them
+    assert not (run / "report" / "tags-by-difficulty.png").exists()
+    assert not (run / "report" / "tags-recall.csv").exists()
+    all_tags = pd.read_csv(run / "report" / "tags-all.csv", keep_default_na=False)
+    assert len(all_tags) == len({t for s in pos_report["test"].pos for t in s})

@@ -60,11 +60,17 @@ def tags(ctx: Context) -> str | None:
     shown = [r for r in rows if r["words"] >= MIN_WORDS]
     write_csv(out_dir / "tags-all.csv", pd.DataFrame(rows))
     write_csv(out_dir / "tags-by-difficulty.csv", pd.DataFrame(shown, columns=list(rows[0])))
-    plots.tags_by_difficulty(out_dir / "tags-by-difficulty.png", [r["tag"] for r in shown],
-                             [r["mean_d"] for r in shown], [r["words"] for r in shown],
-                             [r["d_half_or_more"] for r in shown])
-    ctx.figures.append("tags-by-difficulty.png")
-    recall_md = _recall_part(ctx, tag)
+    figure = ""
+    if shown:
+        plots.tags_by_difficulty(out_dir / "tags-by-difficulty.png", [r["tag"] for r in shown],
+                                 [r["mean_d"] for r in shown], [r["words"] for r in shown],
+                                 [r["d_half_or_more"] for r in shown])
+        ctx.figures.append("tags-by-difficulty.png")
+        figure = "\n\n![Tags by difficulty](report/tags-by-difficulty.png)"
+    else:  # an earlier build's figure and accuracies would not match this table
+        for name in ("tags-by-difficulty.png", "tags-recall.csv"):
+            (out_dir / name).unlink(missing_ok=True)
+    recall_md = _recall_part(ctx, tag) if shown else ""
     few = len(rows) - len(shown)
     return (
         f"## {by_name('tags').title}\n\n"
@@ -73,14 +79,16 @@ def tags(ctx: Context) -> str | None:
         "the training vocabulary (OOV), and the hardest words of the tag that occur twice or "
         "more (mean d over their occurrences; every word in `report/tags-hardest.csv`). "
         f"Hardest tag first; data in `report/tags-all.csv`"
-        + (f"; the {few} tags of fewer than {MIN_WORDS} words come last, and the figure "
+        + (f"; no tag has {MIN_WORDS} words or more, so there is no figure and no accuracy by "
+           "tag" if not shown else
+           f"; the {few} tags of fewer than {MIN_WORDS} words come last, and the figure "
            "(`report/tags-by-difficulty.csv`) leaves them out" if few else "") + ".\n\n"
         + markdown_table(["tag", "words", "mean d", "d = 0", "d ≥ 0.5", "d = 1", "OOV",
                           "hardest words (mean d)"],
                          [[r["tag"], f"{r['words']:,}", f"{r['mean_d']:.3f}", pct(r["d_0"], 1),
                            pct(r["d_half_or_more"], 1), pct(r["d_1"], 1), pct(r["oov"], 1),
                            r["hardest"] or "–"] for r in rows])
-        + "\n\n![Tags by difficulty](report/tags-by-difficulty.png)\n" + recall_md)
+        + figure + "\n" + recall_md)
 
 
 def _recall_part(ctx: Context, tag: np.ndarray) -> str:
