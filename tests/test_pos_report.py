@@ -311,3 +311,42 @@ def test_tags_by_difficulty_without_a_tag_of_enough_words(pos_report, tmp_path, 
     assert not (run / "report" / "tags-recall.csv").exists()
     all_tags = pd.read_csv(run / "report" / "tags-all.csv", keep_default_na=False)
     assert len(all_tags) == len({t for s in pos_report["test"].pos for t in s})
+
+
+def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
+    """After ``committee check-gold`` the report's "Suspicious gold" section
+    is made on a pos run, and it rescores a tagger without given words, its
+    tags going with them (hand count of the member's accuracy on the rest)."""
+    import shutil
+
+    from committee.report import goldcheck as report_goldcheck
+    from committee.report.rundata import load_run
+    from committee.report.sections import Context
+    from committee.report.systems import System, score
+
+    run = tmp_path / "run"
+    shutil.copytree(pos_report["run"], run)
+    assert main(["check-gold", str(run)]) == 0
+    assert main(["report", str(run), "--quiet", "--only", "ranking", "--system",
+                 str(pos_report["dir"] / "member1.txt")]) == 0
+    text = (run / "report.md").read_text(encoding="utf-8")
+    assert "## Suspicious gold" in text and "Suspicious gold: not made" not in text
+    # without the first word of every sentence
+    data = load_run(run)
+    test = pos_report["test"]
+    ctx = Context(None, data, run / "report")
+    member = _cut(pos_report["member"], test.words)
+    ctx.others = [System("member1", "system", test.words, tags=member)]
+    score(ctx.others, report_goldcheck._collector(data), data.test,
+          data.score_signature(), data.kind)
+    mask = np.zeros(test.n_chars(), dtype=bool)
+    start = 0
+    for ws in test.words:
+        mask[start:start + len(ws[0])] = True
+        start += sum(map(len, ws))
+    [row] = report_goldcheck._without(ctx, mask)
+    kept = [a == b for ws, ms, gs in zip(test.words, member, test.pos)
+            for a, b in zip(ms[1:], gs[1:])]
+    assert row["f1_left_out"] == pytest.approx(np.mean(kept), abs=1e-12)
+    assert row["f1"] == pytest.approx(
+        np.mean([a == b for ms, gs in zip(member, test.pos) for a, b in zip(ms, gs)]), abs=1e-12)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from committee.corpus import Corpus
 from committee.metrics import collector_for
 from committee.pipeline import layout
 from committee.report.output import markdown_table, pct, write_csv
@@ -37,7 +36,7 @@ def _without(ctx, mask) -> list[dict]:
     left = _collector(data).leaving_out(mask)
     rows = []
     for s in ctx.ranked:
-        pred = Corpus(s.name, s.words, data.test.lines, tags=s.tags)
+        pred = data.kind.as_corpus(s.name, s.words, data.test.lines, s.tags)
         part = scoring.Scores.from_stats(left.collect(pred, check=False), s.scores.signature,
                                          name=s.name, undefined="ignore")
         rows.append({"system": s.name, "kind": s.kind, "f1": s.scores["f1"],
