@@ -309,6 +309,8 @@ def test_tags_by_difficulty_without_a_tag_of_enough_words(pos_report, tmp_path, 
     # the earlier build's figure and accuracies are gone with them
     assert not (run / "report" / "tags-by-difficulty.png").exists()
     assert not (run / "report" / "tags-recall.csv").exists()
+    page = (run / "report.html").read_text(encoding="utf-8")
+    assert "tags-recall.csv was not written" not in page  # no system: none expected
     all_tags = pd.read_csv(run / "report" / "tags-all.csv", keep_default_na=False)
     assert len(all_tags) == len({t for s in pos_report["test"].pos for t in s})
 

@@ -387,7 +387,7 @@ REGISTRY: tuple[Experiment, ...] = (
                lambda columns: [c for c in columns if c.endswith(" recall")],
                text="Share of the gold words of each tag that each system gets right (span "
                     "and tag), tags of 20 words or more, the most frequent first.",
-               x_title="gold tag",
+               needs="a system to score", x_title="gold tag",
                y_title="recall of the tag's gold words", names=_drop_recall)),
         units=(tasks_mod.TAGS,)),
 )

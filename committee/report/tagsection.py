@@ -36,27 +36,7 @@ def tags(ctx: Context) -> str | None:
     """Tags by difficulty (``report/tags-*.csv``, ``tags-by-difficulty.png``)."""
     data, out_dir = ctx.data, ctx.out_dir
     tag = np.array([u[2] for sentence in data.units for u in sentence])
-    words = np.array(data.unit_texts())
-    d = data.d
-    frame = pd.DataFrame({"word": words, "tag": tag, "d": d})
-    hardest = (frame.groupby(["tag", "word"], sort=False)["d"].agg(["count", "mean"])
-               .reset_index().rename(columns={"count": "occurrences", "mean": "mean_d"}))
-    hardest = hardest.sort_values(["tag", "mean_d", "occurrences", "word"],
-                                  ascending=[True, False, False, True], kind="mergesort")
-    write_csv(out_dir / "tags-hardest.csv", hardest[["tag", "word", "occurrences", "mean_d"]])
-    twice = hardest[hardest["occurrences"] >= 2]
-    rows = []
-    for t in sorted(set(tag.tolist())):
-        mask = tag == t
-        dt = d[mask]
-        top = twice[twice["tag"] == t].head(HARDEST)
-        rows.append({"tag": t, "words": int(mask.sum()), "mean_d": float(dt.mean()),
-                     "d_0": float((dt == 0).mean()), "d_half_or_more": float((dt >= 0.5).mean()),
-                     "d_1": float((dt == 1).mean()),
-                     "oov": float(data.oov[mask].mean()) if data.oov is not None else None,
-                     "hardest": "; ".join(f"{r.word} {r.mean_d:.2f}" for r in top.itertuples())})
-    # tags of too few words for a mean to say much come last
-    rows.sort(key=lambda r: (r["words"] < MIN_WORDS, -r["mean_d"], -r["words"], r["tag"]))
+    rows = _tag_rows(data, tag, out_dir)
     shown = [r for r in rows if r["words"] >= MIN_WORDS]
     write_csv(out_dir / "tags-all.csv", pd.DataFrame(rows))
     write_csv(out_dir / "tags-by-difficulty.csv", pd.DataFrame(shown, columns=list(rows[0])))
@@ -71,6 +51,8 @@ def tags(ctx: Context) -> str | None:
         for name in ("tags-by-difficulty.png", "tags-recall.csv"):
             (out_dir / name).unlink(missing_ok=True)
     recall_md = _recall_part(ctx, tag) if shown else ""
+    if not recall_md:  # no system: an earlier build's accuracies would be drawn
+        (out_dir / "tags-recall.csv").unlink(missing_ok=True)
     few = len(rows) - len(shown)
     return (
         f"## {by_name('tags').title}\n\n"
@@ -89,6 +71,33 @@ def tags(ctx: Context) -> str | None:
                            pct(r["d_half_or_more"], 1), pct(r["d_1"], 1), pct(r["oov"], 1),
                            r["hardest"] or "–"] for r in rows])
         + figure + "\n" + recall_md)
+
+
+def _tag_rows(data, tag: np.ndarray, out_dir) -> list[dict]:
+    """One row per gold tag (its words, mean d, shares, OOV, hardest words),
+    hardest first, tags of fewer than :data:`MIN_WORDS` words last; writes
+    ``tags-hardest.csv`` (every word of every tag, by mean d)."""
+    d = data.d
+    frame = pd.DataFrame({"word": np.array(data.unit_texts()), "tag": tag, "d": d})
+    hardest = (frame.groupby(["tag", "word"], sort=False)["d"].agg(["count", "mean"])
+               .reset_index().rename(columns={"count": "occurrences", "mean": "mean_d"}))
+    hardest = hardest.sort_values(["tag", "mean_d", "occurrences", "word"],
+                                  ascending=[True, False, False, True], kind="mergesort")
+    write_csv(out_dir / "tags-hardest.csv", hardest[["tag", "word", "occurrences", "mean_d"]])
+    twice = hardest[hardest["occurrences"] >= 2]
+    rows = []
+    for t in sorted(set(tag.tolist())):
+        mask = tag == t
+        dt = d[mask]
+        top = twice[twice["tag"] == t].head(HARDEST)
+        rows.append({"tag": t, "words": int(mask.sum()), "mean_d": float(dt.mean()),
+                     "d_0": float((dt == 0).mean()), "d_half_or_more": float((dt >= 0.5).mean()),
+                     "d_1": float((dt == 1).mean()),
+                     "oov": float(data.oov[mask].mean()) if data.oov is not None else None,
+                     "hardest": "; ".join(f"{r.word} {r.mean_d:.2f}" for r in top.itertuples())})
+    # tags of too few words for a mean to say much come last
+    rows.sort(key=lambda r: (r["words"] < MIN_WORDS, -r["mean_d"], -r["words"], r["tag"]))
+    return rows
 
 
 def _recall_part(ctx: Context, tag: np.ndarray) -> str:
