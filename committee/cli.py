@@ -218,13 +218,13 @@ def cmd_report(args) -> int:
 
 
 def cmd_segment(args) -> int:
-    from committee import corpus
+    from committee import corpus, segmenters
     from committee.system.files import open_output, refuse_overwrite
 
     refuse_overwrite(args.output, "the output (-o)", args.test, "the input TEST",
                      "committee segment", "choose another output file")
     task = get_task(args.task)
-    seg, load = None, _tool_loader(task)
+    seg, load = None, segmenters.tool_loader(task)
     if task.pos_tagset is None and not task.tagged:  # a segmenter loads before TEST is read
         seg = load(args.segmenter, timeout=args.timeout, timeout_name="--timeout")
     test = corpus.read_corpus(args.test, format=args.format or task.format, encoding=args.encoding)
@@ -245,31 +245,17 @@ def cmd_segment(args) -> int:
     return 0
 
 
-def _tool_loader(task):
-    """How ``--with`` loads its tool for ``task``: a part-of-speech tagger,
-    an entity tagger or a segmenter (:mod:`committee.segmenters`)."""
-    from committee import segmenters
-
-    if task.pos_tagset is not None:
-        return segmenters.load_pos_tagger
-    return segmenters.load_tagger if task.tagged else segmenters.load
-
-
 def _tool_output(task, seg, test, progress: bool) -> tuple[str, str]:
-    """The text of ``seg``'s output on ``test`` for ``task`` (SIGHAN words,
-    ``bio`` entity tags or ``pku`` parts of speech) and what it did."""
+    """The text of ``seg``'s output on ``test`` for ``task`` in the task's
+    format (SIGHAN words, ``bio`` entity tags or ``pku`` parts of speech)
+    and what it did."""
     from committee import corpus, segmenters
 
     texts = ["".join(s) for s in test.words]
-    if task.pos_tagset is not None:
-        words, tags, _ = segmenters.pos_tag(seg, texts, task.pos_tagset, test.path, test.lines,
-                                            progress=progress)
-        return corpus.format_pku(words, tags), "tagged with parts of speech"
-    if task.tagged:
-        words, tags = segmenters.tag(seg, texts, test.path, test.lines, progress=progress)
-        return corpus.format_bio(words, tags), "tagged with entities"
-    words = segmenters.segment(seg, texts, test.path, test.lines, progress=progress)
-    return corpus.format_sighan(words), "segmented"
+    words, tags = segmenters.apply(task, seg, texts, test.path, test.lines, progress=progress)
+    did = ("tagged with parts of speech" if task.pos_tagset is not None else
+           "tagged with entities" if task.tagged else "segmented")
+    return corpus.format_output(task.format, words, tags), did
 
 
 def cmd_irt(args) -> int:

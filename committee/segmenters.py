@@ -463,6 +463,39 @@ def _import(name: str) -> None:
             f"{name}: not installed ({exc}); install it with: {install_hint(name)}") from None
 
 
+def tool_loader(task):
+    """How ``--with`` loads its tool for ``task`` (a :class:`committee.tasks.Task`):
+    a part-of-speech tagger (:func:`load_pos_tagger`), an entity tagger
+    (:func:`load_tagger`) or a segmenter (:func:`load`)."""
+    if task.pos_tagset is not None:
+        return load_pos_tagger
+    return load_tagger if task.tagged else load
+
+
+def tool_problem(task, name: str) -> str | None:
+    """Why ``name`` is not a tool of ``task`` (:func:`pos_tagger_problem`,
+    :func:`tagger_problem`), or None: any segmenter serves segmentation."""
+    if task.pos_tagset is not None:
+        return pos_tagger_problem(name)
+    return tagger_problem(name) if task.tagged else None
+
+
+def apply(task, segmenter: Segmenter, texts: Sequence[str], path: str = "<input>",
+          lines: Sequence[int] | None = None, progress: bool = False
+          ) -> tuple[list[list[str]], list[list[str]] | None]:
+    """``segmenter`` (loaded by :func:`tool_loader`) on ``texts`` for
+    ``task``: its tokens and, for a task of labels, their labels (parts of
+    speech mapped to the task's tagset by :func:`pos_tag`; entity tags by
+    :func:`tag`); words and None for segmentation (:func:`segment`)."""
+    if task.pos_tagset is not None:
+        words, tags, _ = pos_tag(segmenter, texts, task.pos_tagset, path, lines,
+                                 progress=progress)
+        return words, tags
+    if task.tagged:
+        return tag(segmenter, texts, path, lines, progress=progress)
+    return segment(segmenter, texts, path, lines, progress=progress), None
+
+
 def load_pos_tagger(name: str, *, timeout: float | None = None,
                     timeout_name: str = "timeout") -> Segmenter:
     """:func:`load` of a part-of-speech tagger: a tool of

@@ -61,8 +61,8 @@ from committee.corpus.reading import read_corpus, read_word_list
 from committee.corpus.sniffing import sniff_format
 from committee.corpus.splits import split_by, split_tail
 from committee.corpus.tagging import from_bmes, to_bmes
-from committee.corpus.writing import (format_bio, format_pku, format_sighan, write_bio, write_pku,
-                                      write_sighan)
+from committee.corpus.writing import (format_bio, format_output, format_pku, format_sighan,
+                                      write_bio, write_output, write_pku, write_sighan)
 
 __all__ = [
     "Corpus",
@@ -82,6 +82,8 @@ __all__ = [
     "write_bio",
     "format_pku",
     "write_pku",
+    "format_output",
+    "write_output",
     "normalize",
     "to_bmes",
     "from_bmes",

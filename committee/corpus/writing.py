@@ -118,3 +118,30 @@ def write_pku(path: str | os.PathLike, words: Iterable[Sequence[str]],
     text = format_pku(words, tags)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
+
+
+#: The formats a system's output is written in, with their formatters: words
+#: alone (``sighan``), or tokens with a label each (``bio``, ``pku``).
+FORMATTERS = {"sighan": lambda words, tags: format_sighan(words), "bio": format_bio,
+              "pku": format_pku}
+
+
+def format_output(format: str, words: Iterable[Sequence[str]],
+                  tags: Iterable[Sequence[str]] | None = None) -> str:
+    """The text of an output in ``format`` (a key of :data:`FORMATTERS`):
+    its words, and their labels for a labelled format.
+
+    >>> format_output("pku", [["迈向", "新"]], [["v", "a"]])
+    '迈向/v  新/a\\n'
+    >>> format_output("sighan", [["迈向", "新"]])
+    '迈向 新\\n'
+    """
+    return FORMATTERS[format](words, tags)
+
+
+def write_output(path: str | os.PathLike, format: str, words: Iterable[Sequence[str]],
+                 tags: Iterable[Sequence[str]] | None = None) -> None:
+    """Write an output in ``format`` as UTF-8, atomically (:func:`format_output`)."""
+    text = format_output(format, words, tags)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)

@@ -304,8 +304,7 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
-        problem = (seg_mod.pos_tagger_problem(name) if task.pos_tagset is not None else
-                   seg_mod.tagger_problem(name) if task.tagged else None)
+        problem = seg_mod.tool_problem(task, name)
         if problem:
             problems.append(f"experiments.segmenters[{i}]: {name}: {problem}")
             continue

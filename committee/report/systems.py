@@ -314,7 +314,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
-    words, tags = _as_written(data, result.pred)
+    words, tags = data.kind.as_tokens(data.test.words, result.pred)
     _write_output(data, tdir / f"{name}.txt", words, tags)
     rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": n_train,
@@ -344,27 +344,7 @@ def _read_output(data: RunData, path) -> corpus_mod.Corpus:
 
 def _write_output(data: RunData, path: Path, words, tags) -> None:
     """Write a system's tokens (and their labels) in the run's format."""
-    if tags is None:
-        corpus_mod.write_sighan(path, words)
-    elif data.kind.pos_tagset is not None:
-        corpus_mod.write_pku(path, words, tags)
-    else:
-        corpus_mod.write_bio(path, words, tags)
-
-
-def _as_written(data: RunData, pred: list) -> tuple[list, list | None]:
-    """A model's prediction as tokens and labels: its words (no labels); for
-    entities, the test characters with IOBES tags; for parts of speech, the
-    gold words with its tags."""
-    if data.kind.pos_tagset is not None:
-        return ([list(s) for s in data.test.words],
-                [[u[2] for u in sentence] for sentence in pred])
-    if not data.kind.tagged:
-        return pred, None
-    from committee.corpus.entities import bioes
-
-    texts = ["".join(s) for s in data.test.words]
-    return [list(t) for t in texts], [bioes(len(t), u) for t, u in zip(texts, pred)]
+    corpus_mod.write_output(path, _format(data), words, tags)
 
 
 def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
@@ -424,12 +404,10 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     tagger for ``task: pos``) run on the test set, its output kept in
     ``report/systems/`` and read back while the test set and the tool's
     version are the same."""
-    entities, pos = data.kind.tagged, data.kind.pos_tagset
-    load = (seg_mod.load_pos_tagger if pos is not None else
-            seg_mod.load_tagger if entities else seg_mod.load)
-    seg = load(asked, timeout=timeout, timeout_name=timeout_name)
+    labelled = data.kind.labels_field is not None
+    seg = seg_mod.tool_loader(data.kind)(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
-    path = out_dir / "systems" / f"{name}.{'bio' if entities else 'txt'}"
+    path = out_dir / "systems" / f"{name}.{'bio' if data.kind.tagged else 'txt'}"
     info_path = out_dir / "systems" / f"{name}.json"
     if path.is_file() and info_path.is_file():
         info = json.loads(info_path.read_text(encoding="utf-8"))
@@ -440,20 +418,13 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     t0 = time.perf_counter()
     texts = ["".join(s) for s in data.test.words]
     where = str(layout.paths(data.run_dir).test)
-    if pos is not None:
-        words, tags, _ = seg_mod.pos_tag(seg, texts, pos, where, data.test.lines,
-                                         progress=progress)
-    elif entities:
-        words, tags = seg_mod.tag(seg, texts, where, data.test.lines, progress=progress)
-    else:
-        words, tags = seg_mod.segment(seg, texts, where, data.test.lines,
-                                      progress=progress), None
+    words, tags = seg_mod.apply(data.kind, seg, texts, where, data.test.lines,
+                                progress=progress)
     _write_output(data, path, words, tags)
     info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,
             "seconds": round(time.perf_counter() - t0, 1), "note": seg.note}
     atomic_write_text(info_path, json.dumps(info, indent=2) + "\n")
-    log.info("%s the test set with %s %s in %.1f s",
-             "tagged" if entities or pos is not None else "segmented",
+    log.info("%s the test set with %s %s in %.1f s", "tagged" if labelled else "segmented",
              name, seg.version, info["seconds"])
     return System(name, "system", words, info=info, tags=tags)
 

@@ -215,6 +215,17 @@ class Task:
         (a tagger on the gold segmentation); None (the default) otherwise."""
         return None
 
+    def as_tokens(self, words: list, units: list) -> tuple[list, list | None]:
+        """A model's predicted ``units`` of the test sentences (whose gold
+        ``words`` are given) as the tokens of an output file in
+        :attr:`format`, and their labels (:attr:`labels_field`); None for a
+        task of words alone.  By default the units are the words.
+
+        >>> Task.as_tokens(None, [["我爱"]], [["我", "爱"]])
+        ([['我', '爱']], None)
+        """
+        return units, None
+
     def gold_problem(self, chars: str, units: list) -> str | None:
         """What is wrong with one test sentence's gold ``units`` over its
         characters ``chars``, or None."""

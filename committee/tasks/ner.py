@@ -71,6 +71,16 @@ class Entities(Task):
                 out.append((chars, tuple(ent.bioes(len(chars), units))))
         return out
 
+    def as_tokens(self, words: list, units: list) -> tuple[list, list]:
+        """Predicted entities as a ``bio`` file's tokens: each sentence's
+        characters with IOBES tags.
+
+        >>> NER.as_tokens([["江泽民", "好"]], [[(0, 3, "PER")]])
+        ([['江', '泽', '民', '好']], [['B-PER', 'I-PER', 'E-PER', 'O']])
+        """
+        texts = ["".join(s) for s in words]
+        return [list(t) for t in texts], [ent.bioes(len(t), u) for t, u in zip(texts, units)]
+
     def texts(self, words: list, units: list) -> list[str]:
         """Every entity's characters, in corpus order, from the sentences'
         tokens ``words``.

@@ -244,6 +244,15 @@ class PartOfSpeech(Task):
                              "segmentation")
         return pred.labels, pred.label_names
 
+    def as_tokens(self, words: list, units: list) -> tuple[list, list]:
+        """A tagger's units of the gold words as a ``pku`` file's tokens:
+        the gold words, each with its predicted tag.
+
+        >>> PART_OF_SPEECH.as_tokens([["我", "爱"]], [[(0, 1, "r"), (1, 2, "v")]])
+        ([['我', '爱']], [['r', 'v']])
+        """
+        return [list(s) for s in words], [[u[2] for u in sentence] for sentence in units]
+
     def texts(self, words: list, units: list) -> list[str]:
         """Every unit's characters, in corpus order: the words.
 
