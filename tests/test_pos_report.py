@@ -339,7 +339,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     ctx = Context(None, data, run / "report")
     member = _cut(pos_report["member"], test.words)
     ctx.others = [System("member1", "system", test.words, tags=member)]
-    score(ctx.others, report_goldcheck._collector(data), data.test,
+    score(ctx.others, data.collector(), data.test,
           data.score_signature(), data.kind)
     mask = np.zeros(test.n_chars(), dtype=bool)
     start = 0

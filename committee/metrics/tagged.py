@@ -87,5 +87,11 @@ class TagCollector(EntityCollector):
         (never, when the output covers the text), and ``spurious``
         (output words that overlap no gold word)."""
         g, p, _, _ = self.match(pred) if matched is None else matched
-        counts = entity_outcomes(g, p)
-        return {("wrong_tag" if k == "wrong_type" else k): v for k, v in counts.items()}
+        return tag_outcomes(g, p)
+
+
+def tag_outcomes(gold, pred) -> dict[str, int]:
+    """:func:`committee.metrics.labelled.entity_outcomes` of tagged words:
+    a word whose span an output word has, with another tag, is ``wrong_tag``."""
+    return {("wrong_tag" if k == "wrong_type" else k): v
+            for k, v in entity_outcomes(gold, pred).items()}

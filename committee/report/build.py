@@ -159,19 +159,12 @@ def _readers(experiment) -> str:
                      if t.runnable and experiments.reads(experiment, t.name))
 
 
-def _collector(data):
-    """The scorer of the run's gold units: words, entities (docs/method.md §13)
-    or tagged words (§14)."""
-    return metrics.collector_for(data.kind.collector, data.test, data.d, data.char_d,
-                                 oov=data.oov)
-
-
 def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,
                     progress, timeout=(None, "timeout")) -> None:
     """The Table 2 models, other systems and members of ``ctx``, scored;
     ``timeout``: the seconds a ``cmd:`` segmenter may run and their name."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
-    scorer = _collector(data)
+    scorer = data.collector()
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
                                           inputs=inputs, progress=progress,
                                           load_inputs=load_inputs)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from committee.metrics import collector_for
 from committee.pipeline import layout
 from committee.report.output import markdown_table, pct, write_csv
 
@@ -22,18 +21,13 @@ SHOWN = 20
 TITLE = "Suspicious gold"
 
 
-def _collector(data):
-    kind = data.kind.collector
-    return collector_for(kind, data.test, data.d, data.char_d if data.units is not None else None)
-
-
 def _without(ctx, mask) -> list[dict]:
     """Each ranked system's f1 and fb on the whole test set and without the
     ``mask`` characters' units (:meth:`committee.metrics.Collector.leaving_out`)."""
     from committee import scoring
 
     data = ctx.data
-    left = _collector(data).leaving_out(mask)
+    left = data.collector().leaving_out(mask)
     rows = []
     for s in ctx.ranked:
         pred = data.kind.as_corpus(s.name, s.words, data.test.lines, s.tags)

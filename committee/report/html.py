@@ -332,13 +332,13 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
     offsets and label; each system's units as labelled spans."""
     from committee import tasks as tasks_mod
     from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes, outcome_codes
-    from committee.metrics.tagged import TAG_OUTCOMES
+    from committee.metrics.tagged import TAG_OUTCOMES, tag_outcomes
     from committee.tasks import NER, match
 
     task = next((t for t in tasks_mod.TASKS.values() if t.page == data.page and t.labels_field),
                 NER)
-    names = TAG_OUTCOMES if task.collector == tasks_mod.TAGS else ENTITY_OUTCOMES
-    rename = dict(zip(ENTITY_OUTCOMES, names))  # a word of the wrong tag, not type
+    tagged = task.collector == tasks_mod.TAGS  # a word of the wrong tag, not type
+    names, count = (TAG_OUTCOMES, tag_outcomes) if tagged else (ENTITY_OUTCOMES, entity_outcomes)
     lengths = [sum(map(len, ws)) for ws in gold.words]
     texts = ["".join(ws) for ws in gold.words]
     units = data.units
@@ -351,7 +351,7 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
         pred = task.as_corpus(s.name, s.words, gold.lines, s.tags)
         metrics.check_aligned(gold, pred)
         g, p, _, _ = match(task, lengths, units, task.gold(pred))
-        counts = {rename.get(k, k): v for k, v in entity_outcomes(g, p).items()}
+        counts = count(g, p)
         codes = outcome_codes(g, p)
         systems.append(_system(s, counts, codes) | {
             "pred_start": _array(p.starts.astype(np.uint32)),

@@ -98,6 +98,15 @@ class RunData:
         """Units, plural: ``words`` or ``entities``."""
         return self.kind.units
 
+    def collector(self):
+        """The scorer of the run's gold units (:func:`committee.metrics.collector_for`):
+        words, entities (docs/method.md §13) or tagged words (§14), with the
+        run's difficulties and OOV flags."""
+        from committee import metrics
+
+        return metrics.collector_for(self.kind.collector, self.test, self.d, self.char_d,
+                                     oov=self.oov)
+
     def score_signature(self, bootstrap: int = 0, seed: int | None = None):
         """The signature of scores against this run: that of ``committee
         score`` on its test.txt, difficulties and training word list (with

@@ -260,12 +260,9 @@ def labelled_system(task: tasks_mod.Task, name: str, test: corpus_mod.Corpus, d:
     metrics.check_aligned(test, pred)
     matched = collector.match(pred)
     stats = collector.collect(pred, check=False, matched=matched)
-    if task.collector == tasks_mod.ENTITIES:
-        signature = metrics.make_signature(test.words, tags=test.tags, match=task.match,
-                                           difficulty=np.concatenate([d, char_d]))
-    else:
-        signature = metrics.make_signature(test.words, tags=task.labels_of(test),
-                                           match=task.match, difficulty=d)
+    signature = metrics.make_signature(  # entities: the per-character weights too
+        test.words, tags=task.labels_of(test), match=task.match,
+        difficulty=d if char_d is None else np.concatenate([d, char_d]))
     return {"name": name, "kind": kind, "marks": matched[2], "stats": stats,
             "scores": scoring.Scores.from_stats(stats, signature, name=name,
                                                 undefined="ignore")}
