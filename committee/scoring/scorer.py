@@ -333,8 +333,8 @@ class Scorer:
                                           vocabulary_sha256=self.train_words_sha256,
                                           normalization=self.normalization, match=match,
                                           bootstrap=bootstrap, seed=seed)
-        tags = self.gold.pos if self._task.collector == tasks_mod.TAGS else None
-        return metrics.make_signature(self.gold.words, tags=tags, difficulty=self.difficulty,
+        return metrics.make_signature(self.gold.words, tags=self._task.labels_of(self.gold),
+                                      difficulty=self.difficulty,
                                       vocabulary_sha256=self.train_words_sha256,
                                       normalization=self.normalization, match=self._task.match,
                                       bootstrap=bootstrap, seed=seed)
