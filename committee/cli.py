@@ -499,9 +499,9 @@ def _add_segment(sub) -> None:
                                  "separated by spaces) on stdout")
     g.add_argument("-o", "--output", required=True,
                    help="output file (UTF-8; SIGHAN, bio with --task ner, pku with --task pos), "
-                        "replaced atomically (a link's target "
-                        "for a symbolic link); a device or FIFO (/dev/stdout) is written in "
-                        "place; '-' writes standard output")
+                        "replaced atomically keeping its mode (a link's target for a "
+                        "symbolic link; its directory must exist); a device or FIFO "
+                        "(/dev/stdout) is written in place; '-' writes standard output")
     _file_options(g, "", "TEST")
     option = g.add_argument("--task", default=DEFAULT_TASK, choices=TASKS)
     option.build_help = lambda: (
@@ -518,13 +518,13 @@ def _add_segment(sub) -> None:
 
 def _check_segment(args) -> None:
     """``--with`` names a segmenter (:func:`_check_segmenters`) and ``-o`` a
-    file, not a directory."""
+    file that can be written (:func:`~committee.system.files.output_problem`)."""
     from committee.system.files import output_problem
 
     _check_segmenters(args)
     problem = None if args.output == "-" else output_problem(args.output)
     if problem is not None:
-        raise _UsageError(f"-o {args.output}: {problem}")
+        raise _UsageError(f"-o {args.output or repr('')}: {problem}")
 
 
 def _file_options(parser, source: str, what: str, encoded: str | None = None,

@@ -9,13 +9,16 @@ still running after its run was killed.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import os
 import re
+import secrets
+import shlex
 import socket
 import stat
-import tempfile
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
@@ -25,13 +28,21 @@ from committee.errors import OutputError
 
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
-                newline: str | None = "\n") -> Iterator[IO]:
+                newline: str | None = "\n", *, make_parents: bool = True) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success rename it over ``path``.
 
     The rename is atomic on POSIX, so readers see either the old file or the
     complete new one.  On error the temporary file is removed, and an
     :class:`OSError` (disk full, read-only file system, permission denied)
     becomes a :class:`committee.errors.OutputError` naming ``path``.
+
+    The new file has the permissions a file replaced keeps
+    (:func:`_keep_owner_and_mode`): those of the regular file at ``path``,
+    with its owner and group where this process may keep them; a new path
+    gets ``0o666`` less the umask, as any file the process creates.  While
+    it is written, the temporary file of a replaced file is readable by its
+    writer only.  Missing parent directories are made, unless
+    ``make_parents`` is false (an :class:`OutputError` then).
 
     Examples
     --------
@@ -45,10 +56,10 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     path = Path(path)
     binary = "b" in mode
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # named after its owner: a leftover is removed only once its owner is gone
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{owner_tag()}.", suffix=".tmp",
-                                   dir=path.parent)
+        if make_parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        old = _replaced(path)
+        fd, tmp = _temporary(path, 0o600 if old is not None else 0o666)
     except OSError as exc:
         raise OutputError.from_os_error(exc, path) from None
     try:
@@ -60,7 +71,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
+        lost = None if old is None else _keep_owner_and_mode(tmp, old, path)
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -70,6 +81,92 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
         if isinstance(exc, OSError):
             raise OutputError.from_os_error(exc, path) from None
         raise
+    if lost is not None:
+        warnings.warn(OwnerWarning(lost), stacklevel=3)
+
+
+class OwnerWarning(UserWarning):
+    """A file replaced atomically could not keep its owner or group: only
+    root gives a file to another user (:func:`atomic_open`)."""
+
+
+def _replaced(path: Path) -> os.stat_result | None:
+    """The status of the regular file that writing ``path`` replaces, or
+    None (a new path; a link or another kind of file is replaced as a new
+    path would be)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def _temporary(path: Path, mode: int) -> tuple[int, str]:
+    """A new temporary file beside ``path``, open for writing, created with
+    ``mode`` less the umask and named after its owner (:func:`owner_tag`):
+    ``(descriptor, name)``."""
+    prefix = os.path.join(path.parent, f".{path.name}.{owner_tag()}.")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = f"{prefix}{secrets.token_hex(3)}.tmp"
+        try:
+            return os.open(tmp, flags, mode), tmp
+        except FileExistsError:  # another writer drew the same name
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(path.parent))
+
+
+def _keep_owner_and_mode(tmp: str, old: os.stat_result, path: Path) -> str | None:
+    """Give ``tmp`` the owner, group and mode of ``old``, the file it is
+    about to replace at ``path``; return a warning when the owner or group
+    cannot be kept (only root gives a file away), else None.
+
+    An owner not kept takes away the set-user-ID bit; a group not kept takes
+    away the set-group-ID bit and the group's permissions beyond those of
+    everyone else, which would otherwise go to another group than the one
+    they were given to (0640 becomes 0600, 0644 stays).
+    """
+    now = os.stat(tmp)
+    if (now.st_uid, now.st_gid) != (old.st_uid, old.st_gid):
+        for uid in (old.st_uid, -1):  # the group alone: one the user belongs to
+            try:
+                os.chown(tmp, uid, old.st_gid)
+                break
+            except OSError:  # EPERM; EINVAL where the id has no mapping
+                continue
+        now = os.stat(tmp)
+    was = mode = stat.S_IMODE(old.st_mode)
+    why = []
+    if now.st_uid != old.st_uid and mode & stat.S_ISUID:
+        mode &= ~stat.S_ISUID
+        why.append("no set-user-ID bit for a new owner")
+    if now.st_gid != old.st_gid:
+        group = mode & 0o070 & ((mode & 0o007) << 3)  # no more than everyone else's
+        if mode & stat.S_ISGID:
+            why.append("no set-group-ID bit for a new group")
+        if group != mode & 0o070:
+            why.append("the new group gets no more than others")
+        mode = (mode & ~(stat.S_ISGID | 0o070)) | group
+    os.chmod(tmp, mode)
+    if (now.st_uid, now.st_gid) == (old.st_uid, old.st_gid):
+        return None
+    kept = f"its mode {mode:04o} kept" if mode == was else (
+        f"its mode {was:04o} kept as {mode:04o} ({', '.join(why)})")
+    return (f"{path}: replaced by a file owned by {_owner(now)}, not {_owner(old)} as before "
+            f"(only root can give a file to another user); {kept}")
+
+
+def _owner(st: os.stat_result) -> str:
+    """``user:group`` of a file, by name where the system knows them."""
+    import grp
+    import pwd
+
+    def name(get, number: int) -> str:
+        try:
+            return get(number)[0]
+        except KeyError:
+            return str(number)
+    return f"{name(pwd.getpwuid, st.st_uid)}:{name(grp.getgrgid, st.st_gid)}"
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8") -> None:
@@ -112,18 +209,64 @@ def through_descriptor(path: str | os.PathLike) -> bool:
 
 
 def output_problem(path: str | os.PathLike) -> str | None:
-    """Why ``path`` cannot be an output file, or None: it is a directory (a
-    link to one counts), or names one by ending in ``/``.
+    """Why ``path`` cannot be an output file (``committee segment -o``), as
+    ``what is wrong; what to do``, or None.  Refused: an empty path; a
+    directory (a link to one counts) or a path ending in ``/``; a socket,
+    which no file can be opened onto; a symbolic link loop; a name too long;
+    a new file (or a dangling link's target) whose directory does not exist,
+    which is never made.  What only writing can tell (no permission, a full
+    disk, a closed descriptor) is left to the write.
 
     >>> output_problem("."), output_problem("new/"), output_problem("out.txt")
     ('is a directory; name a file', "ends in '/', so it names a directory; name a file", None)
+    >>> output_problem("")
+    "is an empty path; name a file, or '-' for standard output"
+    >>> output_problem("/nowhere/at/all.txt")
+    'its directory /nowhere/at does not exist; create it first (mkdir -p /nowhere/at) or name a file in an existing directory'
     """
     name = os.fspath(path)
+    if not name:
+        return "is an empty path; name a file, or '-' for standard output"
     if os.path.isdir(name):
         return "is a directory; name a file"
     if name.endswith(("/", os.sep)):
         return "ends in '/', so it names a directory; name a file"
+    try:
+        st = os.stat(name)  # links followed
+    except (FileNotFoundError, NotADirectoryError):  # a new file or a dangling link
+        return None if through_descriptor(name) else _directory_problem(name)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a symbolic link loop: following it never reaches a file; name a file"
+        if exc.errno == errno.ENAMETOOLONG:
+            return "File name too long; name a file with a shorter name"
+        return None  # no permission: named when writing
+    if stat.S_ISSOCK(st.st_mode):
+        return ("is a socket, which cannot be written as a file; name a file, a FIFO or a "
+                "device, or '-' for standard output")
     return None
+
+
+def _directory_problem(name: str) -> str | None:
+    """Why the new file ``name`` (or the target of the dangling link
+    ``name``) cannot be made in its directory, or None."""
+    link = os.path.islink(name)
+    target = os.path.realpath(name) if link else name
+    parent = os.path.dirname(target) or "."
+    elsewhere = "name a file in an existing directory"
+    try:
+        if stat.S_ISDIR(os.stat(parent).st_mode):
+            return None
+        missing = "is not a directory"
+    except FileNotFoundError:
+        missing = "does not exist"
+        elsewhere = f"create it first (mkdir -p {shlex.quote(parent)}) or {elsewhere}"
+    except NotADirectoryError:
+        missing = "does not exist (a part of its path is a file)"
+    except OSError:  # no permission: named when writing
+        return None
+    whose = f"leads to {target}, whose directory" if link else "its directory"
+    return f"{whose} {parent} {missing}; {elsewhere}"
 
 
 def _output_error(exc: OSError, name: str) -> OutputError:
@@ -138,12 +281,15 @@ def open_output(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     """Open the output file a user named (``committee segment -o``), to be
     written where the user expects, never as a partial regular file:
 
-    * a regular file or a new path is replaced atomically (:func:`atomic_open`);
+    * a regular file or a new path is replaced atomically (:func:`atomic_open`):
+      a file replaced keeps its mode, and its owner and group where this
+      process may keep them; a new file gets ``0o666`` less the umask;
     * a symbolic link is followed: its target is replaced, the link stays;
-    * a device, FIFO or socket, or a path that leads to an open file
-      descriptor (:func:`through_descriptor`), is written in place, never
-      replaced (``/dev/null`` stays a device, a FIFO's reader gets the bytes);
-    * a directory is refused (:func:`output_problem`).
+    * a device or FIFO, or a path that leads to an open file descriptor
+      (:func:`through_descriptor`), is written in place, never replaced
+      (``/dev/null`` stays a device, a FIFO's reader gets the bytes);
+    * what :func:`output_problem` names is refused: a directory, a socket,
+      an empty path, a missing directory (never made), a link loop.
 
     An :class:`OSError` is an :class:`~committee.errors.OutputError` naming
     ``path``; a reader that went away stays a :class:`BrokenPipeError`.
@@ -175,7 +321,8 @@ def open_output(path: str | os.PathLike, mode: str = "w", encoding: str | None =
     if regular and not descriptor:
         target = os.path.realpath(name) if os.path.islink(name) else name
         try:
-            with atomic_open(target, mode, encoding=encoding, newline=newline) as f:
+            with atomic_open(target, mode, encoding=encoding, newline=newline,
+                             make_parents=False) as f:
                 yield f
         except OutputError as exc:
             if exc.path != str(Path(target)):  # not about the output
