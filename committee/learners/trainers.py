@@ -32,6 +32,7 @@ from typing import Protocol, Sequence, runtime_checkable
 from committee.learners import crf
 from committee.learners.features import template_for
 from committee.errors import ConfigError
+from committee.system.files import new_file_mode
 
 
 @runtime_checkable
@@ -199,7 +200,7 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
         timings["tag_s"] = time.perf_counter() - t0
         if keep_as is not None:
             Path(keep_as).parent.mkdir(exist_ok=True)
-            os.chmod(tmp, 0o644)
+            os.chmod(tmp, new_file_mode())  # a new file's mode, as every write's
             os.replace(tmp, keep_as)
     finally:
         try:

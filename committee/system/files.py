@@ -85,6 +85,24 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", encoding: str | None =
         warnings.warn(OwnerWarning(lost), stacklevel=3)
 
 
+def new_file_mode() -> int:
+    """The mode of a file this process creates: ``0o666`` less the umask,
+    for a file made by another means than :func:`atomic_open` (a model a
+    trainer writes, then renamed into place).
+
+    >>> old = os.umask(0o027); new_file_mode() == 0o640; _ = os.umask(old)
+    True
+    """
+    text = _read_text("/proc/self/status") or ""
+    found = re.search(r"^Umask:\s*([0-7]+)$", text, re.MULTILINE)
+    if found is None:  # no /proc: read by setting it (and back at once)
+        umask = os.umask(0o022)
+        os.umask(umask)
+    else:
+        umask = int(found[1], 8)
+    return 0o666 & ~umask
+
+
 class OwnerWarning(UserWarning):
     """A file replaced atomically could not keep its owner or group: only
     root gives a file to another user (:func:`atomic_open`)."""
