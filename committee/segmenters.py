@@ -61,7 +61,7 @@ from typing import Callable, Sequence
 from committee.system import commands
 from committee.system.commands import command_name, output_limit
 from committee.system.arguments import require_real
-from committee.errors import CommitteeError, InputError, TagsetWarning
+from committee.errors import CommitteeError, InputError, Note, TagsetWarning
 
 __all__ = ["SEGMENTERS", "TOOLS", "Tool", "SegmenterUnavailable", "SegmenterFailed", "Segmenter", "load",
            "segment", "command", "load_pos_tagger", "pos_tag", "POS_TAGGERS"]
@@ -564,11 +564,13 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
                  timeout: float | None = None, timeout_name: str = "timeout",
                  progress: bool = False, tagged: bool = False) -> list[str]:
     """Run the command on ``sent`` (one per line), supervised
-    (:func:`committee.system.commands.run`: its own process group, stopped whole
-    however this ends; at most :func:`output_limit` bytes of output;
+    (:func:`committee.system.commands.run`: its own process group, it and all
+    it started stopped however this ends; at most :func:`output_limit` bytes of output;
     ``timeout`` seconds); its output lines, checked for count and encoding.
     With ``progress``, a bar on standard error counts the lines it wrote and
     the time since it started."""
+    import warnings
+
     from tqdm import tqdm
 
     who = f"{CMD_PREFIX}{cmdline}"
@@ -593,7 +595,11 @@ def _run_command(cmdline: str, argv: list[str], sent: list[str], *,
     if done.why == "overflow":
         raise SegmenterFailed(f"{who}: wrote more than {limit:,} bytes for {len(data):,} bytes "
                               f"of input (an endless output?); stopped it{tail}")
-    if done.returncode != 0:
+    if done.why == "lingered":  # its output is complete: used, as when a child holds it
+        warnings.warn(f"{who}: closed its standard output but was still running "
+                      f"{commands.GRACE:g} s later; stopped it and used its output",
+                      Note, stacklevel=2)
+    elif done.returncode != 0:
         how = (f"killed by signal {-done.returncode}" if done.returncode < 0
                else f"exited with status {done.returncode}")
         raise SegmenterFailed(f"{who}: {how}{tail}")
@@ -624,11 +630,15 @@ def command(cmdline: str, timeout: float | None = None, *,
     environment sets it).  Empty sentences are not sent.
 
     It runs in a session and process group of its own, fed and read at
-    once, and the whole group is stopped (SIGTERM, then SIGKILL after
-    :data:`committee.system.commands.GRACE` seconds) whenever committee is done
-    with it, fails or is stopped: no process it started outlives the run.  A
-    child it leaves behind holding its standard output open is given the
-    same grace, then stopped, and what the command wrote is used.  Its output may hold
+    once, and every process it started is stopped (SIGTERM, then SIGKILL
+    after :data:`committee.system.commands.GRACE` seconds) whenever
+    committee is done with it, fails, is stopped or killed: on Linux its
+    supervisor (:mod:`committee.system.reaper`) finds them, those that
+    left its group with ``setsid`` included; elsewhere its group is
+    stopped.  A child it leaves behind holding its standard output open is
+    given the same grace, then stopped, and what the command wrote is used;
+    so is a command that closed its standard output and has not exited
+    after the grace (with a :class:`~committee.errors.Note`).  Its output may hold
     :func:`output_limit` bytes (4 bytes per byte of input plus 1 MiB; 16
     per byte for an entity tagger); of its standard error the last 64 KiB
     are kept, for the messages.

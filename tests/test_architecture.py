@@ -39,7 +39,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "tasks"),
     ("system.files", "errors", "system.arguments", "system.commands", "system.process",
-     "learners", "pipeline", "system"),
+     "system.reaper", "learners", "pipeline", "system"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 

@@ -1,22 +1,33 @@
 """A user's command run on bytes of input, supervised: in a session and
 process group of its own, fed and read at once, its output bounded, its time
-limited, and its whole group stopped however the run ends.
+limited, and every process it started stopped however the run ends, even
+when committee is killed by SIGKILL.
 
-:func:`run` starts the command (``start_new_session=True``: it leads a new
-process group, so a Ctrl-C at the terminal reaches committee, not it) and
-exchanges data with it through :mod:`selectors`, so that neither side waits
-on the other: its standard input is written while its standard output is
-read into memory and the last :data:`STDERR_KEPT` bytes of its standard
-error are kept.  It stops early when the output passes ``limit`` bytes or
-the time passes ``timeout`` seconds, and once the command has exited waits
-only :data:`GRACE` seconds for a child it left behind to let go of its
-output.  In every case, an exception or a stop signal (the command line
-turns SIGTERM and SIGHUP into :class:`KeyboardInterrupt`) included, a
-``finally`` stops the whole group: SIGTERM, then SIGKILL after
-:data:`GRACE` seconds for what is left (:func:`stop_group`).
+On Linux, :func:`run` starts the command under a supervisor of its own,
+:mod:`committee.system.reaper` (one more Python process, about 25 ms to
+start): a child subreaper that learns of committee's death from the kernel
+(``prctl``), so that a process the command started, one that left its
+process group with ``setsid`` or double-forked included, is stopped
+whether committee ends, fails, is stopped by a signal or killed.  The
+supervisor's lines on a pipe of its own say when the command started (or
+why it could not) and when it exited, with its status.  Elsewhere the
+command is started alone, leading a new process group (the stop then
+reaches that group only).  Either way it runs in a session of its own, so a
+Ctrl-C at the terminal reaches committee, not it.
 
-Only a process that leaves the group on purpose (``setsid``, a daemon)
-escapes.  POSIX only.
+:func:`run` exchanges data with it through :mod:`selectors`, so that
+neither side waits on the other: its standard input is written while its
+standard output is read into memory and the last :data:`STDERR_KEPT` bytes
+of its standard error are kept.  It stops early when the output passes
+``limit`` bytes or the time passes ``timeout`` seconds.  Once the command
+has exited it waits only :data:`GRACE` seconds for a child it left behind
+to let go of its output; once the command has closed its standard output,
+only :data:`GRACE` seconds for it to exit (``"lingered"``: its output is
+complete, but it would keep committee waiting).  In every case, an
+exception or a stop signal (the command line turns SIGTERM and SIGHUP into
+:class:`KeyboardInterrupt`) included, a ``finally`` stops the command and
+all below it: SIGTERM, then SIGKILL after :data:`GRACE` seconds for what
+is left (:meth:`Job.stop`).
 
 Its other functions are about such a command as a tool: the name and version
 it goes by (:func:`command_name`, :func:`fingerprint`), the most output it
@@ -38,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["GRACE", "STDERR_KEPT", "Outcome", "run", "stop_group", "command_name", "fingerprint",
+__all__ = ["GRACE", "STDERR_KEPT", "Outcome", "run", "Job", "stop_group", "command_name", "fingerprint",
            "output_limit", "stderr_tail", "count_problem", "plural"]
 
 #: Bytes of a command's standard error kept: its tail, for the messages.
@@ -95,14 +106,137 @@ def run(argv: Sequence[str], data: bytes, *, limit: int, timeout: float | None =
     'overflow'
     """
     out, err = bytearray(), bytearray()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    job = Job(argv, env)
     try:  # nothing between the start and this try: a stop signal can come at any point
+        job.started()
         deadline = None if timeout is None else time.monotonic() + timeout
-        why = _exchange(proc, data, out, err, limit, deadline, bar)
+        why = _exchange(job, data, out, err, limit, deadline, bar)
     finally:
-        stop_group(proc)
-    return Outcome(why, proc.returncode, bytes(out), bytes(err))
+        job.stop()
+    return Outcome(why, job.returncode, bytes(out), bytes(err))
+
+
+#: Whether commands run under the supervisor :mod:`committee.system.reaper`:
+#: on Linux (``prctl``), with ``/proc`` mounted.
+SUPERVISE = (sys.platform.startswith("linux") and hasattr(os, "posix_spawnp")
+             and os.path.exists("/proc/self/stat"))
+
+
+class Job:
+    """A command started for :func:`run`, its three standard streams pipes
+    (``proc.stdin``, ``proc.stdout``, ``proc.stderr``).  With
+    :data:`SUPERVISE`, ``proc`` is its supervisor, whose lines come on the
+    pipe ``status``; else ``proc`` is the command and ``status`` is None."""
+
+    def __init__(self, argv: Sequence[str], env: dict | None = None, grace: float = GRACE):
+        self.grace = grace
+        self.status = None
+        self._returncode = None  # the command's, as its supervisor said
+        self._ran = self._error = None
+        self._said = b""
+        self.ended = False  # the command has exited (or its supervisor has)
+        pipes = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     env=env, start_new_session=True)
+        if not (SUPERVISE and sys.executable):
+            self.proc = subprocess.Popen(list(argv), **pipes)
+            return
+        from committee.system import reaper
+
+        read, write = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", reaper.__file__, str(os.getpid()), str(write),
+                 repr(grace), *argv], pass_fds=(write,), **pipes)
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)
+        self.status = read
+
+    @property
+    def returncode(self) -> int | None:
+        """The command's exit status (negative: the signal that killed it)."""
+        if self.status is None or self._returncode is None:
+            return self.proc.returncode
+        return self._returncode
+
+    def hear(self) -> bool:
+        """Read what the supervisor said (one read, which may wait); False
+        at the end of its pipe: it has exited."""
+        chunk = os.read(self.status, 4096)
+        if not chunk:
+            self.ended = True
+            return False
+        *lines, self._said = (self._said + chunk).split(b"\n")
+        for line in lines:
+            kind, _, value = line.decode("ascii", "replace").partition(" ")
+            if kind == "S":
+                self._ran = int(value)
+            elif kind == "E":
+                self._error = int(value)
+            elif kind == "X":
+                self._returncode, self.ended = int(value), True
+        return True
+
+    def started(self) -> None:
+        """Wait until the command runs; raise :class:`OSError` (its errno)
+        when it could not be started."""
+        while self.status is not None and self._ran is None and self._error is None:
+            if not self.hear():
+                raise OSError(f"its supervisor ({Path(self.proc.args[3]).name}) ended "
+                              f"before starting it")
+        if self._error is not None:
+            raise OSError(self._error, os.strerror(self._error))
+
+    def exited(self) -> bool:
+        """Whether the command has exited."""
+        return self.ended if self.status is not None else _exited(self.proc)
+
+    def stop(self) -> None:
+        """Stop the command and every process below it, collect its status
+        and close the pipes.  Supervised: SIGTERM to the supervisor, which
+        stops them all (a second SIGTERM, sent when a stop signal interrupts
+        the wait, leaves them no grace); SIGKILL to it only if it has not
+        exited after twice the grace and a second more.  Should the
+        supervisor have been killed before the command exited, the
+        command's process group is killed from here."""
+        if self.status is None:
+            stop_group(self.proc, self.grace)
+            return
+        try:
+            try:
+                _send(self.proc, signal.SIGTERM)
+                try:
+                    self.proc.wait(timeout=2 * self.grace + 1)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+            except BaseException:
+                _send(self.proc, signal.SIGTERM)
+                raise
+            os.set_blocking(self.status, False)
+            with contextlib.suppress(BlockingIOError):
+                while self.hear():  # its last word: the command's status
+                    pass
+            if self._ran is not None and self._returncode is None:  # it was killed itself
+                _signal_group(self._ran, signal.SIGKILL)  # what is left of the command's group
+        finally:
+            _close(self.proc)
+            os.close(self.status)
+
+
+def _send(proc: subprocess.Popen, signum: int) -> None:
+    """Signal ``proc`` unless it has been collected (its pid may be another's)."""
+    with contextlib.suppress(OSError):
+        proc.send_signal(signum)
+
+
+def _close(proc: subprocess.Popen) -> None:
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
 
 
 def _exited(proc: subprocess.Popen) -> bool:
@@ -211,30 +345,35 @@ def _feed(proc: subprocess.Popen, sel: selectors.BaseSelector, view: memoryview,
     return sent
 
 
-def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearray,
+def _exchange(job: Job, data: bytes, out: bytearray, err: bytearray,
               limit: int, deadline: float | None, bar) -> str:
     """Feed ``data`` to the command while reading its output into ``out``
     and ``err`` (the last :data:`STDERR_KEPT` bytes), until it has exited
     and closed both, or :data:`GRACE` seconds after it exited; ``"done"``,
-    else why it stopped early (``"timeout"``, ``"overflow"``)."""
-    sel = selectors.DefaultSelector()
-    view, sent = memoryview(data), 0
-    every, shown, ended = progress_every(), time.monotonic(), None
+    else why it stopped early (``"timeout"``, ``"overflow"``, or
+    ``"lingered"``: :data:`GRACE` seconds after it closed its standard
+    output, it had not exited)."""
+    proc, sel = job.proc, selectors.DefaultSelector()
+    view, sent, reading = memoryview(data), 0, {proc.stdout, proc.stderr}
+    every, shown, ended, closed = progress_every(), time.monotonic(), None, None
     try:
         if data:
             os.set_blocking(proc.stdin.fileno(), False)
             sel.register(proc.stdin, selectors.EVENT_WRITE)
         else:
             proc.stdin.close()
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        sel.register(proc.stderr, selectors.EVENT_READ)
+        for pipe in (proc.stdout, proc.stderr, job.status):
+            if pipe is not None:
+                sel.register(pipe, selectors.EVENT_READ)
         while True:
             now = time.monotonic()
-            if ended is None and _exited(proc):
+            if ended is None and job.exited():
                 ended = now
                 _close_stdin(proc, sel)  # it reads no more
-            if ended is not None and (not sel.get_map() or now - ended >= GRACE):
+            if ended is not None and (not reading or now - ended >= GRACE):
                 return "done"  # a child left behind holds its output: not waited for
+            if ended is None and closed is not None and now - closed >= GRACE:
+                return "lingered"
             if deadline is not None and now >= deadline:
                 return "timeout"
             if bar is not None and now - shown >= every:
@@ -247,24 +386,37 @@ def _exchange(proc: subprocess.Popen, data: bytes, out: bytearray, err: bytearra
             for key, _ in sel.select(wait):
                 if key.fileobj is proc.stdin:
                     sent = _feed(proc, sel, view, sent)
-                    continue
-                chunk = os.read(key.fd, _CHUNK)
-                if not chunk:
+                elif key.fileobj is job.status:
+                    if not job.hear():
+                        sel.unregister(job.status)
+                elif _read(key.fileobj, proc, out, err, bar):
+                    reading.discard(key.fileobj)
                     sel.unregister(key.fileobj)
-                elif key.fileobj is proc.stdout:
-                    out += chunk
-                    if bar is not None:  # never past its total: extra lines are the count check's
-                        lines = chunk.count(b"\n")
-                        if bar.total is not None:
-                            lines = min(lines, max(0, bar.total - bar.n))
-                        bar.update(lines)
-                    if len(out) > limit:
-                        return "overflow"
-                else:
-                    err += chunk
-                    del err[:-STDERR_KEPT]
+                    if key.fileobj is proc.stdout:
+                        closed = now
+                elif len(out) > limit:
+                    return "overflow"
     finally:
         sel.close()
+
+
+def _read(pipe, proc: subprocess.Popen, out: bytearray, err: bytearray, bar) -> bool:
+    """Read a chunk of the command's output (``out``, counted on ``bar``) or
+    standard error (``err``, its tail kept); whether the pipe has ended."""
+    chunk = os.read(pipe.fileno(), _CHUNK)
+    if not chunk:
+        return True
+    if pipe is proc.stdout:
+        out += chunk
+        if bar is not None:  # never past its total: extra lines are the count check's
+            lines = chunk.count(b"\n")
+            if bar.total is not None:
+                lines = min(lines, max(0, bar.total - bar.n))
+            bar.update(lines)
+    else:
+        err += chunk
+        del err[:-STDERR_KEPT]
+    return False
 
 
 #: Interpreters whose script (or ``-m`` module), not the interpreter, names a command.
