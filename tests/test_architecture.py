@@ -37,7 +37,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "report.plots",
      "segmenters", "config", "corpus.plausibility", "report.analyses"),
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
-     "learners.features", "tasks.spans", "metrics.itemresponse", "tasks"),
+     "learners.features", "tasks.spans", "metrics.itemresponse", "tasks", "pipeline.runfiles"),
     ("system.files", "errors", "system.arguments", "system.commands", "system.process",
      "system.reaper", "learners", "pipeline", "system"),
 )

@@ -133,12 +133,59 @@ def load_corpora(cfg, where: str = "<config>") -> tuple[corpus_mod.Corpus, corpu
     return parts[cfg.corpus.train.split], parts[cfg.corpus.test.split]
 
 
-def load_inputs(cfg, where: str = "<config>") -> RunInputs:
+def load_recorded(cfg, manifest: dict, where: str, fix: str) -> tuple[corpus_mod.Corpus,
+                                                                     corpus_mod.Corpus]:
+    """The corpora of a finished run read again (:func:`load_corpora`), only
+    if they are the ones it used: a file source must be a regular file
+    (never a FIFO or a device) with the SHA-256 its ``manifest`` (read from
+    ``where``) records, checked before the file is parsed; every corpus must
+    then hold the words it recorded (a part of a split file, the built-in
+    corpus).  Otherwise an :class:`InputError` names the file, both
+    checksums and ``fix``: how to go on for the command that reads them."""
+    from committee.pipeline import runfiles
+    from committee.system.files import sha256_file
+
+    def recorded(part: str, key: str) -> str | None:
+        value = manifest.get("corpus", {}).get(part, {})
+        value = value.get(key) if isinstance(value, dict) else None
+        return value if isinstance(value, str) else None
+
+    def refuse(path, part: str, actual: str, expected: str):
+        return InputError(os.fspath(path), None, f"is not the {part} corpus the run used "
+                          f"(sha256 {actual[:12]}, {where} records {expected[:12]}): edited "
+                          f"since the run? {fix}")
+
+    if cfg.corpus.split is None:
+        for part, source in (("train", cfg.corpus.train), ("test", cfg.corpus.test)):
+            expected = recorded(part, "sha256")
+            if getattr(source, "builtin", None) or expected is None:
+                continue
+            path = cfg.resolve(source)
+            runfiles.check_regular(path, fix)
+            actual = sha256_file(path)
+            if actual != expected:
+                raise refuse(path, "training" if part == "train" else "test", actual, expected)
+    train, test = load_corpora(cfg, where)
+    task = tasks_mod.get(_task(cfg))
+    for part, c in (("train", train), ("test", test)):
+        expected = recorded(part, "content_sha256")
+        c = task.prepare(c, _setting)  # as the run read it (pos: its ids dropped)
+        if expected is not None and c.content_sha256 != expected:
+            raise refuse(c.path, "training" if part == "train" else "test", c.content_sha256,
+                         expected)
+    return train, test
+
+
+def load_inputs(cfg, where: str = "<config>", recorded: dict | None = None,
+                fix: str = "") -> RunInputs:
     """The corpora of ``cfg`` (:func:`load_corpora`), read and checked: a
     test set that is the training set is refused unless
     ``corpus.allow_overlap`` (and a large overlap draws a warning,
-    :func:`committee.corpus.plausibility.check_train_test`)."""
-    train, test = load_corpora(cfg, where)
+    :func:`committee.corpus.plausibility.check_train_test`).  ``recorded``:
+    the manifest of the finished run whose corpora they must be
+    (:func:`load_recorded`, ``fix`` its way on)."""
+    train, test = (load_corpora(cfg, where) if recorded is None
+                   else load_recorded(cfg, recorded, where, fix))
     task = tasks_mod.get(_task(cfg))
     # as the task reads them (pos: every word tagged, People's Daily's ids dropped)
     train, test = task.prepare(train, _setting), task.prepare(test, _setting)

@@ -26,6 +26,7 @@ from typing import Sequence
 
 from committee import __version__
 from committee.pipeline import lock as runlock
+from committee.pipeline import runfiles
 from committee.errors import InputError, OutputError, RunError
 from committee.tasks import DEFAULT_TASK
 from committee.system.files import (atomic_write_text, clear_dir, is_removable, owner_tag,
@@ -295,9 +296,9 @@ def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: boo
         raise RunError(f"output.dir {out} holds files that are not part of a committee "
                        f"run ({shown}); choose an empty or new output.dir")
     try:
-        state = json.loads(state_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RunError(f"{state_path}: unreadable run state ({exc}); "
+        state = runfiles.read_json(state_path, "state", runfiles.RunState)
+    except InputError as exc:
+        raise RunError(f"{state_path}: unreadable run state ({exc.message.split('; ')[0]}); "
                        "use --restart to start over") from None
     if state.get("fingerprint") != fingerprint:
         if members is not None and state.get("members") == members:
@@ -317,9 +318,9 @@ def _recorded_recipe(out: Path) -> str:
     a finished run's manifest records, for the message of a changed config
     (a preset's values change between versions; docs/method.md §10), or ""."""
     try:
-        crf = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))["config"]["crf"]
+        crf = runfiles.read_json(out / MANIFEST_FILE, "manifest", runfiles.Manifest)["config"]["crf"]
         algorithm, params = crf["algorithm"], dict(crf["params"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (InputError, ValueError, KeyError, TypeError):
         return ""
     from committee.learners import trainers
 
@@ -413,10 +414,9 @@ STOPPED_KEY = "stopped_on"
 def _read_state(path: Path) -> dict:
     """``run.json`` as a dict; empty when it is missing or unreadable."""
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return runfiles.read_json(path, "state", dict)
+    except InputError:
         return {}
-    return state if isinstance(state, dict) else {}
 
 
 def _write_state(path: Path, state: dict) -> None:
@@ -488,10 +488,13 @@ def write_manifest(out: Path, manifest: dict, files: Sequence[str]) -> None:
 
 
 def need(path: Path) -> Path:
-    """``path``, or an :class:`InputError` saying a finished run's file is missing."""
-    if not path.is_file():
+    """``path``, or an :class:`InputError` saying a finished run's file is
+    missing, or is no regular file (a FIFO, a device, a directory: never
+    opened, :func:`committee.pipeline.runfiles.check_regular`)."""
+    if not os.path.lexists(path):
         raise InputError(str(path), None, "no such file: is this the output.dir of a finished "
                                           "`committee run`?")
+    runfiles.check_regular(path, REWRITE)
     return path
 
 
@@ -499,14 +502,23 @@ def read_manifest(run_dir: str | os.PathLike, command: str = "committee score") 
     """The manifest of the finished run in ``run_dir``; a run that is not
     final (:func:`check_final`) is refused for ``command``."""
     run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise InputError(str(run_dir), None, "no such directory")
+    runfiles.check_dir(run_dir)
     check_final(run_dir, command)
     path = need(run_dir / MANIFEST_FILE)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(str(path), None, f"not valid JSON ({exc})") from None
+    manifest = runfiles.read_json(path, "manifest", runfiles.Manifest, REWRITE)
+    runfiles.manifest_task(manifest, path)
+    return manifest
+
+
+def manifest_in(directory: str | os.PathLike) -> dict:
+    """The ``manifest.json`` in ``directory`` as a record of checksums (the
+    manifest of a run, or of anything that keeps its files' checksums
+    there), without the checks of a finished run (:func:`read_manifest`);
+    empty when there is none.  A damaged one is an :class:`InputError`."""
+    path = Path(directory) / MANIFEST_FILE
+    if not os.path.lexists(path):
+        return {}
+    return runfiles.read_json(path, "manifest", runfiles.Checksums, REWRITE)
 
 
 # --------------------------------------------------------------------------
@@ -528,17 +540,15 @@ READ_BY = {
 def _recorded(record: Path, fix: str) -> dict[str, str]:
     """The checksums ``record`` (``manifest.json`` or ``irt.json``) holds
     under ``"files"``; empty when there is no such file or it records none."""
-    if not record.is_file():
+    if not os.path.lexists(record):
         return {}
+    kind = "manifest" if record.name == MANIFEST_FILE else "record"
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-        raise InputError(str(record), None, f"not valid JSON ({' '.join(str(exc).split())}), "
-                         f"so the files it records cannot be checked; {fix}") from None
-    files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict):
-        return {}
-    return {k: v for k, v in files.items() if isinstance(v, str)}
+        data = runfiles.read_json(record, kind, runfiles.Checksums, fix)
+    except InputError as exc:
+        raise InputError(exc.path, None, f"{exc.message.rsplit('; ', 1)[0]}, so the files it "
+                         f"records cannot be checked; {fix}") from None
+    return dict(data.get("files", {}))
 
 
 def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
@@ -575,8 +585,9 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
             records[record] = _recorded(root / record, fix)
         expected = records[record].get(name)
         path = root / name
-        if expected is None or not path.is_file():
+        if expected is None or not os.path.lexists(path):
             continue
+        runfiles.check_regular(path, fix)  # a FIFO or a device is never hashed
         actual = sha256_file(path)
         if actual != expected:
             raise InputError(str(path), None, f"changed since {writer} wrote it (sha256 "
@@ -604,13 +615,14 @@ def run_task(run_dir: str | os.PathLike) -> str | None:
     >>> run_task("no/such/dir") is None
     True
     """
-    try:
-        data = json.loads((Path(run_dir) / MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    path = Path(run_dir) / MANIFEST_FILE
+    if not path.is_file():
         return None
-    config = data.get("config") if isinstance(data, dict) else None
-    task = config.get("task", DEFAULT_TASK) if isinstance(config, dict) else None
-    return task if isinstance(task, str) else None
+    try:
+        data = runfiles.read_json(path, "manifest", runfiles.Manifest)
+    except InputError:
+        return None
+    return data["config"].get("task", DEFAULT_TASK)
 
 
 def check_task(paths, task: str, fix=None) -> None:

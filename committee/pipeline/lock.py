@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Iterator
 
 from committee.errors import InputError, OutputError, RunError
+from committee.pipeline import runfiles
 from committee.system.files import is_dead, owner_tag, tag_in
 
 #: The lock file inside a run directory (removed when its holder lets go).
@@ -103,10 +104,10 @@ class Owner:
 
 def _parse(data: bytes) -> Holder | None:
     try:
-        rec = json.loads(data.decode("utf-8"))
+        rec = runfiles.parse_json(data, LOCK_FILE)
         return Holder(str(rec["command"]), int(rec["pid"]), str(rec["host"]), str(rec["tag"]),
                       float(rec["started"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (InputError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 

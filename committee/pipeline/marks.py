@@ -33,6 +33,7 @@ import hashlib
 import json
 import logging
 import math
+import os
 import warnings
 from pathlib import Path
 from typing import Sequence
@@ -40,8 +41,9 @@ from typing import Sequence
 import numpy as np
 
 from committee.pipeline import layout
-from committee.errors import PlausibilityWarning
-from committee.system.files import atomic_write_text, read_npz, write_npz
+from committee.pipeline import runfiles
+from committee.errors import InputError, PlausibilityWarning
+from committee.system.files import atomic_write_text, write_npz
 
 log = logging.getLogger("committee.run")
 
@@ -158,12 +160,16 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
     names its file, and the member is trained again.
     """
     path = layout.member_path(out, member.index)
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = runfiles.read_json(path, "member", dict)
         marks = unpack(record["marks"], n_gold)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except InputError as exc:
+        log.warning("member %d: unreadable saved result (%s); training it again",
+                    member.index, exc.message.rsplit("; ", 1)[0])
+        return None
+    except (ValueError, KeyError, TypeError) as exc:
         log.warning("member %d: unreadable saved result (%s); training it again",
                     member.index, exc)
         return None
@@ -274,31 +280,47 @@ def stack_labels(names: Sequence[Sequence[str]], codes: Sequence[np.ndarray]
     return np.array(union, dtype=str), np.stack(rows)
 
 
+def read_marks(p, manifest: dict, n_units: int) -> np.ndarray:
+    """``marks.npz``: one row per member the manifest records, one column
+    per gold unit of the test set (shape checked before it is inflated)."""
+    size = manifest.get("committee", {}).get("size")
+    k = size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
+    marks = runfiles.read_npz(layout.need(p.marks), {"marks": runfiles.Array("b", (k, n_units))},
+                              layout.REWRITE)["marks"]
+    return marks.astype(bool)
+
+
 def read_labels(path: Path, n_units: int, n_members: int
                 ) -> tuple[tuple[str, ...], np.ndarray] | None:
     """The label names and ``(K, N)`` codes of :func:`write_predictions`, or
-    None when ``path`` is missing, holds no labels or does not match
-    ``n_units`` gold units and ``n_members``; a damaged file is an
-    :class:`~committee.errors.InputError`."""
-    if not path.is_file():
+    None when ``path`` is missing; a file that is damaged, holds no labels,
+    another shape than ``n_members`` × ``n_units`` gold units or a code of
+    no label is an :class:`~committee.errors.InputError` naming it."""
+    if not os.path.lexists(path):
         return None
-    arrays = read_npz(path, ["label_names", "pred_labels"], layout.REWRITE)
-    names, codes = arrays["label_names"], arrays["pred_labels"]
-    if codes.shape == (n_members, n_units):
-        return tuple(str(x) for x in names.tolist()), codes.astype(np.int64)
-    log.warning("%s does not match the test set", path)
-    return None
+    arrays = runfiles.read_npz(path, {"label_names": runfiles.Array("U", (None,), 1 << 16),
+                                      "pred_labels": runfiles.Array("iu", (n_members, n_units))},
+                               layout.REWRITE)
+    names, codes = arrays["label_names"], arrays["pred_labels"].astype(np.int64)
+    if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= len(names)):
+        raise InputError(str(path), None, f"holds label codes from {int(codes.min())} to "
+                         f"{int(codes.max())}, but {len(names)} label names; {layout.REWRITE}")
+    return tuple(str(x) for x in names.tolist()), codes
 
 
 def read_predictions(path: Path, n_chars: int, n_members: int) -> np.ndarray | None:
     """The ends of :func:`write_predictions`, shape (K, C), or None when ``path``
-    is missing or does not match ``n_chars`` test characters and ``n_members``;
-    a damaged file is an :class:`~committee.errors.InputError`."""
-    if not path.is_file():
+    is missing; a file that is damaged or of another shape than
+    ``n_members`` × ``n_chars`` test characters is an
+    :class:`~committee.errors.InputError` naming it."""
+    if not os.path.lexists(path):
         return None
-    arrays = read_npz(path, ["n_chars", "pred_ends"], layout.REWRITE)
+    arrays = runfiles.read_npz(path, {"n_chars": runfiles.Array("iu", ()),
+                                      "pred_ends": runfiles.Array("u", (n_members,
+                                                                        -(-n_chars // 8)))},
+                               layout.REWRITE)
     stored, packed = int(arrays["n_chars"]), arrays["pred_ends"]
-    if stored == n_chars and packed.shape[0] == n_members:
-        return np.unpackbits(packed, axis=1, count=n_chars).astype(bool)
-    log.warning("%s does not match the test set; members left out of split-half", path)
-    return None
+    if stored != n_chars:
+        raise InputError(str(path), None, f"holds readings of {stored:,} characters, the "
+                         f"run's test.txt has {n_chars:,}; {layout.REWRITE}")
+    return np.unpackbits(packed, axis=1, count=n_chars).astype(bool)

@@ -4,7 +4,6 @@ whether the experiments asked of it can run."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -21,7 +20,6 @@ from committee.pipeline import lock
 from committee import segmenters as seg_mod
 from committee import tasks as tasks_mod
 from committee.errors import ConfigError, InputError
-from committee.system.files import read_npz
 from committee.pipeline.layout import need
 
 
@@ -154,33 +152,28 @@ def _load_word_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     test = _with_pos(test, words["pos"].astype(str).tolist())
     oov_col = words["oov"].astype(str)
     oov = None if (oov_col == "").any() else oov_col.isin(["1", "True", "true"]).to_numpy()
-    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
-    if marks.shape[1] != test.n_words():
-        raise InputError(str(p.marks), None,
-                         f"marks cover {marks.shape[1]} words, test.txt has {test.n_words()}")
+    marks = marks_mod.read_marks(p, manifest, test.n_words())
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
     return RunData(p.root, test, words["difficulty"].to_numpy(dtype=np.float64),
                    words["n_correct"].to_numpy(dtype=np.int64), oov, marks, pred_ends, manifest,
                    task.name)
 
 
-def _labelled_units(p, task: tasks_mod.Task, test: corpus_mod.Corpus):
+def _labelled_units(p, task: tasks_mod.Task, test: corpus_mod.Corpus, manifest: dict):
     """A run's gold units of ``test`` (entities; tagged words), the rows of
     its ``words.tsv`` and its marks, each file checked to cover every unit."""
     units = task.gold(test)
     n = sum(map(len, units))
     rows = difficulty_mod.read_words_tsv(need(p.words))
-    marks = read_npz(need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
-    for path, count in ((p.words, len(rows)), (p.marks, marks.shape[1])):
-        if count != n:
-            raise InputError(str(path), None, f"covers {count} {task.units}, test.txt has {n}")
-    return units, rows, marks
+    if len(rows) != n:
+        raise InputError(str(p.words), None, f"covers {len(rows)} {task.units}, test.txt has {n}")
+    return units, rows, marks_mod.read_marks(p, manifest, n)
 
 
 def _load_entity_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     """:func:`load_run` of a run of entities (``task: ner``, docs/method.md §13)."""
     test = corpus_mod.read_corpus(need(p.test), format=task.format)
-    units, rows, marks = _labelled_units(p, task, test)
+    units, rows, marks = _labelled_units(p, task, test, manifest)
     char_d = difficulty_mod.read_weight_c(need(p.weight_c), test)
     d = difficulty_mod.entity_values(p.weight_c, char_d, test, units)
     pred_ends = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
@@ -193,7 +186,7 @@ def _load_tag_run(p, manifest: dict, task: tasks_mod.Task) -> RunData:
     """:func:`load_run` of a run of tagged words (``task: pos``, docs/method.md
     §14): one difficulty per gold word, each member's tag of every gold word."""
     test = task.prepare(corpus_mod.read_corpus(need(p.test), format=task.format))
-    units, rows, marks = _labelled_units(p, task, test)
+    units, rows, marks = _labelled_units(p, task, test, manifest)
     labels = marks_mod.read_labels(p.predictions, marks.shape[1], marks.shape[0])
     names, codes = labels if labels is not None else ((), None)
     oov_col = rows["oov"].astype(str)
@@ -227,10 +220,7 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
     else:
         layout.check_final(run_dir, lock.REPORT)
         manifest_path = need(layout.paths(run_dir).manifest)
-        try:
-            data = json.loads(manifest_path.read_text(encoding="utf-8"))["config"]
-        except (ValueError, KeyError) as exc:
-            raise InputError(str(manifest_path), None, f"holds no run config ({exc})") from None
+        data = layout.read_manifest(run_dir, lock.REPORT)["config"]
         data["output"] = {"dir": str(run_dir)}
         _drop_untrusted(data, manifest_path)
         # the manifest leaves out how the run ran (its outputs do not depend
@@ -245,9 +235,9 @@ def recorded_commands(run_dir) -> list[str]:
     older version, or planted): never run, only their outputs saved in
     ``report/systems/`` are read (docs/security.md)."""
     try:
-        data = json.loads(layout.paths(run_dir).manifest.read_text(encoding="utf-8"))
+        data = layout.read_manifest(run_dir, lock.REPORT)
         names = data["config"]["experiments"]["segmenters"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (InputError, KeyError, TypeError):
         return []
     if not isinstance(names, list):
         return []

@@ -23,6 +23,7 @@ from committee import corpus as corpus_mod
 from committee import metrics, scoring
 from committee.system import pools
 from committee.pipeline import layout
+from committee.pipeline import runfiles
 from committee.learners import trainers
 from committee.learners import members as members_mod
 from committee import segmenters as seg_mod
@@ -214,14 +215,14 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
         rec_path = tdir / f"{_table2_file(e.table2_template, fraction)}.json"
         if rec_path.is_file():
             try:
-                records[fraction] = json.loads(rec_path.read_text(encoding="utf-8"))
-            except ValueError:
-                pass
+                records[fraction] = runfiles.read_json(rec_path, "table2", dict)
+            except InputError:
+                pass  # trained again and written anew
     n_train = None
     if train_sentences is not None:
         n_train = len(train_sentences)
     elif records:
-        n_train = next(iter(records.values())).get("n_train")
+        n_train = _recorded_n_train(next(iter(records.values())))
     todo = []
     systems: list[System] = []
     for fraction in e.table2_fractions:
@@ -338,7 +339,9 @@ def _format(data: RunData) -> str:
 
 
 def _read_output(data: RunData, path) -> corpus_mod.Corpus:
-    """A system's file of the run's format, as its task scores it."""
+    """A system's file of the run's format, as its task scores it (a regular
+    file only: a FIFO planted in ``report/systems/`` is never opened)."""
+    runfiles.check_regular(path, "remove it; the report writes this file itself")
     return data.kind.prepare(corpus_mod.read_corpus(path, format=_format(data)))
 
 
@@ -365,6 +368,13 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
     return systems
 
 
+def _recorded_n_train(record: dict) -> int | None:
+    """The training sentences a Table 2 record counts; None when it holds no
+    such count (a record edited by hand: its models are trained again)."""
+    n = record.get("n_train")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
 def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
                   taken: set) -> tuple[list[System], list[str]]:
     """The outputs that ``commands`` (``cmd:COMMAND`` names a run's manifest
@@ -375,10 +385,10 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
     saved = {}
     for info_path in sorted((out_dir / "systems").glob("*.json")):
         try:
-            info = json.loads(info_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            info = runfiles.read_json(info_path, "system", dict)
+        except InputError:
             continue
-        if isinstance(info, dict) and info.get("test") == data.test.sha256:
+        if info.get("test") == data.test.sha256:
             saved.setdefault(info.get("segmenter"), (info_path, info))
     for asked in commands:
         if asked not in saved:
@@ -410,7 +420,10 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     path = out_dir / "systems" / f"{name}.{'bio' if data.kind.tagged else 'txt'}"
     info_path = out_dir / "systems" / f"{name}.json"
     if path.is_file() and info_path.is_file():
-        info = json.loads(info_path.read_text(encoding="utf-8"))
+        try:
+            info = runfiles.read_json(info_path, "system", dict)
+        except InputError:
+            info = {}  # run again and written anew
         if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
             pred = _read_output(data, path)
             return System(name, "system", pred.words, info=info,

@@ -14,7 +14,6 @@ Every input can be a file or in memory:
 from __future__ import annotations
 
 import errno
-import json
 import os
 import warnings
 from pathlib import Path
@@ -224,13 +223,11 @@ def vocabulary_of(source, *, encoding, normalization, train_format, fix=None, ap
 def _run_test_sha256(difficulty_path) -> str | None:
     """The checksum of ``test.txt`` that the manifest beside a difficulty
     file records (None without a readable run manifest)."""
-    manifest_path = Path(difficulty_path).parent / layout.MANIFEST_FILE
     try:
-        files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files")
-    except (OSError, ValueError, AttributeError):
+        files = layout.manifest_in(Path(difficulty_path).parent).get("files", {})
+    except InputError:
         return None
-    sha = files.get(layout.TEST_FILE) if isinstance(files, dict) else None
-    return sha if isinstance(sha, str) else None
+    return files.get(layout.TEST_FILE)
 
 
 def not_this_gold(exc: InputError, difficulty, gold: Corpus) -> InputError:
@@ -315,12 +312,9 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     manifest_path = path.parent / layout.MANIFEST_FILE
     if not manifest_path.is_file():
         return set()
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()  # refused by layout.verify when it holds the run's checksums
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(files, dict):
+    manifest = layout.manifest_in(path.parent)  # damaged: refused, as by layout.verify
+    files = manifest.get("files")
+    if not files:
         return set()  # not a committee run manifest
     test_sha = files.get(layout.TEST_FILE)
     test = manifest.get("corpus", {}).get("test", {}) if isinstance(manifest.get("corpus"), dict) else {}

@@ -41,7 +41,9 @@ from committee.metrics import itemresponse
 from committee.pipeline import layout
 from committee import tasks as tasks_mod
 from committee.errors import InputError, PlausibilityWarning, RunError
-from committee.system.files import (atomic_write_text, read_npz, sha256_bytes, sha256_file, write_npz)
+from committee.pipeline import marks as marks_mod
+from committee.pipeline import runfiles
+from committee.system.files import atomic_write_text, sha256_bytes, sha256_file, write_npz
 from committee.system.inputs import read_input
 from committee.pipeline.layout import paths
 
@@ -74,23 +76,20 @@ class RunResponses:
 def load(run_dir) -> RunResponses:
     """Read and check ``marks.npz``, ``words.tsv`` and ``test.txt`` of a run."""
     p = paths(run_dir)
-    if not p.root.is_dir():
-        raise InputError(str(p.root), None, "no such directory")
+    runfiles.check_dir(p.root)
     layout.check_final(p.root, COMMAND)
     layout.verify(p.root, layout.READ_BY[COMMAND])  # nothing edited since the run
-    if not p.marks.is_file():
+    if not os.path.lexists(p.marks):
         raise InputError(str(p.marks), None, "no such file: the run has no member marks "
                          "(finish it with `committee run`)")
-    task = tasks_mod.get(_task_of(p.root))
-    if task.collector == tasks_mod.ENTITIES:  # as many as words.tsv has rows
-        read_input(p.words)
-        words = difficulty_mod.read_words_tsv(p.words)
-        test = corpus_mod.read_corpus(p.test, format=task.format)
-        return RunResponses(_read_marks(p.marks, len(words)), words, test, task.name,
-                            difficulty_mod.read_weight_c(p.weight_c, test))
-    test = corpus_mod.read_corpus(p.test, format=task.format)
-    read_input(p.words)
+    manifest = (layout.read_manifest(p.root, COMMAND) if os.path.lexists(p.manifest) else {})
+    task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
+    test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
+    read_input(layout.need(p.words))
     words = difficulty_mod.read_words_tsv(p.words)
+    if task.collector == tasks_mod.ENTITIES:  # as many as words.tsv has rows
+        return RunResponses(_read_marks(p.marks, len(words)), words, test,
+                            task.name, difficulty_mod.read_weight_c(p.weight_c, test))
     marks = _read_marks(p.marks, test.n_words())
     if len(words) != test.n_words():
         raise InputError(str(p.words), None,
@@ -98,18 +97,16 @@ def load(run_dir) -> RunResponses:
     return RunResponses(marks, words, test, task.name)
 
 
-def _task_of(root: Path) -> str:
-    """The task of the run in ``root`` (its manifest's config; segmentation
-    when it names none, or when there is no manifest to read)."""
-    manifest = root / layout.MANIFEST_FILE
-    if not manifest.is_file():
-        return tasks_mod.DEFAULT_TASK
-    return layout.read_manifest(root, COMMAND).get("config", {}).get("task",
-                                                                      tasks_mod.DEFAULT_TASK)
+#: The most members a response matrix may hold (the paper's largest
+#: committee has 297): a larger ``marks.npz`` is refused before it is inflated.
+MAX_MEMBERS = 10_000
 
 
 def _read_marks(path, n_words: int) -> np.ndarray:
-    raw = read_npz(path, ["marks"], layout.REWRITE)["marks"]
+    """``marks.npz`` as a (members × ``n_words``) response matrix: booleans,
+    or 0/1 numbers of a matrix made by hand (:func:`itemresponse.check_responses`)."""
+    spec = runfiles.Array("biuf", (None, None), max_items=MAX_MEMBERS * max(n_words, 1))
+    raw = runfiles.read_npz(path, {"marks": spec}, layout.REWRITE)["marks"]
     try:
         return itemresponse.check_responses(raw, n_items=n_words)
     except ValueError as exc:
