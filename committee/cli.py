@@ -42,7 +42,6 @@ from __future__ import annotations
 # its options here.
 
 import argparse
-import difflib
 import json
 import signal
 import sys
@@ -151,23 +150,15 @@ def cmd_score(args) -> int:
 
 def cmd_run(args) -> int:
     from committee import config as config_mod
-    from committee.pipeline import layout
     from committee.pipeline import workflow
 
     cfg = config_mod.load_config(args.config, overrides=(args.set or []) + _scheduler(args))
+    # --only picks any analysis; otherwise those of the config, less --skip
+    analyses = [a for a in args.analyses if args.only or a in cfg.experiments.enabled()]
     out = workflow.run(cfg, restart=args.restart, progress=not args.quiet, where=args.config,
                        segmenters=args.segmenter or [], timeout=args.timeout,
-                       timeout_name="--timeout")
-    manifest = layout.read_manifest(out)
-    d = manifest["difficulty"]
-    task = get_task(cfg.task)
-    units = f"{d[task.count_key]:,} test {task.units}"
-    print(f"wrote {out}/: K={manifest['committee']['size']}, {units}, "
-          f"mean difficulty {d['mean']:.3f}, test OOV rate "
-          f"{100 * manifest['corpus']['test_oov_rate']:.2f}%")
-    print(manifest["signature"])
-    if cfg.experiments.enabled() and (out / layout.REPORT_FILE).exists():
-        print(f"report: {out / layout.REPORT_FILE}")
+                       timeout_name="--timeout", analyses=analyses)
+    print(workflow.describe_run(out, cfg, analyses))
     return 0
 
 
@@ -179,26 +170,17 @@ def _scheduler(args) -> list[str]:
     return ["parallel.backend=dask", f"parallel.scheduler={json.dumps(args.scheduler)}"]
 
 
-def _analyses(args) -> None:
-    """``--only``/``--skip`` as ``args.analyses``; an unknown name is a usage error."""
-    from committee.config import EXPERIMENTS as ANALYSES
-
-    chosen = []
-    for flag, value in (("--only", args.only), ("--skip", args.skip)):
-        names = [n.strip() for n in (value or "").split(",") if n.strip()]
-        unknown = [n for n in names if n not in ANALYSES]
-        if unknown:
-            guess = difflib.get_close_matches(unknown[0], ANALYSES, n=1)
-            hint = f" (did you mean {guess[0]}?)" if guess else ""
-            raise _UsageError(f"{flag}: unknown analysis {', '.join(unknown)}{hint}; "
-                              f"choose from {', '.join(ANALYSES)}")
-        chosen.append(names)
-    only, skip = chosen
-    args.analyses = [a for a in ANALYSES if (not only or a in only) and a not in skip]
-
-
 def _check_report(args) -> None:
-    _analyses(args)
+    """``--only``/``--skip`` (and ``--no-report`` of ``committee run``) as
+    ``args.analyses`` (:func:`committee.pipeline.workflow.choose_analyses`)."""
+    from committee.pipeline.workflow import choose_analyses
+
+    run = args.command == "run"  # its --with needs the ranking
+    try:
+        args.analyses = choose_analyses(args.only, args.skip, no_report=run and args.no_report,
+                                        segmenters=run and bool(args.segmenter))
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
     _check_segmenters(argparse.Namespace(segmenter=args.segmenter or []))
 
 
@@ -379,8 +361,11 @@ def _add_score(sub) -> None:
 def _add_run(sub) -> None:
     r = sub.add_parser("run", help="train the committee of a YAML config and write difficulties",
                        description="Train the committee described by CONFIG, decode the test "
-                                   "set with every member and write the difficulty dataset. "
-                                   "Rerunning resumes: finished members are not retrained.")
+                                   "set with every member and write the difficulty dataset; "
+                                   "then, when CONFIG switches on experiments, the report of "
+                                   "those analyses (as `committee report`; announced before "
+                                   "training). Rerunning resumes: finished members are not "
+                                   "retrained.")
     r.add_argument("config", help="YAML experiment config (see configs/)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a config key, e.g. --set committee.size=5 (repeatable)")
@@ -389,8 +374,19 @@ def _add_run(sub) -> None:
     _with_option(r)
     _timeout_option(r)
     _scheduler_option(r)
+    _analysis_options(r, "of CONFIG's experiments ")
+    r.add_argument("--no-report", action="store_true", help="stop after the committee: no "
+                   "analysis of CONFIG's experiments (`committee report` makes them later)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
-    r.set_defaults(func=cmd_run, check=_check_segmenters)
+    r.set_defaults(func=cmd_run, check=_check_report)
+
+
+def _analysis_options(parser, of: str = "") -> None:
+    """``--skip``/``--only NAMES`` of ``committee report`` and ``committee run``."""
+    parser.add_argument("--skip", metavar="NAMES", help=f"comma-separated analyses {of}to leave "
+                        "out, e.g. --skip table2 (trains no model)")
+    parser.add_argument("--only", metavar="NAMES", help="comma-separated analyses to run" +
+                        (", switched on in CONFIG or not" if of else ""))
 
 
 def _with_option(parser) -> None:
@@ -428,9 +424,7 @@ def _add_report(sub) -> None:
     p.add_argument("--config", help="the run's config (default: the one in RUN_DIR/manifest.json)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a config key, e.g. --set experiments.table2_fractions=[0.5,1.0]")
-    p.add_argument("--skip", metavar="NAMES", help="comma-separated analyses to leave out, "
-                                                   "e.g. --skip table2 (trains no model)")
-    p.add_argument("--only", metavar="NAMES", help="comma-separated analyses to run")
+    _analysis_options(p)
     p.add_argument("--system", action="append", metavar="OUTPUT",
                    help="another system's output to rank (repeatable; pku of a pos run)")
     _with_option(p)

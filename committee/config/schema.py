@@ -415,7 +415,9 @@ class Config(Section):
     output: OutputConfig
     """where the run is written"""
     experiments: ExperimentsConfig = Field(default_factory=ExperimentsConfig)
-    """the paper's analyses the report adds after the committee (committee.report.analyses)"""
+    """the paper's analyses: `committee run` makes those switched on here after the committee
+    and names them before it trains (`--skip NAMES`, `--only NAMES` or `--no-report` choose
+    otherwise); `committee report` makes them on a finished run (committee.report.analyses)"""
 
     _cwd: str = PrivateAttr(default_factory=os.getcwd)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -35,10 +36,13 @@ def _overrides(overrides: dict) -> list[str]:
 
 def run(config, restart: bool = False, progress: bool = True, *, where: str | None = None,
         segmenters: Sequence[str] = (), timeout: float | None = None,
-        timeout_name: str = "timeout", **overrides) -> Path:
+        timeout_name: str = "timeout", analyses: Sequence[str] | None = None,
+        **overrides) -> Path:
     """``committee run``: run (or resume) the committee of ``config``, then the
-    experiments switched on in its ``experiments`` section; return the output
-    directory.
+    report's ``analyses`` (default: the experiments switched on in its
+    ``experiments`` section; ``[]``: no report); return the output directory.
+    When there are analyses, one line on stderr names them before any member
+    trains.
 
     ``config`` is a YAML path or a loaded :class:`committee.config.Config`
     (``where`` then names its file in messages).
@@ -53,7 +57,7 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     ``experiments.command_timeout``) stops a ``cmd:COMMAND`` that runs
     longer, its message naming it ``timeout_name``
     (:func:`committee.segmenters.command`).  An argument of another type is
-    a :class:`TypeError` naming it.
+    a :class:`TypeError` naming it, an unknown analysis a :class:`ValueError`.
     """
     _check_timeout("run", timeout)
     require("run", "config", config, (*_PATH, config_mod.Config),
@@ -77,24 +81,101 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
 
     inputs = pipeline.load_inputs(cfg, where)
     pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
-    experiments = cfg.experiments
-    wanted = bool(experiments.enabled())
-    if segmenters and not (wanted and "ranking" in experiments.enabled()):
+    chosen = _run_analyses(cfg, analyses)
+    if segmenters and "ranking" not in chosen:
+        if "ranking" in cfg.experiments.enabled():
+            raise ValueError("run: segmenters are ranked by the analysis ranking, which "
+                             "analyses leaves out")
         raise ConfigError(where, [
             "experiments.ranking: the report ranks the systems named with --with; switch it "
             "on (experiments: {ranking: true})"])
-    if wanted:
-        report_mod.check_experiments(cfg)
+    if chosen:
+        report_mod.check_experiments(cfg, chosen)
     # refused (another run's files): nothing is written, not even a lock
     layout.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart,
                             pipeline.run_fingerprint(cfg, inputs, members=True))
     with runlock.hold(out, runlock.RUN, create=True):
+        if chosen:  # said before the committee, which may take hours
+            print(f"committee: after the committee, the report: {', '.join(chosen)} "
+                  "(--skip NAMES or --no-report leaves analyses out)", file=sys.stderr,
+                  flush=True)
         out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
-        if wanted:
-            report_mod.build_report(out, cfg, inputs=inputs, progress=progress,
-                                    segmenters=segmenters, timeout=timeout,
+        if chosen:
+            report_mod.build_report(out, cfg, inputs=inputs, analyses=chosen,
+                                    progress=progress, segmenters=segmenters, timeout=timeout,
                                     timeout_name=timeout_name)
     return out
+
+
+def _run_analyses(cfg, analyses: Sequence[str] | None) -> tuple[str, ...]:
+    """The analyses :func:`run` makes after the committee: ``analyses``, in
+    report order, else those ``cfg`` switches on."""
+    if analyses is None:
+        return tuple(cfg.experiments.enabled())
+    names = [require("run", f"analyses[{i}]", a, str, "a str")
+             for i, a in enumerate(require_many("run", "analyses", analyses, "a list of names"))]
+    unknown = [a for a in names if a not in config_mod.EXPERIMENTS]
+    if unknown:
+        raise ValueError(f"run: unknown analyses {unknown}; choose from "
+                         f"{', '.join(config_mod.EXPERIMENTS)}")
+    return tuple(a for a in config_mod.EXPERIMENTS if a in names)
+
+
+def choose_analyses(only: str | None, skip: str | None, *, no_report: bool = False,
+                    segmenters: bool = False) -> list[str]:
+    """The analyses that ``--only NAMES`` and ``--skip NAMES`` (comma-separated)
+    choose of every analysis, in report order; ``[]`` with ``--no-report``
+    (of ``committee run``, given alone).  ``segmenters`` (``--with`` of
+    ``committee run``) needs the ranking among them.  A :class:`ValueError`
+    says what is wrong in the words of the command line.
+
+    >>> choose_analyses("table2,bins", None), choose_analyses(None, "table2")[:2]
+    (['table2', 'bins'], ['stability', 'linguistic'])
+    >>> choose_analyses(None, "tabel2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --skip: unknown analysis tabel2 (did you mean table2?); choose from table2, ...
+    """
+    import difflib
+
+    analyses = config_mod.EXPERIMENTS
+    chosen = []
+    for flag, value in (("--only", only), ("--skip", skip)):
+        names = [n.strip() for n in (value or "").split(",") if n.strip()]
+        unknown = [n for n in names if n not in analyses]
+        if unknown:
+            guess = difflib.get_close_matches(unknown[0], analyses, n=1)
+            hint = f" (did you mean {guess[0]}?)" if guess else ""
+            raise ValueError(f"{flag}: unknown analysis {', '.join(unknown)}{hint}; "
+                             f"choose from {', '.join(analyses)}")
+        chosen.append(names)
+    if no_report and (only or skip):
+        raise ValueError("--no-report leaves the whole report out; give it without --only "
+                         "and --skip")
+    names = [] if no_report else [a for a in analyses
+                                  if (not chosen[0] or a in chosen[0]) and a not in chosen[1]]
+    if segmenters and "ranking" not in names:
+        raise ValueError("--with: the segmenters named are ranked by the analysis ranking, "
+                         "which --no-report, --skip or --only leaves out; keep ranking or "
+                         "drop --with")
+    return names
+
+
+def describe_run(out: Path, cfg, analyses: Sequence[str]) -> str:
+    """What ``committee run`` wrote into ``out``: the committee's size, the
+    test set's units, their mean difficulty and OOV rate, the run's
+    signature, and ``report.md`` when the run made the report."""
+    from committee.tasks import get as get_task
+
+    manifest = layout.read_manifest(out)
+    d = manifest["difficulty"]
+    task = get_task(cfg.task)
+    lines = [f"wrote {out}/: K={manifest['committee']['size']}, "
+             f"{d[task.count_key]:,} test {task.units}, mean difficulty {d['mean']:.3f}, test "
+             f"OOV rate {100 * manifest['corpus']['test_oov_rate']:.2f}%", manifest["signature"]]
+    if analyses and (out / layout.REPORT_FILE).exists():
+        lines.append(f"report: {out / layout.REPORT_FILE}")
+    return "\n".join(lines)
 
 
 def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
