@@ -123,6 +123,8 @@ def cmd_score(args) -> int:
         spelling=_cli_spelling, irt=args.irt, buckets=args.buckets, task=args.task,
         mode=args.mode, scheme=args.scheme)
     scorer = scoring.Scorer(args.gold, args.difficulty, args.train_words or args.train, options)
+    if check is not None:  # a list of this gold, before any output is scored
+        goldcheck.check_scored_gold(check[1], scorer, args.gold_check)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
     sens = None

@@ -505,6 +505,15 @@ def test_check_gold_and_gold_check_on_a_run_of_tagged_words(tmp_path, capsys):
     row = sens["systems"][0]  # the gold itself: perfect with or without the spans
     assert row["f1"] == row["f1_left_out"] == 1.0
     assert sens["n_left_out"] == int(round(summary["expected_errors"]))
+    # the list of tagged words is no list of a segmentation's words
+    words = tmp_path / "words.txt"
+    corpus_mod.write_sighan(words, corpus_mod.read_corpus(run / "test.txt", format="pku").words)
+    code = main(["score", "--gold", str(words), "--gold-check", str(run), str(words)])
+    err = capsys.readouterr().err
+    assert code == 3 and err == (
+        f"committee: error: {run / 'check-gold.json'}: lists suspicious gold of a run of task "
+        f"pos, the gold scored is of task segmentation: score {run / 'test.txt'} with --task pos, "
+        "or run committee check-gold on the run of this gold\n")
 
 
 def test_the_report_of_an_entity_run_shows_its_suspicious_entities(ner_toy_run, tmp_path):
@@ -521,3 +530,336 @@ def test_the_report_of_an_entity_run_shows_its_suspicious_entities(ner_toy_run, 
     assert rows[0]["proposed"] in page
     if int(round(summary["expected_errors"])):
         assert "| none |" in page
+
+
+# --------------------------------------------------------------------------
+# undefined metrics in the tables of committee score
+
+
+def _last_lines(text: str, n: int) -> list[str]:
+    return text.rstrip("\n").splitlines()[-n:]
+
+
+def test_gold_check_without_difficulties_shows_undefined_fb_as_a_dash(toy_run, tmp_path,
+                                                                         capsys):
+    assert main(["check-gold", str(toy_run)]) == 0
+    p = paths(toy_run)
+    capsys.readouterr()
+    code = main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "--metrics", "f1",
+                 str(p.test)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "internal error" not in err
+    rows, summary = goldcheck.read(toy_run)
+    n = int(round(summary["expected_errors"]))
+    chars = sum(r["g_end"] - r["g_start"] for r in rows[:n])
+    assert _last_lines(out, 5) == [
+        f"gold check ({toy_run}): the {n:,} most suspicious spans left out ({chars:,} characters; "
+        f"the list expects {summary['expected_errors']:.0f} errors)",
+        f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}",
+        f"{'test':<28} {'100.00':>7} {'100.00':>9} {'–':>7} {'–':>9}",
+        "ranking by f1: unchanged without them",
+        "ranking by fb: unchanged without them"]
+    # the JSON keeps null for the undefined values
+    assert main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "--json",
+                 str(p.test)]) == 0
+    row = json.loads(capsys.readouterr().out)["gold_check"]["systems"][0]
+    assert (row["fb"], row["fb_left_out"], row["pb"], row["rb_left_out"]) == (None,) * 4
+
+
+def test_gold_check_with_every_difficulty_zero_shows_a_dash(toy_run, tmp_path, capsys):
+    assert main(["check-gold", str(toy_run)]) == 0
+    p = paths(toy_run)
+    test = corpus_mod.read_corpus(p.test)
+    zero = tmp_path / "zero.weight"
+    zero.write_text("".join(" ".join("0" for _ in s) + "\n" for s in test.words),
+                    encoding="utf-8")
+    capsys.readouterr()
+    code = main(["score", "--gold", str(p.test), "--difficulty", str(zero), "--gold-check",
+                 str(toy_run), str(p.test)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "internal error" not in err
+    assert _last_lines(out, 3)[0] == f"{'test':<28} {'100.00':>7} {'100.00':>9} {'–':>7} {'–':>9}"
+
+
+def test_an_entity_output_without_entities_shows_dashes(ner_toy_run, tmp_path, capsys):
+    assert main(["check-gold", str(ner_toy_run)]) == 0
+    p = paths(ner_toy_run)
+    test = corpus_mod.read_corpus(p.test, format="bio")
+    out = tmp_path / "none.bio"
+    corpus_mod.write_bio(out, test.words, [["O"] * len(s) for s in test.words])
+    capsys.readouterr()
+    code = main(["score", "--task", "ner", "--gold", str(p.test), "--difficulty",
+                 str(ner_toy_run), "--gold-check", str(ner_toy_run), str(out)])
+    text, err = capsys.readouterr()
+    assert code == 0 and "internal error" not in err
+    assert _last_lines(text, 3)[0] == f"{'none':<28} {'–':>7} {'–':>9} {'–':>7} {'–':>9}"
+
+
+def test_format_sensitivity_of_undefined_values():
+    sens = {"run": "runs/x", "n_left_out": 0, "n_chars_left_out": 0, "expected_errors": None,
+            "systems": [{"system": "a", "f1": None, "f1_left_out": None, "fb": 0.5,
+                         "fb_left_out": None}], "flips": {"f1": False, "fb": False}}
+    assert goldcheck.format_sensitivity(sens).splitlines()[:3] == [
+        "gold check (runs/x): the 0 most suspicious spans left out (0 characters; the list "
+        "expects – errors)",
+        f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}",
+        f"{'a':<28} {'–':>7} {'–':>9} {'50.00':>7} {'–':>9}"]
+
+
+def test_the_tables_of_committee_score_show_undefined_values_as_dashes():
+    from committee.metrics import records
+    from committee.scoring.results import ScoredSystems
+    from committee.scoring.scores import format_table
+
+    cols = [records.get("f1"), records.get("fb"), records.get("theta")]
+    systems = [{"name": "a", "path": "a.txt", "f1": 0.5, "fb": None, "theta": None,
+                "theta_se": None, "rank_f1": 1, "rank_fb": None,
+                "ci": {"f1": [0.4, 0.6], "fb": [None, None]}},
+               {"name": "b", "path": "b.txt", "f1": 0.25, "fb": None, "theta": 0.5,
+                "theta_se": None, "rank_f1": 2, "rank_fb": None,
+                "ci": {"f1": [0.2, 0.3], "fb": [None, None]},
+                "paired": {k: {"against": "a", "share_a_better": 0.0 if k == "fb" else 0.9,
+                               "delta": None if k == "fb" else 0.25} for k in ("f1", "fb")}}]
+    text = format_table({"signature": "S", "systems": systems}, cols)
+    assert text.splitlines() == [
+        "system      f1      fb  #f1  #fb   theta",
+        "a        50.00       –    1    –       –",
+        "b        25.00       –    2    –   0.500",
+        "",
+        "95% bootstrap intervals:",
+        "  a       f1 [40.00, 60.00]  fb [–, –]",
+        "  b       f1 [20.00, 30.00]  fb [–, –]",
+        "",
+        "paired bootstrap (share of resamples in which the first system is better):",
+        "  f1: a > b: 0.900",
+        "  fb: a > b: –",
+        "",
+        "S"]
+    assert ScoredSystems("S", systems).markdown(cols).splitlines()[2:4] == [
+        "| a | 50.00 | – | – | 1 | – |", "| b | 25.00 | – | 0.500 | 2 | – |"]
+
+
+def test_the_paired_bootstrap_of_an_undefined_fb_is_a_dash(toy_run, tmp_path, capsys):
+    p = paths(toy_run)
+    test = corpus_mod.read_corpus(p.test)
+    chars = tmp_path / "chars.txt"
+    corpus_mod.write_sighan(chars, [[c for w in s for c in w] for s in test.words])
+    capsys.readouterr()
+    code = main(["score", "--gold", str(p.test), "--bootstrap", "20", str(chars), str(p.test)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "internal error" not in err
+    assert "  fb: test > chars: –" in out.splitlines()
+    assert [line.split("  ")[-1] for line in out.splitlines() if line.startswith("  chars ")] == [
+        "fb [–, –]"]
+
+
+# --------------------------------------------------------------------------
+# a list belongs to one gold
+
+
+def _gold_check_of(toy_run, tmp_path, name="copy"):
+    run = tmp_path / name
+    shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
+    assert main(["check-gold", str(run)]) == 0
+    return run
+
+
+def _score_error(capsys, *args) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(list(map(str, args)))
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return code, err.strip()
+
+
+def test_check_gold_json_records_the_gold_and_the_run(toy_run, tmp_path):
+    run = _gold_check_of(toy_run, tmp_path)
+    summary = json.loads(paths(run).gold_check_json.read_text(encoding="utf-8"))
+    manifest = json.loads(paths(run).manifest.read_text(encoding="utf-8"))
+    test = corpus_mod.read_corpus(paths(run).test)
+    assert summary["task"] == "segmentation"
+    assert summary["test_sha256"] == manifest["files"]["test.txt"]
+    assert summary["test_source_sha256"] == manifest["corpus"]["test"]["sha256"]
+    assert summary["test_content_sha256"] == corpus_mod.content_sha256(test.words)
+    assert summary["signature"] == manifest["signature"]
+    assert summary["normalization"] is None
+
+
+def test_gold_check_refuses_a_gold_of_the_same_sentences_reversed(toy_run, tmp_path, capsys):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    lines = p.test.read_text(encoding="utf-8").splitlines(keepends=True)
+    reverse = tmp_path / "reverse.txt"
+    reverse.write_text("".join(reversed(lines)), encoding="utf-8")
+    code, err = _score_error(capsys, "score", "--gold", reverse, "--gold-check", run, reverse)
+    mine = corpus_mod.read_corpus(p.test).content_sha256
+    theirs = corpus_mod.read_corpus(reverse).content_sha256
+    assert code == 3 and err == (
+        f"committee: error: {p.gold_check_json}: lists spans of the test set of {run} ({p.test}, "
+        f"content sha256 {mine[:12]}), not of the gold {reverse} ({theirs[:12]}): run committee "
+        f"check-gold on the run of that gold, or score against {p.test}")
+
+
+def test_gold_check_refuses_an_entity_list_for_a_segmentation(toy_run, ner_toy_run, capsys):
+    assert main(["check-gold", str(ner_toy_run)]) == 0
+    p, ner = paths(toy_run), paths(ner_toy_run)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", ner_toy_run,
+                             p.test)
+    assert code == 3 and err == (
+        f"committee: error: {ner.gold_check_json}: lists suspicious gold of a run of task ner, "
+        f"the gold scored is of task segmentation: score {ner.test} with --task ner, or run "
+        "committee check-gold on the run of this gold")
+
+
+def test_gold_check_names_the_normalisation_that_changes_the_gold(toy_run, tmp_path, capsys):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    text = p.test.read_text(encoding="utf-8")
+    assert corpus_mod.normalize(text, "nfkc") != text  # full-width digits and letters
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--normalize", "nfkc",
+                             "--gold-check", run, p.test)
+    assert code == 3 and err == (
+        f"committee: error: {p.gold_check_json}: lists spans of the run's test set read with "
+        f"normalization none; the gold {p.test} is that file read with --normalize nfkc, which "
+        "changes its text: score with --normalize none")
+    capsys.readouterr()
+    assert main(["score", "--gold", str(p.test), "--normalize", "none", "--gold-check", str(run),
+                 str(p.test)]) == 0
+
+
+def test_the_same_gold_in_another_format_is_accepted(ner_toy_run, tmp_path, capsys):
+    """The content checksum, not the file's bytes: the gold rewritten (CRLF
+    line ends) is the same gold."""
+    assert main(["check-gold", str(ner_toy_run)]) == 0
+    p = paths(ner_toy_run)
+    crlf = tmp_path / "crlf.bio"
+    crlf.write_bytes(p.test.read_bytes().replace(b"\n", b"\r\n"))
+    capsys.readouterr()
+    assert main(["score", "--task", "ner", "--gold", str(crlf), "--difficulty", str(ner_toy_run),
+                 "--gold-check", str(ner_toy_run), "--json", str(crlf)]) == 0
+
+
+def _edit_summary(run, **changes):
+    p = paths(run)
+    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    summary.update(changes)
+    for key in [k for k, v in changes.items() if v is ...]:
+        del summary[key]
+    p.gold_check_json.write_text(json.dumps(summary), encoding="utf-8")
+
+
+def test_a_list_of_an_older_version_is_refused(toy_run, tmp_path, capsys):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    _edit_summary(run, test_content_sha256=..., test_sha256=..., signature=...)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    assert code == 3 and err == (
+        f"committee: error: {p.gold_check_json}: written by an older version of committee "
+        f"check-gold (it does not record the test set its list belongs to); rerun committee "
+        f"check-gold {run}")
+
+
+def test_a_list_of_an_earlier_committee_in_the_directory_is_refused(toy_run, tmp_path, capsys):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    _edit_summary(run, signature="committee-difficulty|K:2")
+    manifest = json.loads(p.manifest.read_text(encoding="utf-8"))
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    assert code == 3 and err == (
+        f"committee: error: {p.gold_check_json}: made for another committee (difficulty "
+        f"signature committee-difficulty|K:2) than the run in this directory "
+        f"({manifest['signature']}); rerun committee check-gold {run}")
+
+
+@pytest.mark.parametrize("value, shown", [("-50", "-50"), ("1e300", "1e+300"),
+                                          ('"abc"', '"abc"'), ("NaN", "NaN"),
+                                          ("null", "null"), ("Infinity", "Infinity"),
+                                          ("true", "true")])
+def test_a_forged_expected_errors_is_refused(toy_run, tmp_path, capsys, value, shown):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    text = p.gold_check_json.read_text(encoding="utf-8")
+    summary = json.loads(text)
+    old = f'"expected_errors": {summary["expected_errors"]!r}'
+    assert old in text
+    p.gold_check_json.write_text(text.replace(old, f'"expected_errors": {value}'),
+                                 encoding="utf-8")
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    n = summary["n_rows"]
+    assert code == 3 and err in {
+        f"committee: error: {p.gold_check_json}: expected_errors is {shown}, not a number from "
+        f"0 to {n} (the rows of check-gold.tsv); rerun committee check-gold {run}",
+        # NaN and Infinity are no JSON numbers: refused by the reader of run files
+        f"committee: error: {p.gold_check_json}: not valid JSON ({shown} is not a JSON number), "
+        f"so the files it records cannot be checked; rerun committee check-gold {run}"}
+    if value not in ("NaN", "Infinity"):
+        assert "not valid JSON" not in err
+
+
+def test_a_check_gold_json_that_is_a_list_is_refused(toy_run, tmp_path, capsys):
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    p.gold_check_json.write_text("[1, 2]\n", encoding="utf-8")
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    assert code == 3 and err in {
+        f"committee: error: {p.gold_check_json}: holds a JSON array, not an object; rerun "
+        f"committee check-gold {run}",
+        # the same refusal by the reader of run files, which checks the record first
+        f"committee: error: {p.gold_check_json}: holds a JSON array, not an object, so the files "
+        f"it records cannot be checked; rerun committee check-gold {run}"}
+
+
+def test_a_check_gold_tsv_that_is_not_utf8_is_refused(toy_run, tmp_path, capsys):
+    from committee.system.files import sha256_bytes
+
+    run = _gold_check_of(toy_run, tmp_path)
+    p = paths(run)
+    data = p.gold_check.read_text(encoding="utf-8").encode("gb18030")
+    p.gold_check.write_bytes(data)
+    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    _edit_summary(run, files={"check-gold.tsv": sha256_bytes(data)})
+    with pytest.raises(UnicodeDecodeError) as info:
+        data.decode("utf-8")
+    bad = info.value.start + 1
+    assert summary["n_rows"]
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    assert code == 3 and err == (
+        f"committee: error: {p.gold_check}: not UTF-8 text (byte {bad}); rerun committee "
+        f"check-gold {run}")
+
+
+# --------------------------------------------------------------------------
+# check-gold's own messages
+
+
+def test_check_gold_on_a_file_says_it_is_no_run_directory(toy_run, capsys):
+    test = paths(toy_run).test
+    code = main(["check-gold", str(test)])
+    err = capsys.readouterr().err
+    assert code == 3 and err == (f"committee: error: {test}: is a file, not a directory: give "
+                                 "the output.dir of a finished `committee run`\n")
+
+
+def test_a_system_in_another_encoding_or_format_says_what_check_gold_reads(toy_run, tmp_path,
+                                                                         capsys):
+    p = paths(toy_run)
+    test = corpus_mod.read_corpus(p.test)
+    gb = tmp_path / "gb.txt"
+    gb.write_bytes(p.test.read_text(encoding="utf-8").encode("gb18030"))
+    with pytest.raises(UnicodeDecodeError) as info:
+        gb.read_bytes().decode("utf-8")
+    code = main(["check-gold", str(toy_run), "--system", str(gb)])
+    err = capsys.readouterr().err
+    assert code == 3 and err.startswith(
+        f"committee: error: {gb}:1: cannot decode as utf-8 at byte {info.value.start + 1} (0x")
+    assert err.endswith("): --system reads segmentations as UTF-8 SIGHAN files (words separated "
+                        "by spaces); give this output in UTF-8 (it decodes as gb18030)\n")
+    assert "--encoding" not in err and err.count("\n") == 1
+    pku = tmp_path / "pku.txt"
+    corpus_mod.write_pku(pku, test.words, [["n"] * len(s) for s in test.words])
+    code = main(["check-gold", str(toy_run), "--system", str(pku)])
+    err = capsys.readouterr().err
+    assert code == 3 and err == (
+        f"committee: error: {pku}:1: looks like pku (word/POS tokens), not a SIGHAN "
+        "segmentation: --system reads segmentations as UTF-8 SIGHAN files (words separated by "
+        "spaces); give the output's words in that format\n")

@@ -25,6 +25,7 @@ atomically, the JSON last.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ from committee.errors import InputError
 from committee.metrics import suspicion
 from committee.pipeline import layout
 from committee.pipeline import marks as marks_mod
+from committee.pipeline import runfiles
 from committee.system.files import atomic_write_text, read_npz, sha256_bytes
 
 #: How this command is named in messages.
@@ -82,8 +84,7 @@ def load_inputs(run_dir) -> RunInputs:
     from committee.report import rundata
 
     p = layout.paths(run_dir)
-    if not p.root.is_dir():
-        raise InputError(str(p.root), None, "no such directory")
+    runfiles.check_dir(p.root)
     layout.check_final(p.root, COMMAND)
     layout.verify(p.root, layout.READ_BY[COMMAND])
     manifest = layout.read_manifest(p.root, COMMAND)
@@ -104,10 +105,28 @@ def load_inputs(run_dir) -> RunInputs:
     return RunInputs(p, task, test, marks, pred, task.prepare(train), vocabulary)
 
 
-def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
-    from committee import metrics
+#: What ``--system`` reads, as messages say it.
+SYSTEM_FILES = "--system reads segmentations as UTF-8 SIGHAN files (words separated by spaces)"
 
-    out = corpus_mod.read_corpus(path, format="sighan")
+
+def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
+    """The word ends of a ``--system`` output; a file in another encoding or
+    format is refused with what ``check-gold`` reads (it has no option to
+    read others)."""
+    from committee import metrics
+    from committee.errors import DecodeError, FormatMismatchError
+
+    try:
+        out = corpus_mod.read_corpus(path, format="sighan")
+    except DecodeError as exc:
+        found = f" (it decodes as {' or '.join(exc.candidates)})" if exc.candidates else ""
+        raise InputError(exc.path, exc.line, f"cannot decode as {exc.encoding} at byte "
+                         f"{exc.column} (0x{exc.bad.hex()}): {SYSTEM_FILES}; give this output "
+                         f"in UTF-8{found}") from None
+    except FormatMismatchError as exc:
+        raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, not a SIGHAN "
+                         f"segmentation: {SYSTEM_FILES}; give the output's words in that "
+                         "format") from None
     metrics.check_aligned(test, out)
     return suspicion.ends_of(out.words)
 
@@ -259,9 +278,45 @@ def compute(run_dir, systems=()) -> GoldCheck:
         "n_candidates": len(c), "n_rows": len(out), "expected_errors": check.expected,
         "expected_errors_at_fitted_rate": check.expected_at_fitted_rate,
         "error_rate": check.rate, "features": list(suspicion.FEATURES),
-        "systems": [os.fspath(s) for s in systems],
+        "systems": [os.fspath(s) for s in systems], **_identity(data),
     }
     return GoldCheck(out, summary)
+
+
+def content_sha256(gold: corpus_mod.Corpus) -> str:
+    """The checksum of a gold's content as its task reads it (its words,
+    with their tags when it has any, :func:`committee.corpus.content_sha256`):
+    the same for the same gold in any file format, encoding or line ends."""
+    return gold.content_sha256 or corpus_mod.content_sha256(gold.words)
+
+
+#: The keys of ``check-gold.json`` that name the gold its list belongs to
+#: (:func:`_identity`); a list without them was written by an older version.
+IDENTITY = ("task", "test_sha256", "test_content_sha256", "signature")
+
+
+def _identity(data: RunInputs) -> dict:
+    """What the list belongs to: the run's test set (the SHA-256 of its
+    ``test.txt`` and of the test corpus file it read, as the manifest
+    records them, and the content checksum of the gold, :func:`content_sha256`), the
+    normalisation it was read with and the run's difficulty signature."""
+    manifest = layout.read_manifest(data.paths.root, COMMAND)
+    return {"test_sha256": _recorded(manifest, "files", layout.TEST_FILE),
+            "test_source_sha256": _recorded(manifest, "corpus", "test", "sha256"),
+            "test_content_sha256": content_sha256(data.test),
+            "normalization": _recorded(manifest, "config", "corpus", "test", "normalization"),
+            "signature": _recorded(manifest, "signature")}
+
+
+def _recorded(record, *keys) -> str | None:
+    """The string at ``keys`` in nested dicts, or None.
+
+    >>> _recorded({"files": {"test.txt": "ab"}}, "files", "test.txt"), _recorded({}, "a", "b")
+    ('ab', None)
+    """
+    for key in keys:
+        record = record.get(key) if isinstance(record, dict) else None
+    return record if isinstance(record, str) else None
 
 
 def write(run_dir, result: GoldCheck) -> dict:
@@ -300,30 +355,102 @@ def check_gold(run_dir, systems=(), write_files: bool = True) -> GoldCheck:
 def read(run_dir) -> tuple[list[dict], dict]:
     """``check-gold.tsv`` (rows as dicts with ``g_start``/``g_end``) and
     ``check-gold.json`` of a run, checked against each other and the run's
-    test set: an :class:`InputError` names what is missing or edited."""
+    test set: an :class:`InputError` names what is missing, edited, written
+    by an older version or made for another test set of the directory."""
     p = layout.paths(run_dir)
     for f in (p.gold_check, p.gold_check_json):
         if not f.is_file():
             raise InputError(str(f), None, f"no such file: run `committee check-gold {run_dir}` "
                              "first")
     layout.verify(p.root, [layout.GOLD_CHECK_FILE])
-    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
-    task = tasks_mod.get(layout.run_task(p.root) or tasks_mod.DEFAULT_TASK)
+    rerun = f"rerun committee check-gold {run_dir}"
+    summary = _read_summary(p.gold_check_json, rerun)
+    manifest = layout.read_manifest(p.root)
+    task = tasks_mod.get(_recorded(manifest, "config", "task") or tasks_mod.DEFAULT_TASK)
     test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
-    offsets = np.concatenate(([0], np.cumsum([sum(map(len, s)) for s in test.words])))
-    rows = []
-    lines = p.gold_check.read_text(encoding="utf-8").splitlines()
-    for n, line in enumerate(lines[1:], 2):
-        f = line.split("\t")
-        try:
-            r = dict(zip(COLUMNS, f))
-            s, a, b = int(r["sentence"]), int(r["start"]), int(r["end"])
-            r.update(sentence=s, start=a, end=b, score=float(r["score"]),
-                     g_start=int(offsets[s]) + a, g_end=int(offsets[s]) + b)
-        except (KeyError, ValueError, IndexError):
-            raise InputError(str(p.gold_check), n, "not a row of check-gold.tsv") from None
-        rows.append(r)
+    _check_this_run(p.gold_check_json, summary, task, test, manifest, rerun)
+    rows = _read_rows(p.gold_check, test, rerun)
+    _check_counts(p.gold_check_json, summary, len(rows), rerun)
     return rows, summary
+
+
+def _read_summary(path, rerun: str) -> dict:
+    """``check-gold.json`` as a dict that records the checksum of
+    ``check-gold.tsv`` and the gold its list belongs to (:data:`IDENTITY`)."""
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, OSError) as exc:  # UnicodeDecodeError is a ValueError
+        raise InputError(str(path), None, f"not valid JSON ({' '.join(str(exc).split())}); "
+                         f"{rerun}") from None
+    if not isinstance(summary, dict):
+        kind = {list: "array", str: "string", bool: "boolean"}.get(type(summary), "number")
+        raise InputError(str(path), None, f"holds a JSON "
+                         f"{'null' if summary is None else kind}, not an object; {rerun}")
+    if not isinstance(_recorded(summary, "files", layout.GOLD_CHECK_FILE), str):
+        raise InputError(str(path), None, f"does not record the checksum of "
+                         f"{layout.GOLD_CHECK_FILE}, so the list cannot be checked; {rerun}")
+    if any(not isinstance(summary.get(k), str) for k in IDENTITY if k != "signature"):
+        raise InputError(str(path), None, "written by an older version of committee "
+                         "check-gold (it does not record the test set its list belongs to); "
+                         f"{rerun}")
+    return summary
+
+
+def _check_this_run(path, summary: dict, task, test: corpus_mod.Corpus, manifest: dict,
+                    rerun: str) -> None:
+    """Refuse a list made for another task, test set or committee than the
+    run now in its directory (a run rewritten since ``check-gold`` ran)."""
+    if summary["task"] != task.name:
+        raise InputError(str(path), None, f"lists suspicious gold of a run of task "
+                         f"{summary['task']}, the run in this directory is of task {task.name}; "
+                         f"{rerun}")
+    if summary["test_content_sha256"] != content_sha256(test):
+        raise InputError(str(path), None, f"made for another test set (content sha256 "
+                         f"{summary['test_content_sha256'][:12]}) than the run's "
+                         f"{layout.TEST_FILE} ({content_sha256(test)[:12]}); {rerun}")
+    if summary.get("signature") != _recorded(manifest, "signature"):
+        raise InputError(str(path), None, f"made for another committee (difficulty signature "
+                         f"{summary.get('signature')}) than the run in this directory "
+                         f"({_recorded(manifest, 'signature')}); {rerun}")
+
+
+def _read_rows(path, test: corpus_mod.Corpus, rerun: str) -> list[dict]:
+    """The rows of ``check-gold.tsv``, each span within its sentence of ``test``."""
+    lengths = [sum(map(len, s)) for s in test.words]
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), None, f"not UTF-8 text (byte {exc.start + 1}); "
+                         f"{rerun}") from None
+    rows = []
+    for n, line in enumerate(lines[1:], 2):
+        r = dict(zip(COLUMNS, line.split("\t")))
+        try:
+            s, a, b = int(r["sentence"]), int(r["start"]), int(r["end"])
+            r.update(sentence=s, start=a, end=b, score=float(r["score"]))
+            if not (0 <= s < len(lengths) and 0 <= a < b <= lengths[s]):
+                raise ValueError
+        except (KeyError, ValueError):
+            raise InputError(str(path), n, f"not a row of check-gold.tsv; {rerun}") from None
+        r.update(g_start=int(offsets[s]) + a, g_end=int(offsets[s]) + b)
+        rows.append(r)
+    return rows
+
+
+def _check_counts(path, summary: dict, n_rows: int, rerun: str) -> None:
+    """Refuse an ``expected_errors`` that is no number of errors among
+    ``n_rows`` rows, and an ``n_units`` that is no count."""
+    value = summary.get("expected_errors")
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value) or not 0 <= value <= n_rows):
+        raise InputError(str(path), None, f"expected_errors is {json.dumps(value)}, not a "
+                         f"number from 0 to {n_rows} (the rows of {layout.GOLD_CHECK_FILE}); "
+                         f"{rerun}")
+    units = summary.get("n_units")
+    if isinstance(units, bool) or not isinstance(units, int) or units < 0:
+        raise InputError(str(path), None, f"n_units is {json.dumps(units)}, not a number of "
+                         f"gold units; {rerun}")
 
 
 def left_out(rows: list[dict], summary: dict, n_chars: int, n: int | None = None
@@ -376,13 +503,8 @@ def sensitivity(scorer, outputs, run_dir, full=None, check=None) -> dict:
     from committee.scoring.scores import Scores
 
     rows, summary = read(run_dir) if check is None else check
-    gold = scorer.gold
-    n_chars = gold.n_chars()
-    if summary.get("n_chars") != n_chars:
-        raise InputError(str(layout.paths(run_dir).gold_check), None,
-                         f"lists spans of a test set of {summary.get('n_chars')} characters; "
-                         f"the gold scored has {n_chars}: give the run of that gold")
-    mask, n = left_out(rows, summary, n_chars)
+    check_scored_gold(summary, scorer, run_dir)
+    mask, n = left_out(rows, summary, scorer.gold.n_chars())
     sig = scorer.signature()
     systems = []
     for i, output in enumerate(outputs):
@@ -403,15 +525,50 @@ def sensitivity(scorer, outputs, run_dir, full=None, check=None) -> dict:
             "flips": ranking_changes(systems)}
 
 
+def check_scored_gold(summary: dict, scorer, run_dir) -> None:
+    """Refuse a list (``check-gold.json``'s ``summary``, as :func:`read`
+    returns it) made for another task or another gold than the one
+    ``scorer`` scores against: its spans would fall on other units.  The
+    gold must have the content of the run's test set
+    (:func:`content_sha256`: any file format or encoding of the same
+    units); the same file read with another normalisation is named so."""
+    p = layout.paths(run_dir)
+    where, gold = str(p.gold_check_json), scorer.gold
+    if summary["task"] != scorer.task:
+        raise InputError(where, None, f"lists suspicious gold of a run of task "
+                         f"{summary['task']}, the gold scored is of task {scorer.task}: score "
+                         f"{p.test} with --task {summary['task']}, or run committee check-gold "
+                         "on the run of this gold")
+    ours, theirs = summary["test_content_sha256"], content_sha256(gold)
+    if ours == theirs:
+        return
+    run_norm, norm = summary.get("normalization") or "none", gold.normalization or "none"
+    if gold.sha256 in (summary["test_sha256"], summary.get("test_source_sha256")) \
+            and run_norm != norm:
+        raise InputError(where, None, f"lists spans of the run's test set read with "
+                         f"normalization {run_norm}; the gold {gold.path} is that file read "
+                         f"with --normalize {norm}, which changes its text: score with "
+                         f"--normalize {run_norm}")
+    raise InputError(where, None, f"lists spans of the test set of {run_dir} ({p.test}, "
+                     f"content sha256 {ours[:12]}), not of the gold {gold.path} ({theirs[:12]}): "
+                     f"run committee check-gold on the run of that gold, or score against "
+                     f"{p.test}")
+
+
 def format_sensitivity(sens: dict) -> str:
-    """``committee score --gold-check``'s table."""
+    """``committee score --gold-check``'s table: percentages, ``–`` when a
+    metric is undefined (no difficulties, every difficulty 0, no unit
+    predicted)."""
+    from committee.metrics.records import UNDEFINED, pct
+
+    expected = sens["expected_errors"]
     lines = [f"gold check ({sens['run']}): the {sens['n_left_out']:,} most suspicious spans "
              f"left out ({sens['n_chars_left_out']:,} characters; the list expects "
-             f"{sens['expected_errors']:.0f} errors)",
+             f"{UNDEFINED if expected is None else format(expected, '.0f')} errors)",
              f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}"]
     for r in sens["systems"]:
-        lines.append(f"{r['system'][-28:]:<28} {100 * r['f1']:>7.2f} {100 * r['f1_left_out']:>9.2f}"
-                     f" {100 * r['fb']:>7.2f} {100 * r['fb_left_out']:>9.2f}")
+        lines.append(f"{r['system'][-28:]:<28} {pct(r['f1']):>7} {pct(r['f1_left_out']):>9}"
+                     f" {pct(r['fb']):>7} {pct(r['fb_left_out']):>9}")
     for key, flipped in sens["flips"].items():
         lines.append(f"ranking by {key}: {'changes' if flipped else 'unchanged'} without them")
     return "\n".join(lines)

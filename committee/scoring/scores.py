@@ -319,8 +319,10 @@ def format_table(result: dict, columns=None) -> str:
         lines.append("paired bootstrap (share of resamples in which the first system is better):")
         for s in paired:
             for key in ranked:
-                pb = s["paired"][key]
-                lines.append(f"  {key}: {pb['against']} > {s['name']}: {pb['share_a_better']:.3f}")
+                pb = s["paired"][key]  # no share where the metric is undefined
+                share = (records.UNDEFINED if pb.get("delta") is None
+                         else f"{pb['share_a_better']:.3f}")
+                lines.append(f"  {key}: {pb['against']} > {s['name']}: {share}")
     disagree = [s["name"] for s in systems if s["rank_f1"] != s["rank_fb"]]
     if disagree and ranked == ["f1", "fb"] and all(s["rank_fb"] is not None for s in systems):
         lines.append("")
