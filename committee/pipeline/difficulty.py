@@ -541,8 +541,10 @@ def read_words_tsv(path):
     extra = {}
     if int(pd.__version__.split(".")[0]) < 3:  # pandas 3 parses floats exactly by default
         extra["float_precision"] = "round_trip"
-    return pd.read_csv(path, sep="\t", keep_default_na=False, quoting=csv.QUOTE_NONE,
-                       encoding="utf-8", dtype={"word": str, "pos": str}, **extra)
+    from committee.pipeline import runfiles
+
+    return runfiles.read_table(path, sep="\t", keep_default_na=False, quoting=csv.QUOTE_NONE,
+                               dtype={"word": str, "pos": str}, **extra)
 
 
 # --------------------------------------------------------------------------

@@ -397,7 +397,7 @@ def check_final(run_dir: str | os.PathLike, command: str = "committee score") ->
     h = runlock.holder(d)
     if h is not None and h.command != runlock.REPORT:
         raise runlock.in_use_error(d, h, command)
-    if not (d / MANIFEST_FILE).is_file():
+    if not os.path.lexists(d / MANIFEST_FILE):
         stopped = _read_state(d / STATE_FILE).get(STOPPED_KEY)
         if isinstance(stopped, str) and stopped:
             raise RunError(f"{d} holds a committee run that stopped on an error before it "

@@ -65,15 +65,18 @@ LIMITS = {
     # a member's marks and readings, as base64 bits or codes: a test set of
     # 10 million characters needs under 8 MiB
     "member": 64 << 20,
+    # a table of one row per gold unit (words.tsv, items.tsv) or per
+    # suspicious span: a test set of 10 million words needs about 400 MiB
+    "table": 1 << 30,
 }
 #: What to do about a damaged or forged file, by default.
 DEFAULT_FIX = "rerun the command that wrote it"
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
     """``n`` bytes, as people read them.
 
-    >>> _size(16 << 20), _size(1536), _size(12)
+    >>> size_text(16 << 20), size_text(1536), size_text(12)
     ('16 MiB', '1.5 KiB', '12 bytes')
     """
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
@@ -139,8 +142,8 @@ def read_bytes(path: str | os.PathLike, limit: int, fix: str = DEFAULT_FIX) -> b
         if what is not None:
             raise InputError(p, None, f"is {what}, not a regular file (not opened); {fix}")
         if st.st_size > limit:
-            raise InputError(p, None, f"holds {_size(st.st_size)}, more than a file of its "
-                                      f"kind can plausibly hold ({_size(limit)}): not read; {fix}")
+            raise InputError(p, None, f"holds {size_text(st.st_size)}, more than a file of its "
+                                      f"kind can plausibly hold ({size_text(limit)}): not read; {fix}")
         with os.fdopen(fd, "rb", closefd=True) as f:
             fd = -1
             data = f.read(limit + 1)
@@ -150,7 +153,7 @@ def read_bytes(path: str | os.PathLike, limit: int, fix: str = DEFAULT_FIX) -> b
         if fd >= 0:
             os.close(fd)
     if len(data) > limit:  # it grew while read
-        raise InputError(p, None, f"holds more than {_size(limit)}: not read; {fix}")
+        raise InputError(p, None, f"holds more than {size_text(limit)}: not read; {fix}")
     return data
 
 
@@ -259,6 +262,35 @@ def manifest_task(manifest: dict, path) -> str:
                          f"({', '.join(tasks_mod.TASKS)}): a run of another version? read it "
                          "with the version that wrote it")
     return task
+
+
+def read_table(path: str | os.PathLike, kind: str = "table", fix: str = DEFAULT_FIX,
+               limit: int | None = None, **options):
+    """A TSV or CSV file of a run as a :class:`pandas.DataFrame`
+    (``options``: :func:`pandas.read_csv`'s), bounded as :func:`read_bytes`;
+    text that is not UTF-8, or that pandas cannot parse, is one line.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "t.tsv"
+    >>> _ = f.write_text("word\td\n北京\t0.5\n", encoding="utf-8")
+    >>> read_table(f, sep="\t")["word"].tolist()
+    ['北京']
+    """
+    import pandas as pd
+
+    p = os.fspath(path)
+    data = read_bytes(p, LIMITS[kind] if limit is None else limit, fix)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise InputError(p, line, f"is not valid UTF-8 (byte {data[exc.start]:#04x}); "
+                                  f"{fix}") from None
+    try:
+        return pd.read_csv(io.BytesIO(data), encoding="utf-8", **options)
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(p, None, f"not a table of the run ({reason}); {fix}") from None
 
 
 # --------------------------------------------------------------------------
@@ -398,8 +430,8 @@ def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, spec: Ar
             raise InputError(p, None, f"array {name!r} {problem}; {fix}")
         nbytes = math.prod(shape) * dtype.itemsize
         if info.file_size > nbytes + (1 << 16):
-            raise InputError(p, None, f"array {name!r} would inflate to {_size(info.file_size)}"
-                                      f", its header says {_size(nbytes)}: not inflated; {fix}")
+            raise InputError(p, None, f"array {name!r} would inflate to {size_text(info.file_size)}"
+                                      f", its header says {size_text(nbytes)}: not inflated; {fix}")
         raw = f.read(nbytes)
     if len(raw) != nbytes:
         raise ValueError(f"array {name!r} holds {len(raw)} bytes of {nbytes}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 
 from committee.pipeline import layout
+from committee.pipeline import runfiles
 from committee.report.output import markdown_table, pct, write_csv
 
 #: Rows of ``check-gold.tsv`` the section shows.
@@ -106,7 +107,7 @@ def page_tables(ctx) -> list:
              "expects to be errors left out (committee score --gold-check).")):
         path = ctx.out_dir / name
         if path.is_file() and name in ctx.gold_check_files:
-            df = pd.read_csv(path, keep_default_na=False, dtype=str)
+            df = runfiles.read_table(path, keep_default_na=False, dtype=str)
             if "context" in df.columns:  # the sentence in view, the evidence after it
                 df = df[["gold", "proposed", "score", "context", "sentence", "word_index",
                          "reasons"]]

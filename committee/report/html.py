@@ -49,6 +49,7 @@ from committee.metrics import records
 from committee.report.plots import COLORS, HATCHES
 from committee.corpus import Corpus
 from committee.errors import DependencyError
+from committee.pipeline import runfiles
 from committee.system.files import atomic_write_text
 from committee.tasks.spans import OUTCOMES, outcomes, spans
 
@@ -484,15 +485,13 @@ def run_analyses(run_dir, names=None) -> list[Analysis]:
     :class:`Analysis` items in report order (the charts of
     :data:`committee.report.analyses.REGISTRY`); a file not written is left out
     (the report names those of the analyses it made)."""
-    import pandas as pd
-
     run_dir = Path(run_dir)
     out = []
     for chart in _charts(names):
         path = run_dir / chart.file
         if not path.is_file():
             continue
-        df = pd.read_csv(path, keep_default_na=True)
+        df = runfiles.read_table(path, keep_default_na=True)
         group = chart.group if chart.group in df.columns else None
         values = df[group].astype(str).unique().tolist() if group else []
         out.append(Analysis(chart.title, df, chart.chart, x=chart.x,

@@ -32,6 +32,7 @@ from committee.metrics import difficulty_stats
 from committee.scoring import irt as irtrun
 from committee.report import plots
 from committee.pipeline import layout
+from committee.pipeline import runfiles
 from committee.report import analyses as _registry
 from committee import corpus as corpus_mod
 from committee.errors import ConfigError, PlausibilityWarning, UndefinedMetricWarning
@@ -761,7 +762,7 @@ def _irt_subset_part(ctx: Context, sub: dict) -> str:
 def _irt_check_part(ctx: Context, n: int = 15) -> str:
     """The first rows of ``irt-flags.tsv``."""
     path = layout.paths(ctx.run_dir).irt_check
-    df = pd.read_csv(path, sep="\t", keep_default_na=False, quoting=3, dtype=str)
+    df = runfiles.read_table(path, sep="\t", keep_default_na=False, quoting=3, dtype=str)
     if df.empty:
         return "### Flagged words\n\nNo word is flagged.\n"
     body = [[r["word"], r["d"], r["n_correct"], r["irt_a"], r["reason"],

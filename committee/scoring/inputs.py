@@ -14,6 +14,8 @@ Every input can be a file or in memory:
 from __future__ import annotations
 
 import errno
+import io
+import stat
 import os
 import warnings
 from pathlib import Path
@@ -22,6 +24,7 @@ import numpy as np
 
 from committee.corpus import plausibility
 from committee.pipeline import layout
+from committee.pipeline import runfiles
 from committee.system.inputs import open_problem
 from committee import corpus as corpus_mod
 from committee.pipeline import difficulty as difficulty_mod
@@ -333,6 +336,35 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
     return golds
 
 
+#: Bytes an output file may hold per character of its gold (and a margin):
+#: a character in UTF-8 (up to 4 bytes) with a separator, a tag or a line of
+#: a ``bio`` file about it; a larger file is no output of that gold.
+OUTPUT_BYTES_PER_CHAR = 64
+OUTPUT_MARGIN = 1 << 20
+
+
+def check_output_size(source, gold: Corpus) -> None:
+    """Refuse, before reading it, an output file far larger than any output
+    of ``gold`` can be (:data:`OUTPUT_BYTES_PER_CHAR`); standard input, a
+    pipe and data in memory are bounded as they are read instead.
+
+    >>> check_output_size([["我"]], None)
+    """
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        return
+    try:
+        st = os.stat(source)
+    except OSError:
+        return  # the reader says why
+    n_chars = gold.n_chars()
+    limit = OUTPUT_BYTES_PER_CHAR * n_chars + OUTPUT_MARGIN
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+        raise InputError(os.fspath(source), None,
+                         f"holds {runfiles.size_text(st.st_size)}, more than any output of the "
+                         f"gold's {n_chars:,} characters can ({runfiles.size_text(limit)}): not "
+                         "read; is it the output of this test set?")
+
+
 def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(a, b) of every gold unit from ``items.tsv`` of ``committee irt``
     (``source``: the run directory or the file; ``units``: the gold units'
@@ -344,12 +376,19 @@ def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
     path = Path(source)
     if path.is_dir():
         path = layout.paths(path).irt_items
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise InputError(str(path), None, "no such file (run `committee irt RUN_DIR` first)")
     layout.verify(path.parent, [path.name])  # as committee irt wrote it
+    fix = f"rerun committee irt {path.parent}"
+    data = runfiles.read_bytes(path, runfiles.LIMITS["table"], fix)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), data[:exc.start].count(b"\n") + 1,
+                         f"is not valid UTF-8; {fix}") from None
     gold_words = units
     a, b = [], []
-    with open(path, encoding="utf-8", newline="") as f:
+    with io.StringIO(text, newline="") as f:
         rows = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         head = next(rows, [])
         if not {"word", "irt_a", "irt_b"} <= set(head):

@@ -41,7 +41,6 @@ from committee.metrics import itemresponse
 from committee.pipeline import layout
 from committee import tasks as tasks_mod
 from committee.errors import InputError, PlausibilityWarning, RunError
-from committee.pipeline import marks as marks_mod
 from committee.pipeline import runfiles
 from committee.system.files import atomic_write_text, sha256_bytes, sha256_file, write_npz
 from committee.system.inputs import read_input

@@ -29,7 +29,8 @@ from committee.scoring.inputs import (SCORER_OPTIONS, check_difficulty, check_fi
                                       check_overlap, check_resampling, check_segmentation,
                                       check_vocabulary, not_this_gold, vocabulary_of,
                                       check_oov_rate, check_provenance, python_spelling, rank,
-                                      read_irt_items, read_segmentation, system_name)
+                                      read_irt_items, read_segmentation, system_name,
+                                      check_output_size)
 from committee.scoring.results import ScoredSystems
 from committee.scoring.scores import Scores
 
@@ -306,6 +307,8 @@ class Scorer:
         (:meth:`committee.tasks.Task.format_hint`) when it has one."""
         from committee.errors import FormatMismatchError
 
+        if side == "output":
+            check_output_size(source, self.gold)
         try:
             corpus = read_segmentation(source, label=label, format=format, encoding=encoding,
                                        normalization=self.normalization,
