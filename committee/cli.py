@@ -134,11 +134,8 @@ def cmd_score(args) -> int:
         sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
                                      full=result.systems, check=check)
     if args.json:
-        text = result.json(args.columns if args.metrics is not None else None)
-        if sens is not None:
-            data = json.loads(text)
-            data["gold_check"] = sens
-            text = json.dumps(data, ensure_ascii=False, indent=2)
+        text = result.json(args.columns if args.metrics is not None else None,
+                           gold_check=sens)
         print(text)
     elif args.markdown:
         print(result.markdown(args.columns))
@@ -262,7 +259,7 @@ def cmd_irt(args) -> int:
 def cmd_check_gold(args) -> int:
     from committee.scoring import goldcheck
 
-    summary = goldcheck.run(args.run_dir, systems=args.system or [])
+    summary = goldcheck.run(args.run_dir, systems=args.system or [], train=args.train)
     units, n = summary["units"], summary["n_units"]
     print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
           f"suspicious spans of {n:,} gold {units} (K={summary['n_members']}); expected "
@@ -476,6 +473,8 @@ def _add_check_gold(sub) -> None:
     t.add_argument("--system", action="append", metavar="OUTPUT",
                    help="a segmenter's output (SIGHAN) whose readings the reasons name "
                         "(repeatable)")
+    t.add_argument("--train", metavar="PATH", help="the training corpus the run used, where "
+                   "it is now (it must have the checksum the run recorded)")
     t.set_defaults(func=cmd_check_gold)
 
 

@@ -197,10 +197,22 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     _check_timeout("report", timeout)
     cfg = report_mod.load_run_config(run_dir, config_path, overrides)
     _check_report_inputs(run_dir, cfg, systems, human)
+    manifest_path = layout.paths(run_dir).manifest
+    recorded = layout.read_manifest(run_dir, "committee report")
+
+    def load_inputs(cfg):  # the corpora the run used, and only those
+        return pipeline.load_inputs(cfg, str(manifest_path), recorded, RECORDED_FIX)
+
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
-                                   load_inputs=pipeline.load_inputs, timeout=timeout,
+                                   load_inputs=load_inputs, timeout=timeout,
                                    timeout_name=timeout_name)
+
+
+#: How to go on when ``committee report`` finds a corpus that is not the one
+#: the run used (:func:`committee.pipeline.dataset.load_recorded`).
+RECORDED_FIX = ("restore the original, or name it with --set corpus.train.path=PATH (a path "
+                "below corpus.root), or rerun committee run on this corpus")
 
 
 def written_since(run_dir, since_ns: int) -> list[tuple[Path, int]]:

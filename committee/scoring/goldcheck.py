@@ -38,7 +38,7 @@ from committee.metrics import suspicion
 from committee.pipeline import layout
 from committee.pipeline import marks as marks_mod
 from committee.pipeline import runfiles
-from committee.system.files import atomic_write_text, read_npz, sha256_bytes
+from committee.system.files import atomic_write_text, sha256_bytes
 
 #: How this command is named in messages.
 COMMAND = "committee check-gold"
@@ -78,8 +78,10 @@ class RunInputs:
     vocabulary: set
 
 
-def load_inputs(run_dir) -> RunInputs:
-    """Read and check what :func:`compute` needs of a finished run."""
+def load_inputs(run_dir, train=None) -> RunInputs:
+    """Read and check what :func:`compute` needs of a finished run;
+    ``train``: where the training corpus the run used is now, when it moved
+    (it must still have the checksum the run recorded)."""
     from committee.pipeline import dataset
     from committee.report import rundata
 
@@ -90,7 +92,7 @@ def load_inputs(run_dir) -> RunInputs:
     manifest = layout.read_manifest(p.root, COMMAND)
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
     test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
-    marks = read_npz(layout.need(p.marks), ["marks"], layout.REWRITE)["marks"].astype(bool)
+    marks = marks_mod.read_marks(p, manifest, sum(map(len, task.gold(test))))
     if task.collector == tasks_mod.TAGS:  # each member's label of every gold word
         pred = marks_mod.read_labels(p.predictions, marks.shape[1], marks.shape[0])
     else:
@@ -100,9 +102,14 @@ def load_inputs(run_dir) -> RunInputs:
                          "(a run of an older version): run committee run again on this "
                          "directory to write them")
     vocabulary = set(corpus_mod.read_word_list(layout.need(p.train_words)))
-    cfg = rundata.load_run_config(p.root)
-    train, _ = dataset.load_corpora(cfg, str(p.manifest))
+    moved = [] if train is None else [f"corpus.train.path={os.path.abspath(train)}"]
+    cfg = rundata.load_run_config(p.root, overrides=moved)
+    train, _ = dataset.load_recorded(cfg, manifest, str(p.manifest), RECORDED_FIX)
     return RunInputs(p, task, test, marks, pred, task.prepare(train), vocabulary)
+
+
+#: How to go on when the training corpus is not the one the run used.
+RECORDED_FIX = ("give the original with --train PATH, or rerun committee run on this corpus")
 
 
 #: What ``--system`` reads, as messages say it.
@@ -138,11 +145,9 @@ def _irt_flags(p) -> dict[int, str]:
         return {}
     try:
         layout.verify(p.root, [layout.IRT_ITEMS_FILE])
-        import pandas as pd
-
-        items = pd.read_csv(p.irt_items, sep="\t", keep_default_na=False,
-                            usecols=["flags", "irt_a"])
-    except (InputError, ValueError, OSError):
+        items = runfiles.read_table(p.irt_items, sep="\t", keep_default_na=False,
+                                    usecols=["flags", "irt_a"])
+    except (InputError, ValueError):
         return {}
     return {i: f"{f} (a = {a})" for i, (f, a) in enumerate(zip(items["flags"], items["irt_a"]))
             if f and f != "all_correct"}
@@ -248,11 +253,11 @@ def _tags_check(data: RunInputs, systems):
     return check, rows, [sum(map(len, x)) for x in test.words]
 
 
-def compute(run_dir, systems=()) -> GoldCheck:
+def compute(run_dir, systems=(), train=None) -> GoldCheck:
     """Rank a run's gold spans (words, or entities); nothing is written (see
     :func:`run`).  ``systems`` are segmenters' outputs (SIGHAN) whose
     readings the reasons name (runs of words only)."""
-    data = load_inputs(run_dir)
+    data = load_inputs(run_dir, train)
     kind = data.task.collector
     check, rows, lengths = {tasks_mod.WORDS: _words_check, tasks_mod.ENTITIES: _entities_check,
                             tasks_mod.TAGS: _tags_check}[kind](data, systems)
@@ -329,16 +334,16 @@ def write(run_dir, result: GoldCheck) -> dict:
     return summary
 
 
-def run(run_dir, systems=()) -> dict:
+def run(run_dir, systems=(), train=None) -> dict:
     """Rank a run's suspicious gold spans and write the files; returns the
     content of ``check-gold.json``.  An :class:`InputError` for a missing,
     edited or unreadable input, a run of another task or an output that
     does not align; nothing is written then."""
     layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
-    return write(run_dir, compute(run_dir, systems))
+    return write(run_dir, compute(run_dir, systems, train))
 
 
-def check_gold(run_dir, systems=(), write_files: bool = True) -> GoldCheck:
+def check_gold(run_dir, systems=(), write_files: bool = True, train=None) -> GoldCheck:
     """The Python form of ``committee check-gold``: the ranked suspicious
     spans of a finished run (words, or entities) as a :class:`GoldCheck`
     (``rows``: dicts with the columns of ``check-gold.tsv``; ``summary``:
@@ -346,7 +351,7 @@ def check_gold(run_dir, systems=(), write_files: bool = True) -> GoldCheck:
     written into ``run_dir`` as the command writes them."""
     if write_files:
         layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
-    result = compute(run_dir, systems)
+    result = compute(run_dir, systems, train)
     if write_files:
         result.summary = write(run_dir, result)
     return result
@@ -377,15 +382,7 @@ def read(run_dir) -> tuple[list[dict], dict]:
 def _read_summary(path, rerun: str) -> dict:
     """``check-gold.json`` as a dict that records the checksum of
     ``check-gold.tsv`` and the gold its list belongs to (:data:`IDENTITY`)."""
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, OSError) as exc:  # UnicodeDecodeError is a ValueError
-        raise InputError(str(path), None, f"not valid JSON ({' '.join(str(exc).split())}); "
-                         f"{rerun}") from None
-    if not isinstance(summary, dict):
-        kind = {list: "array", str: "string", bool: "boolean"}.get(type(summary), "number")
-        raise InputError(str(path), None, f"holds a JSON "
-                         f"{'null' if summary is None else kind}, not an object; {rerun}")
+    summary = runfiles.read_json(path, "check-gold", dict, rerun)
     if not isinstance(_recorded(summary, "files", layout.GOLD_CHECK_FILE), str):
         raise InputError(str(path), None, f"does not record the checksum of "
                          f"{layout.GOLD_CHECK_FILE}, so the list cannot be checked; {rerun}")
@@ -414,12 +411,19 @@ def _check_this_run(path, summary: dict, task, test: corpus_mod.Corpus, manifest
                          f"({_recorded(manifest, 'signature')}); {rerun}")
 
 
+#: Bytes ``check-gold.tsv`` may hold per character of the test set: at most
+#: one row starts at each, a row holds a span, its context and its evidence.
+ROW_BYTES = 2048
+
+
 def _read_rows(path, test: corpus_mod.Corpus, rerun: str) -> list[dict]:
     """The rows of ``check-gold.tsv``, each span within its sentence of ``test``."""
     lengths = [sum(map(len, s)) for s in test.words]
     offsets = np.concatenate(([0], np.cumsum(lengths)))
+    # a row is a span of the test set with its context and evidence: a few KiB at most
+    data = runfiles.read_bytes(path, (1 << 20) + ROW_BYTES * int(offsets[-1]), rerun)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise InputError(str(path), None, f"not UTF-8 text (byte {exc.start + 1}); "
                          f"{rerun}") from None

@@ -66,9 +66,15 @@ class ScoredSystems(dict):
         buckets = format_buckets(result)
         return format_table(result, columns) + ("\n" + buckets if buckets else "")
 
-    def json(self, columns: Sequence[records.Metric] | None = None) -> str:
-        """What ``committee score --json`` prints (``--metrics``: ``columns``)."""
-        return json_mod.dumps(self.select(columns).to_dict(), ensure_ascii=False, indent=2)
+    def json(self, columns: Sequence[records.Metric] | None = None,
+             gold_check: dict | None = None) -> str:
+        """What ``committee score --json`` prints (``--metrics``: ``columns``;
+        ``gold_check``: the scores without the suspicious spans, under
+        ``"gold_check"``)."""
+        data = self.select(columns).to_dict()
+        if gold_check is not None:
+            data["gold_check"] = gold_check
+        return json_mod.dumps(data, ensure_ascii=False, indent=2)
 
     def markdown(self, columns: Sequence[records.Metric] | None = None) -> str:
         """A Markdown table: one row per system, its metrics as percentages
