@@ -407,3 +407,16 @@ def test_no_module_but_the_reader_parses_a_file():
 def test_the_parser_walk_can_fail():
     tree = ast.parse("import json\ndef f(p):\n    return json.loads(open(p).read())\n")
     assert parser_calls(tree) == [(3, "json.loads")]
+
+
+@pytest.mark.parametrize("garbage", ["[1, 2]", "{not json", '"a string"'])
+def test_a_garbled_saved_system_record_is_run_again_and_rewritten(run, capsys, garbage):
+    _, run_dir = run
+    args = ["report", str(run_dir), "--only", "ranking", "--with", "cmd:cat", "--quiet"]
+    assert main(args) == 0
+    info = run_dir / "report" / "systems" / "cat.json"
+    info.write_text(garbage, encoding="utf-8")
+    capsys.readouterr()
+    assert main(args) == 0
+    assert "error" not in capsys.readouterr().err
+    assert json.loads(info.read_text(encoding="utf-8"))["segmenter"] == "cmd:cat"
