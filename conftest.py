@@ -1,6 +1,6 @@
 """Collection settings shared by the test suite and the doctests."""
 
-collect_ignore = ["committee/__main__.py", "scripts", "build"]
+collect_ignore = ["committee/__main__.py", "scripts", "benchmarks", "build"]
 
 
 def pytest_collection_modifyitems(items):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = [REPO / "README.md", REPO / "data" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+DOCS = [REPO / "README.md", REPO / "data" / "README.md", REPO / "benchmarks" / "README.md",
+        REPO / "scripts" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
 #: ``[text](target)``: a link; its target up to the closing parenthesis.
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -19,7 +20,7 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 #: A path of the repository in the text: a top-level directory of its code
 #: or documents, then a file name with an extension (a glob such as
 #: ``tests/test_hostile_*.py`` is not a path).
-MENTION = re.compile(r"(?<![\w/.*-])((?:docs|committee|tests|scripts|configs)/[\w/.-]*\.\w+)"
+MENTION = re.compile(r"(?<![\w/.*-])((?:docs|committee|tests|scripts|benchmarks|configs)/[\w/.-]*\.\w+)"
                      r"(?![\w*])")
 
 

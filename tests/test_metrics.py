@@ -18,9 +18,10 @@ from committee.corpus import Corpus, word_list_sha256
 from committee.errors import InputError, UndefinedMetricWarning
 from committee.metrics import (
     METRICS, Signature, check_aligned, collect, compute, difficulty_bins, make_signature,
-    oov_flags, reference_scores,
+    oov_flags,
 )
 from committee.metrics.significance import bootstrap, paired_bootstrap
+from reference import reference_scores
 
 #: Bootstraps over a handful of sentences are the point of these tests; the
 #: warning that they are too few is tested in tests/test_hostile_usage.py.

@@ -1,5 +1,5 @@
 """Scale (issue 5): a test set the size of SIGHAN 2005 AS (122,610 words) with
-a K = 90 committee fits comfortably in memory.  Runs scripts/bench_scale.py,
+a K = 90 committee fits comfortably in memory.  Runs benchmarks/bench_scale.py,
 whose figures docs/benchmarks.md reports ("Memory at the scale of SIGHAN AS")."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_as_sized_test_set_with_90_members(tmp_path):
-    p = subprocess.run([sys.executable, str(REPO / "scripts" / "bench_scale.py"),
+    p = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_scale.py"),
                         "--dir", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout)

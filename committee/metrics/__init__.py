@@ -14,10 +14,9 @@ Modules: :mod:`~committee.metrics.align` (an output has gold's sentences and
 characters), :mod:`~committee.metrics.stats` (sufficient statistics, error
 types), :mod:`~committee.metrics.records` (the metrics),
 :mod:`~committee.metrics.totals` (:func:`compute`),
-:mod:`~committee.metrics.signature` (:class:`Signature`) and
-:mod:`~committee.metrics.reference` (a plain per-word implementation of the
-same definitions, the oracle of the tests and the baseline of
-``scripts/bench_score.py``).
+:mod:`~committee.metrics.signature` (:class:`Signature`).  A plain per-word
+implementation of the same definitions, the oracle of the tests and the
+baseline of ``benchmarks/bench_score.py``, is ``tests/reference.py``.
 
 Conventions (see ``docs/metrics.md``):
 
@@ -36,7 +35,6 @@ Conventions (see ``docs/metrics.md``):
 from committee.metrics.align import check_aligned, first_difference
 from committee.metrics.records import (METRICS, REGISTRY, UNDEFINED, Metric, harmonic,
                                        metric_arrays, pct)
-from committee.metrics.reference import reference_scores
 from committee.metrics.signature import Signature, array_sha256, make_signature
 from committee.metrics.stats import (N_BINS, Collector, SufficientStats, collect,
                                      difficulty_bins, error_types, oov_flags)
@@ -75,5 +73,5 @@ __all__ = [
     "METRICS", "N_BINS", "REGISTRY", "UNDEFINED", "Collector", "Metric", "Signature",
     "SufficientStats", "array_sha256", "check_aligned", "collect", "collector_for", "compute",
     "difficulty_bins", "error_types", "first_difference", "harmonic", "make_signature",
-    "metric_arrays", "oov_flags", "pct", "reference_scores", "totals",
+    "metric_arrays", "oov_flags", "pct", "totals",
 ]

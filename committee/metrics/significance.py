@@ -34,7 +34,7 @@ _BLOCK = 100  # resamples drawn per block (memory bound; part of the RNG stream'
 #: A bootstrap over fewer test sentences than this warns: its 95% percentile
 #: intervals hold the true value far less often than 95% of the time (87% at
 #: 10 sentences, 47% at 2; docs/metrics.md, Bootstrap;
-#: scripts/bootstrap_coverage.py), and one sentence gives zero-width intervals.
+#: benchmarks/bootstrap_coverage.py), and one sentence gives zero-width intervals.
 MIN_SENTENCES = 30
 
 #: The resampled values may take at most this share of the available memory.

@@ -22,7 +22,7 @@ Each candidate gets the features of :data:`FEATURES`; a logistic model
 (:data:`WEIGHTS`) turns them into the probability that the candidate is an
 annotation error.  The weights were fitted once, on errors injected into
 the embedded corpus's test gold (:func:`inject_words`;
-``scripts/bench_check_gold.py --fit`` prints them again), and they are the
+``benchmarks/bench_check_gold.py --fit`` prints them again), and they are the
 same for every run: a run's own gold cannot be trusted to fit them, as its
 real errors would be counted as correct readings.  :func:`rank` orders the
 candidates and keeps, of overlapping ones, the most suspicious; the
@@ -66,7 +66,7 @@ NONNEGATIVE = ("agree", "consensus")
 #: with ``committee.size: 150``) with :data:`FIT_RATE` of its test gold's
 #: words injected with errors, seed 1000, a candidate counting as an error
 #: when it overlaps one and proposes the reading the injection replaced
-#: (``scripts/bench_check_gold.py RUN --fit``).
+#: (``benchmarks/bench_check_gold.py RUN --fit``).
 WEIGHTS = np.array([-2.3603, 0.0, 2.9177, 0.1400, 1.0455, 0.5035, 0.1306, -1.8695, -4.5761,
                     0.6870])
 #: The share of candidates that were errors where :data:`WEIGHTS` were fitted

@@ -34,7 +34,7 @@ KINDS = ("type", "span", "none", "missing")
 #: for entities: fitted on the embedded corpus's default entity committee
 #: (``configs/default-ner.yaml``, K = 30) with
 #: :data:`~committee.metrics.suspicion.FIT_RATE` of its test entities
-#: injected with errors, seed 1000 (``scripts/bench_check_gold.py RUN --fit``).
+#: injected with errors, seed 1000 (``benchmarks/bench_check_gold.py RUN --fit``).
 WEIGHTS = np.array([-5.4481, 1.9184, 2.0830, 0.0, 1.6609, -1.9080, 0.9372, 0.4961, -1.2373,
                     -2.5090])
 #: The share of candidates that were errors where :data:`WEIGHTS` were fitted.

@@ -24,7 +24,7 @@ from committee.metrics.suspicion import (Candidates, Check, Injected, adjust_pri
 #: for labelled words: fitted on the embedded corpus's default
 #: part-of-speech committee (``configs/default-pos.yaml``, K = 30) with
 #: :data:`~committee.metrics.suspicion.FIT_RATE` of its test words given
-#: another tag, seed 1000 (``scripts/bench_check_gold.py RUN --fit``).
+#: another tag, seed 1000 (``benchmarks/bench_check_gold.py RUN --fit``).
 WEIGHTS = np.array([-6.6571, 2.2171, 3.5929, 0.0, 0.0733, -0.0919, 0.6193, 1.8594, -2.9970, 0.0])
 #: The share of candidates that were errors where :data:`WEIGHTS` were fitted.
 FITTED_RATE = 0.0982

@@ -2,7 +2,7 @@
 """Peak memory at the scale of the largest public test set: SIGHAN 2005 AS
 (122,610 gold words) with a K = 90 committee.
 
-    python3 scripts/bench_scale.py [--words 122610] [--members 90] [--dir DIR]
+    python3 benchmarks/bench_scale.py [--words 122610] [--members 90] [--dir DIR]
 
 1. Setup (not measured): the test set is the last sentences of the embedded
    People's Daily 1998-01 corpus, as many as reach ``--words`` gold words; the

@@ -9,7 +9,7 @@ members' own CRF recipe) once per task, each in a fresh process so that its
 peak memory is its own, and prints the seconds of each step, the peak
 resident memory and the ratios.
 
-    python scripts/bench_ner_member.py --template F2 --ratio 0.1
+    python benchmarks/bench_ner_member.py --template F2 --ratio 0.1
 """
 
 from __future__ import annotations

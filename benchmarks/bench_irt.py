@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """IRT fit at committee scale: time and peak memory of ``committee.metrics.itemresponse.fit``.
 
-    nice -n 10 python3 scripts/bench_irt.py [--k 90 297] [--n 188000] [--seed 0]
+    nice -n 10 python3 benchmarks/bench_irt.py [--k 90 297] [--n 188000] [--seed 0]
 
 The response matrix is simulated from a 2PL model shaped like a CWS
 committee's marks: members' abilities θ ~ N(0, 1), discriminations

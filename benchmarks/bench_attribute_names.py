@@ -10,7 +10,7 @@ once with the offsets first (``C-1=中``), and prints the CPU seconds of
 and not timed), their ratio, and whether a short L-BFGS training on both
 gives the same tags on the test set (a renaming must not change the model).
 
-    python3 scripts/bench_attribute_names.py --corpus weibo --ratio 0.3 --repeat 2
+    python3 benchmarks/bench_attribute_names.py --corpus weibo --ratio 0.3 --repeat 2
 
 Each row is the best of ``--repeat`` measurements; the two spellings are
 measured alternately in one process.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def offsets_first(name: str) -> str:

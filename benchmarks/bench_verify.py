@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What verifying a run's checksums adds to reading it (committee.pipeline.layout.verify).
 
-    python3 scripts/bench_verify.py [--members 297] [--words 200000] [--repeat 5]
+    python3 benchmarks/bench_verify.py [--members 297] [--words 200000] [--repeat 5]
 
 Builds a synthetic run directory of a large committee: ``marks.npz`` of
 ``--members`` x ``--words`` seeded random marks (80% right, written by

@@ -17,7 +17,7 @@ parameters):
 Peak memory per worker (``ru_maxrss`` of each worker process) and of the
 parent are reported.
 
-    python3 scripts/bench_committee.py [--size 9] [--iterations 30]
+    python3 benchmarks/bench_committee.py [--size 9] [--iterations 30]
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """A deliberately plain per-word implementation of the metrics: the oracle
-of the tests and the baseline of ``scripts/bench_score.py``."""
+of the tests (``test_metrics``, ``test_api``) and the baseline of
+``benchmarks/bench_score.py``.  It lives beside the tests, not in the
+package: nothing in ``committee`` uses it."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ time and peak memory are its own, and prints the seconds of each step, the
 process's CPU-seconds (user + system, reading the corpus included), its
 peak resident memory and the ratios.
 
-    python scripts/bench_pos_member.py --template F1 --ratio 0.1
+    python benchmarks/bench_pos_member.py --template F1 --ratio 0.1
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 Usage (from the repository root)::
 
     git archive REF | (mkdir -p /tmp/before && tar -x -C /tmp/before)
-    python3 scripts/bench_startup.py [--before /tmp/before] [--repeat 7]
+    python3 benchmarks/bench_startup.py [--before /tmp/before] [--repeat 7]
 
 Each figure is the wall time of a fresh ``python`` process (median and best
 of ``--repeat``), run with the source tree as its working directory so that

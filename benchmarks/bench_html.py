@@ -2,14 +2,14 @@
 """report.html at the size of the NLPCC 2016 Weibo test set: file size and
 load time in headless Chromium.
 
-    python3 scripts/bench_html.py [--words 188000] [--systems 6] [--loads 3] [--out FILE]
+    python3 benchmarks/bench_html.py [--words 188000] [--systems 6] [--loads 3] [--out FILE]
 
 Gold: the first sentences of the NLPCC 2016 Weibo ``train.dat`` (data/README.md)
 (the script exits with a message when it is absent)
 up to ``--words`` words; training vocabulary: the words of the sentences
 after them.  Difficulties are seeded random multiples of 1/12, IRT a and b
 seeded random floats (so every optional column is in the page).  System k
-(k = 1..6) perturbs gold as ``scripts/bench_score.py`` does, at rate k%.
+(k = 1..6) perturbs gold as ``benchmarks/bench_score.py`` does, at rate k%.
 
 Prints the time to score and encode, the file size (and its parts), and for
 each of ``--loads`` page loads in Debian's chromium (driven by Playwright):
@@ -31,7 +31,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_score import perturb  # noqa: E402
 

@@ -5,8 +5,8 @@ Opens the page headless in Debian's chromium (driven by Playwright, as the
 browser tests do) and saves one PNG per section: the systems table, the
 overview, the explorer and every analysis chart, or only those named.
 
-    python3 scripts/report_screenshots.py runs/default/report.html docs/images --prefix pd
-    python3 scripts/report_screenshots.py PAGE OUT_DIR --only systems chart-analysis-table2
+    python3 benchmarks/report_screenshots.py runs/default/report.html docs/images --prefix pd
+    python3 benchmarks/report_screenshots.py PAGE OUT_DIR --only systems chart-analysis-table2
 """
 
 from __future__ import annotations

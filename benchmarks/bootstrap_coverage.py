@@ -9,7 +9,7 @@ the 95% percentile interval of recall from B resamples, and the script counts
 the replicates whose interval holds 0.9.  A calibrated interval holds it in
 95% of them.
 
-    python scripts/bootstrap_coverage.py [--reps 1000] [--resamples 500]
+    python benchmarks/bootstrap_coverage.py [--reps 1000] [--resamples 500]
 """
 
 from __future__ import annotations

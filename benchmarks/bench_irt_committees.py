@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """1PL and 2PL fits on real committees' marks: convergence, EM iterations, time.
 
-    nice -n 10 python3 scripts/bench_irt_committees.py RUN_DIR... [--prefixes 5 12]
+    nice -n 10 python3 benchmarks/bench_irt_committees.py RUN_DIR... [--prefixes 5 12]
 
 For each finished ``committee run`` directory, fits ``committee.metrics.itemresponse.fit``
 to its ``marks.npz`` (K members x N test words) with the 1PL and the 2PL

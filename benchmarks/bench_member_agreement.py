@@ -22,11 +22,11 @@ once per recipe in this process, and prints per recipe:
   difference is what does not average out over a committee: a recipe whose
   members lose more words than they win makes every word look harder.
 
-    python3 scripts/bench_member_agreement.py --corpus weibo --template F2 --ratio 0.2 \\
+    python3 benchmarks/bench_member_agreement.py --corpus weibo --template F2 --ratio 0.2 \\
         --recipes paper paper-200 lbfgs-60 lbfgs-50 fast l2sgd-c0.1-20 pa-10 ap-10
 
 Recipes are the presets of ``committee.learners.crf.PRESETS``, the ``RECIPES`` of
-``scripts/bench_recipes.py`` and :data:`EXTRA`.  A recipe name may end in
+``benchmarks/bench_recipes.py`` and :data:`EXTRA`.  A recipe name may end in
 a pruning of the member's training attributes:
 
 * ``+test-attributes`` (``paper+test-attributes``) keeps those that occur in
@@ -52,7 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_recipes  # noqa: E402  (the recipes and corpora of the committee bench)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reading speed of the corpus readers on a large corpus.
 
-    python3 scripts/bench_read.py [--repeat 7] [--copies 4] [--repo DIR]
+    python3 benchmarks/bench_read.py [--repeat 7] [--copies 4] [--repo DIR]
 
 The embedded People's Daily 1998-01 (10 MB, pku format) is read as it
 ships, and written out ``--copies`` times over (about 40 MB) as SIGHAN

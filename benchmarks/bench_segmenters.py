@@ -7,7 +7,7 @@ process (so one's imports do not make another's load look fast), then
 segments the same sentences: by default the first 600 of the embedded
 People's Daily test split.  Printed as a Markdown table:
 
-    python3 scripts/bench_segmenters.py --sentences 600 --repeat 3
+    python3 benchmarks/bench_segmenters.py --sentences 600 --repeat 3
 
 - load s: import and model load, in a fresh process
 - segment s: the best of ``--repeat`` passes over the sentences

@@ -17,7 +17,7 @@ segmenter under both.  ``--check DIR`` also runs ``committee run`` with
 ``size: auto`` on a copy of the run's members (nothing is trained) and
 checks that it stops where this script says.
 
-    python scripts/bench_auto_size.py runs/nlpcc2016-weibo --with jieba thulac snownlp \
+    python benchmarks/bench_auto_size.py runs/nlpcc2016-weibo --with jieba thulac snownlp \
         --check runs/auto-check --config configs/nlpcc2016-weibo.yaml
 """
 

@@ -25,7 +25,7 @@ the measured cost beside them (``bench-cost.json``), so a later invocation
 prints them again without rerunning; ``--fresh`` reruns them.  The ``paper``
 recipe is always part of the table (its cost is the reference).
 
-    python3 scripts/bench_recipes.py --corpus embedded weibo --k 90 \
+    python3 benchmarks/bench_recipes.py --corpus embedded weibo --k 90 \
         --recipes paper fast elastic [--work bench-recipes] [--json out.json]
 
 ``weibo`` needs the NLPCC 2016 Weibo corpus in ``data/nlpcc2016-weibo``

@@ -38,7 +38,7 @@ fitted on the first run's clean gold with
 a candidate is an error when it overlaps one and proposes the reading the
 injection replaced (:func:`committee.metrics.suspicion.restores`).
 
-Usage: python scripts/bench_check_gold.py RUN [RUN ...] [--rate 0.02] [--seeds 1 2 3]
+Usage: python benchmarks/bench_check_gold.py RUN [RUN ...] [--rate 0.02] [--seeds 1 2 3]
 """
 
 from __future__ import annotations
