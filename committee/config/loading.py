@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from committee.config.base import absolute_path
 from committee.config.crfsection import crf_problems
 from committee.config.messages import got_text, validation_problems
-from committee.config.overrides import apply_overrides, blame_overrides
+from committee.config.overrides import SET, apply_overrides, blame_overrides
 from committee.config.schema import Config
 from committee.config.yamlsafe import MAX_BYTES, read_yaml, yaml_problem
 from committee.errors import ConfigError
@@ -87,6 +87,34 @@ def parse_config(
     return config
 
 
+
+
+def blame_set(exc: ConfigError, data: Any, overrides: Iterable[str]) -> ConfigError:
+    """``exc``, raised by ``parse_config(data, ..., overrides)``, with every
+    problem said to come from the ``--set`` overrides when ``data`` alone is
+    valid: a value one of them set in another key than the one it names
+    (``--set task=ner`` makes the recorded ``corpus.train.format`` wrong)
+    is theirs, not the file's (a run's manifest, which the user did not
+    write).
+
+    >>> data = {"name": "x", "corpus": {"train": {"path": "train.txt"},
+    ...                                 "test": {"path": "test.txt"}}, "output": {"dir": "out"}}
+    >>> try:
+    ...     parse_config(data, "run/manifest.json", ["task=ner"], check_paths=False)
+    ... except ConfigError as exc:
+    ...     print(blame_set(exc, data, ["task=ner"]))
+    --set task=ner: corpus.train.format: task ner needs entity tags: set format: bio (a token and its tag a line), got sighan
+    """
+    overrides = list(overrides)
+    if not overrides:
+        return exc
+    try:
+        parse_config(data, exc.path, (), check_paths=False)
+    except ConfigError:
+        return exc  # the data has problems of its own: say them where they are
+    sets = " ".join(f"{SET} {item}" for item in overrides)
+    return ConfigError(exc.path, [p if p.startswith(f"{SET} ") else f"{sets}: {p}"
+                                  for p in exc.problems])
 
 
 def _copy(value: Any) -> Any:

@@ -65,6 +65,8 @@ def blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
 
     >>> blame_overrides(["committee.size: must be >= 1, got 0", "name: required"], ["committee.size=0"])
     ['--set committee.size=0: must be >= 1, got 0', 'name: required']
+    >>> blame_overrides(["committee.ratios[1]: must be <= 1, got 2"], ["committee.ratios=[0.5,2]"])
+    ['--set committee.ratios=[0.5,2]: [1]: must be <= 1, got 2']
     """
     items = []
     for item in overrides:
@@ -80,6 +82,9 @@ def blame_overrides(problems: list[str], overrides: Iterable[str]) -> list[str]:
                 break
             if problem.startswith(key + "."):
                 problem = f"{SET} {item}: {problem[len(key) + 1:]}"
+                break
+            if problem.startswith(key + "["):  # an item of the list it set
+                problem = f"{SET} {item}: {problem[len(key):]}"
                 break
         out.append(problem)
     return out

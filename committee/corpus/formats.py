@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from committee.corpus.entities import is_tag
-from committee.corpus.parsers import (parse_bio, parse_char_slash, parse_char_tsv, parse_conllu,
+from committee.corpus.parsers import (CONLLU_ID, parse_bio, parse_char_slash, parse_char_tsv, parse_conllu,
                                       parse_conllu_xpos, parse_pku, parse_sighan,
                                       parse_underscore)
 from committee.corpus.tagging import CHAR_TAGS
@@ -63,7 +63,7 @@ from committee.corpus.tagging import CHAR_TAGS
 #: Lines looked at to tell the format, from the start of the file.
 SNIFF_LINES = 500
 
-_CONLLU_ID = re.compile(r"\d+(?:-\d+|\.\d+)?")
+_CONLLU_ID = CONLLU_ID
 _PKU_TOKEN = re.compile(r"\[?[^/\s]+/[A-Za-z][A-Za-z0-9]*(?:\][A-Za-z0-9]+)?")
 _UNDERSCORE_TOKEN = re.compile(r"\S*[^_\s]_[A-Za-z][A-Za-z0-9$-]*")
 
@@ -130,6 +130,12 @@ class Format:
         The format whose lines it reads, when another one (``conllu-xpos``
         reads CoNLL-U lines): a file that looks like that format is read
         as this one without complaint; None for its own lines.
+    misshapen : callable or None
+        ``misshapen(s) -> (looks, fix) | None`` for a line that looks like
+        another format only because it is this format's line written
+        wrongly (CoNLL-U columns separated by spaces): what it looks like
+        and what to change in the file, so that the refusal names this
+        format rather than the one the line happens to resemble.
     """
 
     name: str
@@ -144,11 +150,44 @@ class Format:
     comment_lines: bool = False
     labelled: bool = False
     shape: str | None = None
+    misshapen: Callable[[str], tuple[str, str] | None] | None = None
 
 
 def _conllu_line(s: str) -> bool:
     cols = s.split("\t")
     return len(cols) == 10 and bool(_CONLLU_ID.fullmatch(cols[0].strip()))
+
+
+def _conllu_spaced(s: str) -> tuple[str, str] | None:
+    """A CoNLL-U word line whose 10 columns are separated by spaces, not tabs.
+
+    >>> _conllu_spaced("1 北京 北京 PROPN _ _ 0 root _ _")[0]
+    'CoNLL-U with its columns separated by spaces (10 columns, no tab)'
+    >>> _conllu_spaced("北京 大学 是 一 所 大学 ， 在 海淀 。") is None
+    True
+    """
+    cols = s.split()
+    if "\t" in s.strip() or len(cols) != 10 or not _CONLLU_ID.fullmatch(cols[0]):
+        return None
+    return ("CoNLL-U with its columns separated by spaces (10 columns, no tab)",
+            "CoNLL-U separates its 10 columns by tabs: replace the spaces between columns "
+            "with tabs")
+
+
+def _underscore_untagged(s: str) -> tuple[str, str] | None:
+    """A line of ``word_TAG`` tokens whose tags are missing (``上海_ 浦东_``).
+
+    >>> _underscore_untagged("上海_ 浦东_NR")[0]
+    "underscore tokens with empty tags (such as '上海_')"
+    >>> _underscore_untagged("上海 浦东") is None
+    True
+    """
+    toks = s.split()
+    bare = [t for t in toks if t.endswith("_") and t.strip("_")]
+    if not bare or any(t not in bare and not _UNDERSCORE_TOKEN.fullmatch(t) for t in toks):
+        return None
+    return (f"underscore tokens with empty tags (such as {bare[0]!r})",
+            "every token is word_TAG: give each word its tag after the last '_'")
 
 
 def _char_tsv_line(s: str) -> bool:
@@ -234,15 +273,15 @@ RECORDS: tuple[Format, ...] = (
            looks="CoNLL-U (10 tab-separated columns)",
            what="Universal Dependencies: FORM of word lines; comments, ranges `3-4`, "
                 "empty nodes `5.1` skipped",
-           pos="UPOS", comment_lines=True),
+           pos="UPOS", comment_lines=True, misshapen=_conllu_spaced),
     Format("conllu-xpos", parse_conllu_xpos, lambda s: False, 8,
            looks="CoNLL-U (10 tab-separated columns)",
            what="`conllu` with XPOS (column 5) as the POS instead of UPOS",
-           pos="XPOS", comment_lines=True, shape="conllu"),
+           pos="XPOS", comment_lines=True, shape="conllu", misshapen=_conllu_spaced),
     Format("underscore", parse_underscore, _underscore_line, 5,
            looks="underscore (word_TAG tokens)",
            what="`word_TAG` tokens (`上海_NR 浦东_NR`), split on the last `_`",
-           pos="yes"),
+           pos="yes", misshapen=_underscore_untagged),
     Format("bio", parse_bio, _bio_line, 4,
            looks="bio (a token and its entity tag a line, such as 江 B-PER)",
            what="labelled spans: `token<TAB>tag` or `token tag` a line (`O`, `B-PER`, … in "

@@ -7,12 +7,17 @@ and the line."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 from committee.corpus.entities import TAG_SHAPE, breaks, detect_scheme, is_tag
 from committee.corpus.model import normalize_words
 from committee.corpus.tagging import bmes_error, char_tag, from_bmes
 from committee.errors import InputError, PlausibilityWarning
+
+#: A CoNLL-U ID: a word's index, a multiword token's range (``3-4``) or an
+#: empty node (``5.1``).
+CONLLU_ID = re.compile(r"\d+(?:-\d+|\.\d+)?")
 
 
 def parse_sighan(path, lines, norm):
@@ -149,6 +154,10 @@ def parse_conllu(path, lines, norm, column=3):
             if len(cols) != 10:
                 raise InputError(path, k, f"expected 10 tab-separated columns (CoNLL-U), found {len(cols)}")
             ident = cols[0]
+            if not CONLLU_ID.fullmatch(ident):
+                raise InputError(path, k, f"ID {ident!r} is not a number (column 1 of CoNLL-U "
+                                 "is a word's index from 1, a range such as 3-4 or an empty "
+                                 "node such as 5.1): number each sentence's word lines 1, 2, 3, ...")
             if "-" in ident or "." in ident:
                 continue
             form = cols[1]

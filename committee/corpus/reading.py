@@ -15,7 +15,7 @@ from committee.corpus.decoding import BAD_CHAR, check_encoding, read_text, spell
 from committee.corpus.formats import BY_NAME, FORMATS, LOOKS
 from committee.corpus.model import NORMALIZATIONS, Corpus, content_sha256, normalize, normalize_words
 from committee.corpus.sniffing import shapes, sniff_format
-from committee.errors import FormatMismatchError, PlausibilityWarning
+from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
 from committee.system.files import sha256_bytes
 from committee.system.inputs import input_label
 
@@ -39,6 +39,10 @@ def check_format(path: str, lines: Sequence[str], given: str, fix) -> None:
     counts = shapes(lines)[0]
     if counts.get(given, 0) >= counts.get(detected, 0):
         return
+    misshapen = BY_NAME[given].misshapen if given in BY_NAME else None
+    wrong = misshapen(lines[line - 1]) if misshapen is not None else None
+    if wrong is not None:
+        raise InputError(path, line, f"looks like {wrong[0]}, read as {given}: {wrong[1]}")
     raise FormatMismatchError(path, line, given, detected, LOOKS[detected], spell(fix))
 
 
@@ -138,6 +142,35 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     p = input_label(path)
     text, data = read_text(path, p, encoding, fix)
     return parse(p, text, data, format, encoding, normalization, fix)
+
+
+def read_fixed(path: str | os.PathLike, format: str, reads: str) -> Corpus:
+    """Read a corpus that a command takes in one format and in UTF-8 only,
+    with no option to choose others (``committee report --system``): a file
+    in another format or encoding is refused saying what the command reads
+    (``reads``, such as ``"--system of a run of pos reads UTF-8 pku files
+    (word/POS tokens)"``) rather than naming an option it does not have.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> _ = f.write_text("迈向 充满 希望\\n", encoding="utf-8")
+    >>> read_fixed(f, "pku", "--system reads pku")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    committee.errors.InputError: .../out.txt:1: looks like sighan (several words a line, separated by spaces), read as pku: --system reads pku; give this output in that format
+    """
+    from committee.errors import DecodeError
+
+    try:
+        return read_corpus(path, format=format)
+    except DecodeError as exc:
+        found = f" (it decodes as {' or '.join(exc.candidates)})" if exc.candidates else ""
+        raise InputError(exc.path, exc.line, f"cannot decode as {exc.encoding} at byte "
+                         f"{exc.column} (0x{exc.bad.hex()}): {reads}; give this output in "
+                         f"UTF-8{found}") from None
+    except FormatMismatchError as exc:
+        raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, read as {exc.given}: "
+                         f"{reads}; give this output in that format") from None
 
 
 def read_word_list(path: str | os.PathLike, encoding: str = "utf-8",

@@ -226,7 +226,12 @@ def load_run_config(run_dir, config_path=None, overrides: Iterable[str] = ()):
         # the manifest leaves out how the run ran (its outputs do not depend
         # on it): the report's Table 2 models train on every usable core
         data["parallel"] = {"backend": "loky", "n_jobs": -1}
-        cfg = config_mod.parse_config(data, str(manifest_path), overrides, check_paths=False)
+        try:
+            cfg = config_mod.parse_config(data, str(manifest_path), overrides, check_paths=False)
+        except ConfigError as exc:  # what --set changed is not the manifest's doing
+            from committee.config.loading import blame_set
+
+            raise blame_set(exc, data, overrides) from None
     return cfg
 
 

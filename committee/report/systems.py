@@ -342,7 +342,10 @@ def _read_output(data: RunData, path) -> corpus_mod.Corpus:
     """A system's file of the run's format, as its task scores it (a regular
     file only: a FIFO planted in ``report/systems/`` is never opened)."""
     runfiles.check_regular(path, "remove it; the report writes this file itself")
-    return data.kind.prepare(corpus_mod.read_corpus(path, format=_format(data)))
+    fmt = _format(data)  # committee report has no --format or --encoding: say what it reads
+    reads = (f"--system of a run of {data.kind.name} reads UTF-8 "
+             f"{corpus_mod.LOOKS[fmt]} files")
+    return data.kind.prepare(corpus_mod.reading.read_fixed(path, fmt, reads))
 
 
 def _write_output(data: RunData, path: Path, words, tags) -> None:

@@ -145,6 +145,11 @@ class Task:
         messages."""
         return corpus
 
+    def tool_input(self, corpus: Corpus, fix=None) -> Corpus:
+        """A test set as ``committee segment`` gives it to a tool (only its
+        characters are read): as :meth:`prepare` makes it by default."""
+        return self.prepare(corpus, fix)
+
     def output_notes(self, gold: Corpus, output: Corpus) -> list[tuple[str, str]]:
         """What a reader of ``output``'s scores should know about it against
         ``gold`` (both as :meth:`prepare` makes them): ``(kind, message)``

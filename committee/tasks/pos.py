@@ -113,6 +113,17 @@ class PartOfSpeech(Task):
             pos.append(ps[cut:])
         return replace(corpus, words=words, pos=pos, content_sha256=content_sha256(words, pos))
 
+    def tool_input(self, corpus: Corpus, fix=None) -> Corpus:
+        """A test set for a tagger, which reads only its characters and does
+        its own segmentation: a file without tags (``--format sighan``) is
+        taken as it is; a tagged one as :meth:`prepare` makes it (People's
+        Daily's sentence ids dropped).
+
+        >>> PART_OF_SPEECH.tool_input(Corpus("t.txt", [["迈向", "世纪"]], [1])).words
+        [['迈向', '世纪']]
+        """
+        return corpus if corpus.pos is None else self.prepare(corpus, fix)
+
     def output_notes(self, gold: Corpus, output: Corpus) -> list[tuple[str, str]]:
         """An output with its own segmentation is scored jointly (a note
         saying in how many sentences its words differ); tags the gold never
