@@ -126,10 +126,15 @@ def test_one_ill_formed_iobes_sequence(tmp_path):
 
 
 def test_well_formed_schemes_do_not_warn(tmp_path):
-    for text in ("江\tI-PER\n泽\tI-PER\n民\tB-PER\n\n北\tI-LOC\n",  # IOB1
-                 "江\tB-PER\n泽\tM-PER\n民\tE-PER\n好\tS-X\n",  # BMES
-                 "我\tO\n爱\tO\n"):  # no entities
-        read_quietly(put(tmp_path, text))
+    """Read with every warning an error, each scheme gives its entities."""
+    cases = {
+        "江\tI-PER\n泽\tI-PER\n民\tB-PER\n\n北\tI-LOC\n":  # IOB1: B- only between two
+            [[(0, 2, "PER"), (2, 3, "PER")], [(0, 1, "LOC")]],
+        "江\tB-PER\n泽\tM-PER\n民\tE-PER\n好\tS-X\n": [[(0, 3, "PER"), (3, 4, "X")]],  # BMES
+        "我\tO\n爱\tO\n": [[]],  # no entities
+    }
+    for text, spans in cases.items():
+        assert entities(read_quietly(put(tmp_path, text))) == spans
 
 
 # ------------------------------------------------------------------ sniffing

@@ -632,7 +632,8 @@ SEGMENTED = "约翰喜欢玛丽\n\n计算机总是有问题\n"  # what cmd:cat g
 
 
 @pytest.fixture
-def test_txt(tmp_path) -> Path:
+def sentences_file(tmp_path) -> Path:
+    """test.txt: the test set a `committee segment` in these tests reads."""
     (tmp_path / "test.txt").write_text(SENTENCES, encoding="utf-8")
     return tmp_path / "test.txt"
 
@@ -641,7 +642,7 @@ def _cat(test: Path, output) -> list[str]:
     return ["segment", "--with", "cmd:cat", "--quiet", "-o", str(output), str(test)]
 
 
-def test_o_onto_a_fifo_is_written_into_it(test_txt, tmp_path, capsys):
+def test_o_onto_a_fifo_is_written_into_it(sentences_file, tmp_path, capsys):
     """A FIFO is opened and written in place: its reader gets every byte and
     the FIFO stays a FIFO (it is never replaced by a file)."""
     import stat
@@ -651,7 +652,7 @@ def test_o_onto_a_fifo_is_written_into_it(test_txt, tmp_path, capsys):
     got = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
-    assert cli.main(_cat(test_txt, fifo)) == 0
+    assert cli.main(_cat(sentences_file, fifo)) == 0
     reader.join(30)
     assert got == [SEGMENTED.encode("utf-8")]
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
@@ -659,7 +660,7 @@ def test_o_onto_a_fifo_is_written_into_it(test_txt, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("exists", [True, False], ids=["target", "dangling"])
-def test_o_onto_a_symlink_writes_its_target(test_txt, tmp_path, capsys, exists):
+def test_o_onto_a_symlink_writes_its_target(sentences_file, tmp_path, capsys, exists):
     """The link is followed: its target is replaced atomically (or made, for
     a dangling link) and the link stays a link to it."""
     target = tmp_path / "real.txt"
@@ -667,26 +668,26 @@ def test_o_onto_a_symlink_writes_its_target(test_txt, tmp_path, capsys, exists):
         target.write_text("old\n", encoding="utf-8")
     link = tmp_path / "link.txt"
     link.symlink_to("real.txt")
-    assert cli.main(_cat(test_txt, link)) == 0
+    assert cli.main(_cat(sentences_file, link)) == 0
     assert link.is_symlink() and os.readlink(link) == "real.txt"
     assert target.read_text(encoding="utf-8") == SEGMENTED
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt", "test.txt"]
 
 
-def test_o_onto_dev_full_is_an_output_error(test_txt, capsys):
+def test_o_onto_dev_full_is_an_output_error(sentences_file, capsys):
     import stat
 
-    assert cli.main(_cat(test_txt, "/dev/full")) == 6
+    assert cli.main(_cat(sentences_file, "/dev/full")) == 6
     assert capsys.readouterr() == ("", "committee: error: /dev/full: cannot write: No space "
                                        "left on device; free some space or choose another "
                                        "output file\n")
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
-def test_o_onto_dev_null_leaves_the_device(test_txt, capsys):
+def test_o_onto_dev_null_leaves_the_device(sentences_file, capsys):
     import stat
 
-    assert cli.main(_cat(test_txt, "/dev/null")) == 0
+    assert cli.main(_cat(sentences_file, "/dev/null")) == 0
     assert capsys.readouterr().err.startswith("wrote /dev/null: 3 sentences")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
@@ -696,10 +697,10 @@ def test_o_onto_dev_null_leaves_the_device(test_txt, capsys):
     ("{tmp}/link", "-o {tmp}/link: is a directory; name a file"),
     ("{tmp}/new/", "-o {tmp}/new/: ends in '/', so it names a directory; name a file"),
 ], ids=["directory", "link-to-directory", "trailing-slash"])
-def test_o_onto_a_directory_is_a_usage_error(test_txt, tmp_path, capsys, output, line):
+def test_o_onto_a_directory_is_a_usage_error(sentences_file, tmp_path, capsys, output, line):
     (tmp_path / "link").symlink_to(tmp_path)
     before = sorted(p.name for p in tmp_path.iterdir())
-    assert cli.main(_cat(test_txt, output.format(tmp=tmp_path))) == 2
+    assert cli.main(_cat(sentences_file, output.format(tmp=tmp_path))) == 2
     assert capsys.readouterr() == ("", f"committee: error: {line.format(tmp=tmp_path)} (see "
                                        "'committee segment --help')\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
@@ -722,10 +723,21 @@ def test_open_output_refuses_a_directory_and_names_a_link_loop(tmp_path):
                             "following it never reaches a file; name a file")
 
 
-def test_a_stream_is_never_refused_as_an_input_it_would_overwrite():
-    """Reading and writing one terminal or FIFO overwrites nothing."""
-    fileio.refuse_overwrite("/dev/null", "the output (-o)", "/dev/null", "the input TEST",
-                            "committee segment", "choose another output file")
+def test_a_stream_is_never_refused_as_an_input_it_would_overwrite(tmp_path):
+    """Reading and writing one device or FIFO overwrites nothing: the same
+    file on both sides is refused only when it is a regular file."""
+    from committee.errors import InputError
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    regular = tmp_path / "g.txt"
+    regular.write_text("x\n", encoding="utf-8")
+    args = ("the output (-o)", "the input TEST", "committee segment", "choose another output file")
+    for stream in ("/dev/null", fifo):
+        assert fileio.same_file(stream, stream) == "the same path"  # the same file ...
+        assert fileio.refuse_overwrite(stream, args[0], stream, *args[1:]) is None  # ... passes
+    with pytest.raises(InputError, match="would overwrite its own input"):
+        fileio.refuse_overwrite(regular, args[0], regular, *args[1:])
 
 
 O_STREAM_CASES = {
@@ -748,7 +760,7 @@ O_STREAM_CASES = {
 
 
 @pytest.mark.parametrize("name", list(O_STREAM_CASES))
-def test_o_onto_standard_output(name, test_txt, tmp_path):
+def test_o_onto_standard_output(name, sentences_file, tmp_path):
     command, code, out, err = O_STREAM_CASES[name]
     p = _shell(f"{sys.executable} -m committee {command}", tmp_path)
     assert (p.returncode, p.stdout) == (code, out)

@@ -32,7 +32,8 @@ root_only = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user 
 
 
 @pytest.fixture
-def test_txt(tmp_path) -> Path:
+def sentences_file(tmp_path) -> Path:
+    """test.txt: the test set a `committee segment` in these tests reads."""
     (tmp_path / "test.txt").write_text(SENTENCES, encoding="utf-8")
     return tmp_path / "test.txt"
 
@@ -59,12 +60,12 @@ def _names(d: Path) -> list[str]:
 
 
 @root_only
-def test_a_private_file_of_another_user_stays_private_and_theirs(test_txt, tmp_path, capsys):
+def test_a_private_file_of_another_user_stays_private_and_theirs(sentences_file, tmp_path, capsys):
     out = tmp_path / "out.txt"
     out.write_text("old\n", encoding="utf-8")
     os.chown(out, NOBODY, NOBODY)
     out.chmod(0o600)
-    assert cli.main(_cat(test_txt, out)) == 0
+    assert cli.main(_cat(sentences_file, out)) == 0
     assert _mode_owner(out) == ("0o600", NOBODY, NOBODY)
     assert out.read_text(encoding="utf-8") == SEGMENTED
     err = capsys.readouterr().err
@@ -73,21 +74,21 @@ def test_a_private_file_of_another_user_stays_private_and_theirs(test_txt, tmp_p
 
 
 @pytest.mark.parametrize("mode", [0o444, 0o640, 0o755, 0o600])
-def test_a_replaced_file_keeps_its_mode(test_txt, tmp_path, capsys, mode):
+def test_a_replaced_file_keeps_its_mode(sentences_file, tmp_path, capsys, mode):
     out = tmp_path / "out.txt"
     out.write_text("old\n", encoding="utf-8")
     out.chmod(mode)
-    assert cli.main(_cat(test_txt, out)) == 0
+    assert cli.main(_cat(sentences_file, out)) == 0
     assert _mode_owner(out) == (oct(mode), os.geteuid(), os.getegid())
     assert out.read_text(encoding="utf-8") == SEGMENTED
 
 
-def test_a_link_s_target_keeps_its_mode_and_the_link_stays(test_txt, tmp_path, capsys):
+def test_a_link_s_target_keeps_its_mode_and_the_link_stays(sentences_file, tmp_path, capsys):
     target = tmp_path / "real.txt"
     target.write_text("old\n", encoding="utf-8")
     target.chmod(0o400)
     (tmp_path / "link.txt").symlink_to("real.txt")
-    assert cli.main(_cat(test_txt, tmp_path / "link.txt")) == 0
+    assert cli.main(_cat(sentences_file, tmp_path / "link.txt")) == 0
     assert (tmp_path / "link.txt").is_symlink()
     assert _mode_owner(target)[0] == "0o400"
     assert target.read_text(encoding="utf-8") == SEGMENTED
@@ -95,10 +96,10 @@ def test_a_link_s_target_keeps_its_mode_and_the_link_stays(test_txt, tmp_path, c
 
 @pytest.mark.parametrize("umask, mode", [(0o027, "0o640"), (0o022, "0o644"), (0o077, "0o600"),
                                          (0o002, "0o664")])
-def test_a_new_file_gets_the_umask_s_mode(test_txt, tmp_path, capsys, umask, mode):
+def test_a_new_file_gets_the_umask_s_mode(sentences_file, tmp_path, capsys, umask, mode):
     old = os.umask(umask)
     try:
-        assert cli.main(_cat(test_txt, tmp_path / "new.txt")) == 0
+        assert cli.main(_cat(sentences_file, tmp_path / "new.txt")) == 0
     finally:
         os.umask(old)
     assert _mode_owner(tmp_path / "new.txt")[0] == mode
@@ -140,7 +141,7 @@ def test_a_replaced_file_is_never_readable_by_others_while_written(tmp_path):
 # an owner that cannot be kept: one warning line
 
 
-def test_an_owner_not_kept_is_one_warning_line(test_txt, tmp_path, capsys, monkeypatch):
+def test_an_owner_not_kept_is_one_warning_line(sentences_file, tmp_path, capsys, monkeypatch):
     """As another user than the file's owner (simulated: every chown refused),
     the file becomes the writer's, keeps its mode but for the group's read
     permission, which others did not have (the group changed too), and one
@@ -158,7 +159,7 @@ def test_an_owner_not_kept_is_one_warning_line(test_txt, tmp_path, capsys, monke
     monkeypatch.setattr(os, "chown", refuse)
     monkeypatch.setattr(os, "lstat", lambda p, **k: them if Path(p) == out else lstat(p, **k))
     monkeypatch.setattr(fileio, "_owner", lambda st: f"{st.st_uid}:{st.st_gid}")
-    assert cli.main(_cat(test_txt, out)) == 0
+    assert cli.main(_cat(sentences_file, out)) == 0
     monkeypatch.undo()
     me = f"{os.geteuid()}:{os.getegid()}"
     assert capsys.readouterr().err.split("\n")[:2] == [
@@ -241,14 +242,14 @@ def _group_name(gid: int) -> str:
                            "shorter name"),
 ], ids=["empty", "missing-directory", "directory-is-a-file", "dangling-link-missing-directory",
         "link-loop", "socket", "name-too-long"])
-def test_impossible_targets_are_usage_errors(test_txt, tmp_path, capsys, output, line):
+def test_impossible_targets_are_usage_errors(sentences_file, tmp_path, capsys, output, line):
     (tmp_path / "dangling").symlink_to("gone/x.txt")
     (tmp_path / "loop").symlink_to("loop")
     server = socket.socket(socket.AF_UNIX)
     server.bind(str(tmp_path / "sock"))
     try:
         before = _names(tmp_path)
-        assert cli.main(_cat(test_txt, output.format(tmp=tmp_path))) == 2
+        assert cli.main(_cat(sentences_file, output.format(tmp=tmp_path))) == 2
         assert capsys.readouterr() == ("", f"committee: error: {line.format(tmp=tmp_path)} (see "
                                            "'committee segment --help')\n")
         assert _names(tmp_path) == before

@@ -58,6 +58,20 @@ def dead_tag() -> str:
     return out
 
 
+class _CountingTime:
+    """The ``time`` module as the lock sees it, its pauses recorded in ``waits``."""
+
+    def __init__(self, waits: list[float]):
+        self.waits = waits
+
+    def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        time.sleep(seconds)
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
 @pytest.fixture()
 def sleeper():
     """A live process that is not a committee process."""
@@ -74,12 +88,13 @@ def sleeper():
 def test_live_holder_is_refused_at_once_with_one_line(tmp_path):
     run_dir = tmp_path / "x"
     proc = start_holder(run_dir)
+    waits = []
     try:
-        t0 = time.monotonic()
-        with pytest.raises(RunError) as info:
-            with runlock.hold(run_dir, "committee run"):
-                pass
-        elapsed = time.monotonic() - t0
+        with pytest.MonkeyPatch.context() as mp:  # the lock's pauses, counted
+            mp.setattr(runlock, "time", _CountingTime(waits))
+            with pytest.raises(RunError) as info:
+                with runlock.hold(run_dir, "committee run"):
+                    pass
     finally:
         stop(proc)
     message = str(info.value)
@@ -87,7 +102,7 @@ def test_live_holder_is_refused_at_once_with_one_line(tmp_path):
     assert m, message
     assert m["dir"] == str(run_dir) and int(m["pid"]) == proc.pid
     assert info.value.exit_code == 5 and "\n" not in message
-    assert elapsed < 1.0
+    assert waits == []  # at once: no pause for the holder to settle
     # once the holder is gone, the lock is free again
     with runlock.hold(run_dir, "committee run") as owner:
         assert owner.holder.pid == os.getpid()
@@ -141,12 +156,16 @@ def test_holder_without_a_record_is_still_a_holder(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / runlock.LOCK_FILE)],
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "locked"
+    waits = []
     try:
-        t0 = time.monotonic()
-        with pytest.raises(RunError) as info:
-            with runlock.hold(tmp_path, "committee run"):
-                pass
-        assert time.monotonic() - t0 < runlock.SETTLE_S + 0.5
+        with pytest.MonkeyPatch.context() as mp:  # the lock's pauses, counted
+            mp.setattr(runlock, "time", _CountingTime(waits))
+            with pytest.raises(RunError) as info:
+                with runlock.hold(tmp_path, "committee run"):
+                    pass
+        # it waited SETTLE_S for a record, in short pauses, then gave up
+        assert waits and set(waits) == {0.01}
+        assert len(waits) <= round(runlock.SETTLE_S / 0.01) + 1  # each pause takes >= 0.01 s
         assert runlock.holder(tmp_path).pid == 0
     finally:
         stop(proc)

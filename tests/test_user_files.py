@@ -375,5 +375,7 @@ def test_ctrl_c_during_table2_with_one_worker(tmp_path):
     p.stdout.close()
     assert code == 130
     assert "committee: interrupted (SIGINT); finished work is kept" in rest
-    assert elapsed < 3, f"took {elapsed:.1f} s to stop"  # about 0.1 s when the machine is idle
+    # at once, not after the model's 10,000 iterations (minutes): about 0.1 s on an
+    # idle machine, 20 s leaves room for a loaded one
+    assert elapsed < 20, f"took {elapsed:.1f} s to stop"
     assert set(before) <= {q.name for q in (tmp_path / "run").iterdir()}
