@@ -300,7 +300,7 @@ DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 #: The kinds of extension docs/architecture.md's "Where to add" table covers.
 EXTENSIONS = {"a metric", "a corpus format", "a segmenter", "a task", "a trainer",
-              "an analysis"}
+              "an analysis", "a subcommand"}
 
 _PLACE = re.compile(r"`((?:committee/[\w/<>]+\.py)|pyproject\.toml)`(?: \(`(\w+)`)?")
 

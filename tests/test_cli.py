@@ -109,10 +109,10 @@ def test_python_dash_m_and_no_traceback(files):
 
 
 def test_each_warning_text_is_printed_once_per_command(capsys):
-    from committee.cli import _warning_printer
+    from committee.cli.entry import warning_printer
     from committee.errors import Note, PlausibilityWarning
 
-    show = _warning_printer()
+    show = warning_printer()
     for _ in range(2):
         show(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
     show(Note("parallel.n_jobs: 8 reduced to 2"), Note, "f.py", 1)
@@ -120,7 +120,7 @@ def test_each_warning_text_is_printed_once_per_command(capsys):
     assert capsys.readouterr().err == ("committee: warning: out.txt: looks odd\n"
                                        "committee: note: parallel.n_jobs: 8 reduced to 2\n"
                                        "committee: warning: out2.txt: looks odd\n")
-    _warning_printer()(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
+    warning_printer()(PlausibilityWarning("out.txt: looks odd"), PlausibilityWarning, "f.py", 1)
     assert capsys.readouterr().err == "committee: warning: out.txt: looks odd\n"  # a new command
 
 
@@ -259,3 +259,46 @@ def test_readme_synopsis_of_segment_names_every_segmenter():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     synopsis = re.findall(r"^committee segment --with (\S+\|\S+)", readme, re.MULTILINE)
     assert [names.split("|") for names in synopsis] == [[*SEGMENTERS, "cmd:COMMAND"]]
+
+
+def test_a_subcommand_declared_in_its_module_is_everywhere(monkeypatch, capsys):
+    """A module with ``add(sub)`` and its ``cmd_*``, named in
+    ``entry.COMMANDS``: the top --help lists it, its own --help shows its
+    options, main runs it, and its check's refusal is one line, exit code 2."""
+    import types
+
+    from committee.cli import entry
+    from committee.cli.options import UsageError, quiet_option
+    from committee.errors import InputError
+
+    def cmd_hello(args):
+        if args.name == "nowhere":
+            raise InputError(args.name, None, "no such place")
+        print(f"hello {args.name}")
+        return 0
+
+    def check(args):
+        if args.name == "nobody":
+            raise UsageError("NAME: nobody is no one")
+
+    def add(sub):
+        h = sub.add_parser("hello", help="say hello to NAME", description="Say hello to NAME.")
+        h.add_argument("name", metavar="NAME")
+        quiet_option(h)
+        h.set_defaults(func=cmd_hello, check=check)
+
+    monkeypatch.setattr(entry, "COMMANDS", entry.COMMANDS + (types.SimpleNamespace(add=add),))
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert re.search(r"^\s+hello\s+say hello to NAME$", capsys.readouterr().out, re.M)
+    with pytest.raises(SystemExit):
+        main(["hello", "--help"])
+    assert "Say hello to NAME." in capsys.readouterr().out
+    assert main(["hello", "world"]) == 0
+    assert capsys.readouterr().out == "hello world\n"
+    assert main(["hello", "nobody"]) == 2
+    assert capsys.readouterr().err == ("committee: error: NAME: nobody is no one "
+                                       "(see 'committee hello --help')\n")
+    assert main(["hello", "nowhere"]) == 3
+    assert capsys.readouterr().err == "committee: error: nowhere: no such place\n"

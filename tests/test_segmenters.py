@@ -81,7 +81,7 @@ def test_jieba_segments_people_daily_text():
 def test_a_segmenter_declared_once_is_everywhere(monkeypatch, tmp_path):
     """One Tool record in the table: --with, the config's
     experiments.segmenters, the help texts, install hints and load() follow."""
-    from committee import cli
+    from committee.cli.options import segmenter_names
     from committee.config import load_config
 
     toy = segmenters.Tool(name="chars", module="json", extra="chars",
@@ -92,7 +92,7 @@ def test_a_segmenter_declared_once_is_everywhere(monkeypatch, tmp_path):
     assert segmenters.load("chars").cut("我爱北京") == ["我", "爱", "北", "京"]
     assert segmenters.tagger_problem("chars") == (
         "not an entity tagger: it segments words and tags no entities")
-    assert "chars" in cli._segmenter_names()
+    assert "chars" in segmenter_names()
     path = tmp_path / "c.yaml"
     path.write_text("name: x\ncorpus: {train: {builtin: peoples-daily-1998, split: train}, "
                     "test: {builtin: peoples-daily-1998, split: test}}\n"

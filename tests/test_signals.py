@@ -31,6 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from committee import cli
+from committee.cli import score as score_cli
 from committee.system import pools as parallel
 from committee.pipeline import dataset as pipeline
 from committee.system import process
@@ -461,7 +462,7 @@ def test_ctrl_c_in_the_api_is_exit_130_and_one_line(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_score", interrupted)
+    monkeypatch.setattr(score_cli, "cmd_score", interrupted)
     assert cli.main(["score", "--gold", "g.txt", "o.txt"]) == 130
     assert capsys.readouterr().err == STOP_LINES[signal.SIGINT]
 

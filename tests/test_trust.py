@@ -15,6 +15,7 @@ import pytest
 
 from committee import cli, corpus as corpus_mod
 from committee import config as config_mod
+from committee.cli.options import scheduler_overrides
 from committee.errors import ConfigError, UntrustedWarning
 from toyrun import make_toy_corpus, write_config
 
@@ -136,7 +137,7 @@ def test_config_file_cannot_name_a_scheduler(toy_run, tmp_path, capsys):
         "tcp://127.0.0.1:9\n")
     assert not (tmp_path / "run").exists()
     # named on the command line, the same address is the user's word
-    named = config_mod.load_config(cfg, overrides=cli._scheduler(
+    named = config_mod.load_config(cfg, overrides=scheduler_overrides(
         cli.build_parser().parse_args(["run", str(cfg), "--scheduler", "tcp://127.0.0.1:9"])))
     assert (named.parallel.backend, named.parallel.scheduler) == ("dask", "tcp://127.0.0.1:9")
 

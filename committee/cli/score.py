@@ -1,0 +1,277 @@
+"""``committee score``: standard and balanced metrics of any segmenter's
+outputs against a gold (:mod:`committee.scoring`), as a table, JSON or
+Markdown."""
+
+from __future__ import annotations
+
+from committee import tasks as tasks_mod
+from committee.cli.options import UsageError, check_encodings, file_options, task_option
+from committee.corpus import NORMALIZATIONS
+from committee.corpus.entities import MODES, SCHEMES
+from committee.system.arguments import cli_int
+from committee.tasks import get as get_task
+
+#: What the command line gives each input an attribute needs.
+_BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train-words",
+                 "training corpus": "--train CORPUS (a word list has no counts)"}
+
+#: The value of ``--buckets`` given alone: every attribute (distinct from
+#: ``--buckets=``, an empty list, which is refused).
+ALL_BUCKETS = "<every attribute>"
+
+
+def add(sub) -> None:
+    """Declare ``committee score`` and its options, in the order ``--help``
+    shows them."""
+    s = sub.add_parser("score", help="score segmenters' outputs with standard and balanced metrics",
+                       description="Score each OUTPUT against GOLD: p/r/f1, the balanced "
+                                   "pb/rb/fb (with --difficulty), OOV/IV recall, ER, TNR, "
+                                   "boundary P/R/F, and ranks by f1 and by fb.")
+    _input_options(s)
+    _output_options(s)
+    _task_options(s)
+    s.set_defaults(func=cmd_score, check=check)
+
+
+def _input_options(s) -> None:
+    """The files ``committee score`` reads, and how."""
+    s.add_argument("outputs", nargs="+", metavar="OUTPUT",
+                   help="segmented output file(s); '-' reads standard input")
+    s.add_argument("--gold", required=True, help="gold segmentation of the same text")
+    s.add_argument("--difficulty", metavar="FILE.weight",
+                   help="per-word difficulty file (.weight) for the balanced metrics")
+    group = s.add_mutually_exclusive_group()
+    group.add_argument("--train-words", metavar="FILE",
+                       help="training word list, one word per line (for OOV metrics)")
+    group.add_argument("--train", metavar="CORPUS",
+                       help="training corpus whose words define in-vocabulary (for OOV metrics)")
+    s.add_argument("--allow-overlap", action="store_true",
+                   help="accept a --train corpus holding the very words of GOLD (a warning, "
+                        "not an error)")
+    file_options(s, "gold", "GOLD", default="that of --format")
+    file_options(s, "train", "the --train CORPUS", "the --train CORPUS or --train-words file",
+                 default="that of --format")
+    file_options(s, "", "the OUTPUTs")
+    s.add_argument("--normalize", default="none",
+                   choices=["none", *(n for n in NORMALIZATIONS if n is not None)],
+                   help="normalise characters of every file identically (default: none)")
+
+
+def _output_options(s) -> None:
+    """What ``committee score`` computes and prints."""
+    s.add_argument("--bootstrap", type=cli_int(0), default=0, metavar="N",
+                   help="bootstrap resamples for 95%% intervals and paired tests (e.g. 1000; "
+                        "at most what fits in half the available memory)")
+    s.add_argument("--seed", type=cli_int(0), default=12345,
+                   help="bootstrap seed, an integer >= 0 (default: 12345)")
+    shape = s.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    shape.add_argument("--markdown", action="store_true",
+                       help="print a Markdown table (to paste into a paper or a README)")
+    s.add_argument("--buckets", nargs="?", const=ALL_BUCKETS, metavar="ATTR,...",
+                   help="add results by word attribute: length, oov, frequency, consistency, "
+                        "sentence, difficulty (default: every one whose input is given; "
+                        "docs/metrics.md)")
+    s.add_argument("--gold-check", metavar="RUN_DIR",
+                   help="also give f1 and fb with the run's most suspicious gold spans left "
+                        "out (as many as check-gold.tsv expects errors; run `committee "
+                        "check-gold RUN_DIR` first) and whether the ranking changes")
+    s.add_argument("--irt", metavar="RUN_DIR",
+                   help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
+                        "fixed; run `committee irt RUN_DIR` first)")
+    s.add_argument("--metrics", metavar="NAMES",
+                   help=metrics_help())
+
+
+def _task_options(s) -> None:
+    """``--task`` and the entity task's ``--mode`` and ``--scheme``."""
+    task_option(s, "ner: named entities of bio files, scored as seqeval does, pb/rb/fb "
+                   "with a run's entity difficulties (docs/method.md §13); pos: words and "
+                   "their part-of-speech tags (pku, underscore, conllu or conllu-xpos "
+                   "files), tag accuracy on the gold segmentation, joint otherwise (§14)")
+    s.add_argument("--mode", default="default", choices=MODES,
+                   help="--task ner: entities by the conlleval rules (default) or, strict, "
+                        "the well-formed ones of --scheme (seqeval's mode='strict')")
+    s.add_argument("--scheme", choices=SCHEMES, help="--task ner --mode strict: the tag "
+                                                     "scheme (default: detected from GOLD)")
+
+
+def cli_spelling(source: str):
+    """How messages spell setting ``key`` of ``source`` (``gold``, ``train``,
+    ``output``) on the command line: ``--gold-format conllu``, ``--format conllu``."""
+    prefix = "" if source == "output" else f"{source}-"
+
+    def spell(key: str, value) -> str:
+        if value is True:
+            return f"--{key.replace('_', '-')}"
+        return f"--{prefix}{key} {value}"
+    return spell
+
+
+def cmd_score(args) -> int:
+    from committee import scoring
+
+    _check_inputs(args)
+    check = None
+    if args.gold_check is not None:
+        from committee.scoring import goldcheck
+
+        check = goldcheck.read(args.gold_check)  # refused before any scoring
+    scorer = scoring.Scorer(args.gold, args.difficulty, args.train_words or args.train,
+                            _scorer_options(args))
+    if check is not None:  # a list of this gold, before any output is scored
+        goldcheck.check_scored_gold(check[1], scorer, args.gold_check)
+    result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
+                              progress=True)
+    sens = None
+    if args.gold_check is not None:
+        from committee.scoring import goldcheck
+
+        sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
+                                     full=result.systems, check=check)
+    if args.json:
+        text = result.json(args.columns if args.metrics is not None else None,
+                           gold_check=sens)
+        print(text)
+    elif args.markdown:
+        print(result.markdown(args.columns))
+    else:
+        print(result.text(args.columns))
+    if sens is not None and not args.json:
+        print()
+        print(goldcheck.format_sensitivity(sens))
+    return 0
+
+
+def _check_inputs(args) -> None:
+    """The files exist, a run's files are as the run wrote them, and every
+    one is of ``--task``'s kind."""
+    from committee import scoring
+    from committee.pipeline import difficulty
+    from committee.pipeline import layout
+
+    if args.difficulty is not None:  # a run in progress: one clear line, not "no such file"
+        difficulty.check_from_final_run(args.difficulty)
+    # --irt: a run directory, checked by the Scorer; "-": standard input
+    files = [args.gold, difficulty.difficulty_file(args.difficulty), args.train_words,
+             args.train, *(o for o in args.outputs if o != "-")]
+    scoring.require_files(files)
+    layout.verify_files(files)  # a run's file (its test.txt, ...) as the run wrote it
+    layout.check_task([args.gold, args.difficulty, args.train_words, args.train, args.irt,
+                       *args.outputs], args.task, cli_spelling("output"))
+
+
+def _scorer_options(args):
+    """The :class:`committee.scoring.ScorerOptions` of the arguments."""
+    from committee import scoring
+
+    fmt = args.format or get_task(args.task).format
+    return scoring.ScorerOptions(
+        format=fmt, encoding=args.encoding,
+        gold_format=args.gold_format or fmt, gold_encoding=args.gold_encoding,
+        train_encoding=args.train_encoding, allow_overlap=args.allow_overlap,
+        normalization=None if args.normalize == "none" else args.normalize,
+        train_format=(args.train_format or fmt) if args.train else None,
+        spelling=cli_spelling, irt=args.irt, buckets=args.buckets, task=args.task,
+        mode=args.mode, scheme=args.scheme)
+
+
+def columns(names: str | None, irt: bool = False) -> tuple:
+    """The metric records (:mod:`committee.metrics.records`) chosen by
+    ``--metrics`` (a comma-separated list of keys or column headings); without
+    it every shown metric, the IRT ones with ``--irt``.  An unknown name, or
+    an IRT metric without ``--irt``, is a usage error."""
+    from committee.metrics import records
+
+    shown = [m for m in records.registry() if m.shown]
+    if names is None:
+        return tuple(m for m in shown if irt or m.source == "stats")
+    by_name = {n: m for m in records.registry() for n in (m.key, m.heading)}
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown or not wanted:
+        raise UsageError(f"--metrics: unknown metric {', '.join(unknown) or repr(names)}; "
+                         f"choose from {', '.join(m.heading for m in shown)}")
+    chosen = tuple(dict.fromkeys(by_name[n] for n in wanted))
+    needs_irt = [m.key for m in chosen if m.source == "irt"]
+    if needs_irt and not irt:
+        raise UsageError(f"--metrics: {', '.join(needs_irt)} needs --irt RUN_DIR (the items "
+                         "of `committee irt RUN_DIR`)")
+    return chosen
+
+
+def metrics_help() -> str:
+    """``--metrics``' help, listing every metric of the registry."""
+    from committee.metrics import records
+
+    names = ", ".join(m.heading for m in records.registry() if m.shown)
+    return (f"comma-separated columns of the table (keys or headings): {names} (default: "
+            "all; theta needs --irt; docs/metrics.md)")
+
+
+def _buckets(value: str | None, args) -> object:
+    """``--buckets``: None (not given), True (given alone: every attribute
+    whose input is given) or the attributes named, each checked to exist and
+    to have its input; a value that names none (``--buckets=``) is refused."""
+    from committee.metrics.buckets import KEYS, attribute
+
+    if value is None or value is ALL_BUCKETS:
+        return None if value is None else True
+    if not any(n.strip() for n in value.split(",")):
+        raise UsageError(f"--buckets: {value!r} names no attribute; give --buckets alone for "
+                         "every attribute, or --buckets=ATTR,... (before the OUTPUTs)")
+    if get_task(args.task).collector != tasks_mod.WORDS:  # entities' or tagged words' attributes
+        return _unit_buckets(value, args.difficulty is not None, get_task(args.task))
+    given = {"difficulty": args.difficulty is not None,
+             "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
+    names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    for name in names:
+        if name not in KEYS:
+            raise UsageError(f"--buckets: unknown attribute {name!r}; choose from "
+                             f"{', '.join(KEYS)} (write --buckets=ATTR,... before the OUTPUTs)")
+        needs = attribute(name).needs
+        if needs is not None and not given[needs]:
+            raise UsageError(f"--buckets: {name} needs {_BUCKET_FLAGS[needs]}")
+    return names or True
+
+
+def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
+    """``--buckets`` of labelled units: ``type`` (``--task ner``) or ``tag``
+    (``--task pos``), ``length``, ``difficulty``."""
+    from committee.metrics.buckets import UNIT_ATTRIBUTES
+
+    keys = tuple(a.key for a in UNIT_ATTRIBUTES[task.collector])
+    names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    for name in names:
+        if name not in keys or (name == "difficulty" and not difficulty):
+            raise UsageError(f"--buckets: {name!r} is not an attribute of {task.units} here; "
+                             f"choose from {', '.join(keys)} (difficulty needs "
+                             "--difficulty)")
+    return names or True
+
+
+def check(args) -> None:
+    """Argument checks argparse cannot express, in order: ``--bootstrap``,
+    the encodings, ``--gold-check`` with standard input, ``--metrics``,
+    ``--mode``/``--scheme``, ``--buckets``, standard input given twice."""
+    if args.bootstrap:
+        from committee.metrics.significance import check_resamples
+
+        try:
+            check_resamples(args.bootstrap)
+        except ValueError as exc:
+            raise UsageError(f"--bootstrap: {exc}") from None
+    check_encodings(args)
+    if args.gold_check is not None and "-" in args.outputs:
+        raise UsageError("--gold-check scores each output twice: give files, not standard "
+                         "input ('-')")
+    args.columns = columns(args.metrics, irt=args.irt is not None)
+    task = get_task(args.task)
+    if not task.tagged and (args.mode != "default" or args.scheme is not None):
+        raise UsageError("--mode and --scheme are for --task ner (entity tags)")
+    if not task.tiles and args.metrics is None:  # TNR and boundaries: of words only
+        args.columns = tuple(m for m in args.columns
+                             if not {"total_words", "boundary_gold"} & set(m.needs))
+    args.buckets = _buckets(args.buckets, args)
+    if args.outputs.count("-") > 1:
+        raise UsageError("standard input ('-') can be given as one OUTPUT only")
