@@ -506,12 +506,14 @@ _DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPE
 
 def failed(failures: list[MemberFailure], out: Path, size: int, n_saved: int):
     """The error that ends a run in which members failed (the others are saved)."""
+    from committee.pipeline.layout import LOG_FILE
+
     failures = sorted(failures, key=lambda f: f.index)
     shown = "; ".join(f"member {f.index}: {f.error}" for f in failures[:3])
     if len(failures) > 3:
         shown += f"; and {len(failures) - 3} more"
     what = (f"{len(failures)} of {count(size, 'member')} failed ({shown}); "
-            f"{n_saved} {'is' if n_saved == 1 else 'are'} saved; details in {out / 'run.log'}")
+            f"{n_saved} {'is' if n_saved == 1 else 'are'} saved; details in {out / LOG_FILE}")
     if any(f.error in (WORKER_DIED, DASK_WORKER_DIED) for f in failures):
         what += ("; a worker dies when killed from outside, out of memory or by a crash in C "
                  "code, and every member running in the pool then fails with it")
