@@ -38,8 +38,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "segmenters", "config", "corpus.plausibility", "report.analyses"),
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "tasks", "pipeline.runfiles"),
-    ("system.files", "system.inputs", "errors", "system.arguments", "system.commands",
-     "system.process", "system.reaper", "learners", "pipeline", "system"),
+    ("system.files", "system.owners", "system.inputs", "errors", "system.arguments",
+     "system.commands", "system.process", "system.reaper", "learners", "pipeline", "system"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 

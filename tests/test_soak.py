@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from committee.system import files as fileio
+from committee.system import owners
 from committee.system.files import sha256_bytes
 
 from toyrun import write_config
@@ -65,7 +65,7 @@ def alive_in(sessions: set[int]) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            if os.getsid(int(entry)) in sessions and fileio._proc_state(int(entry))[0] != "Z":
+            if os.getsid(int(entry)) in sessions and owners._proc_state(int(entry))[0] != "Z":
                 found.append(int(entry))
         except (OSError, TypeError):  # gone meanwhile
             pass
