@@ -272,8 +272,8 @@ def read_table(path: str | os.PathLike, kind: str = "table", fix: str = DEFAULT_
 
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "t.tsv"
-    >>> _ = f.write_text("word\td\n北京\t0.5\n", encoding="utf-8")
-    >>> read_table(f, sep="\t")["word"].tolist()
+    >>> _ = f.write_text("word\\td\\n北京\\t0.5\\n", encoding="utf-8")
+    >>> read_table(f, sep="\\t")["word"].tolist()
     ['北京']
     """
     import pandas as pd
