@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
+import sys
 
 import pytest
 
@@ -78,15 +79,63 @@ def test_jieba_segments_people_daily_text():
     assert words[0][0] == "迈向" and seg.version != "unknown"
 
 
+#: An adapter module: its TOOL record (committee/segmenters/adapters/<name>.py).
+TOY_ADAPTER = """\
+from committee.segmenters.base import Segmenter, Tool
+
+TOOL = Tool(name="{name}", order={order}, module="json", extra="{name}",
+            loader=lambda: Segmenter("{name}", "1", list), about="one word a character",
+            licence="MIT")
+"""
+
+
+def _adapters(tmp_path, monkeypatch, **modules: str) -> str:
+    """A package of adapter modules (name -> source) importable as ``toyadapters``."""
+    package = tmp_path / "toyadapters"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    for name, source in modules.items():
+        (package / f"{name}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m.split(".")[0] == "toyadapters"]:
+        monkeypatch.delitem(sys.modules, name)
+    return "toyadapters"
+
+
+def test_the_registry_finds_every_adapter_module_in_its_order(tmp_path, monkeypatch):
+    from committee.segmenters import registry
+
+    package = _adapters(tmp_path, monkeypatch, chars=TOY_ADAPTER.format(name="chars", order=5),
+                        words=TOY_ADAPTER.format(name="words", order=1))
+    assert [t.name for t in registry.tools_in(package)] == ["words", "chars"]
+    package = _adapters(tmp_path, monkeypatch, helper="X = 1\n")
+    with pytest.raises(TypeError, match="toyadapters.helper: no TOOL record"):
+        registry.tools_in(package)
+    package = _adapters(tmp_path, monkeypatch, helper=TOY_ADAPTER.format(name="chars", order=9))
+    with pytest.raises(TypeError, match="two tools of one name"):
+        registry.tools_in(package)
+
+
+def test_the_table_of_docs_segmenters_md_is_the_registrys():
+    from committee.segmenters.__main__ import DOC, with_table
+
+    text = DOC.read_text(encoding="utf-8")
+    assert with_table(text) == text, "run python -m committee.segmenters --write"
+    assert with_table(text.replace("| MIT |", "| GPL |", 1)) == text
+
+
 def test_a_segmenter_declared_once_is_everywhere(monkeypatch, tmp_path):
-    """One Tool record in the table: --with, the config's
-    experiments.segmenters, the help texts, install hints and load() follow."""
+    """One adapter module, its Tool record found by the registry: --with, the
+    config's experiments.segmenters, the help texts, install hints, load()
+    and the table of docs/segmenters.md follow."""
     from committee.cli.options import segmenter_names
     from committee.config import load_config
+    from committee.segmenters import registry
 
-    toy = segmenters.Tool(name="chars", module="json", extra="chars",
-                          loader=lambda: segmenters.Segmenter("chars", "1", list))
+    package = _adapters(tmp_path, monkeypatch, chars=TOY_ADAPTER.format(name="chars", order=5))
+    toy, = registry.tools_in(package)
     monkeypatch.setitem(segmenters.SEGMENTERS, "chars", toy)
+    assert "| `chars` | `[chars]` | one word a character | MIT |" in registry.table()
     assert segmenters.name_problem("chars") is None
     assert segmenters.install_hint("chars") == "pip install 'committee[chars]'"
     assert segmenters.load("chars").cut("我爱北京") == ["我", "爱", "北", "京"]
