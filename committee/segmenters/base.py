@@ -76,16 +76,16 @@ class Tool:
     ----------
     name : str
         Its name in ``--with`` and in the config.
-    order : int
-        Its place in every list of names (help texts, messages, the table
-        of docs/segmenters.md): the lower, the earlier (ties by name;
-        default: after the tools of committee, 10 to 70).
     module : str
         The module to import (its presence says whether it is installed).
     extra : str
         The extra of pyproject.toml that installs it (``committee[EXTRA]``).
     loader : callable
         Returns the :class:`Segmenter` (imports the tool, loads its model).
+    order : int
+        Its place in every list of names (help texts, messages, the table
+        of docs/segmenters.md): the lower, the earlier (ties by name;
+        default: after the tools of committee, 10 to 70).
     about : str
         What it is, for the table of docs/segmenters.md.
     licence : str
