@@ -41,6 +41,7 @@ _LAZY = {
     "run": ("committee.pipeline.workflow", "run"),
     "report": ("committee.pipeline.workflow", "report"),
     "check_gold": ("committee.scoring.goldcheck", "check_gold"),
+    "adaptive_score": ("committee.scoring.adaptive_run", "adaptive_score"),
 }
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "run",
     "report",
     "check_gold",
+    "adaptive_score",
     "CommitteeError",
     "InputError",
     "ConfigError",

@@ -31,7 +31,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
     ("pipeline.workflow",),
-    ("pipeline.dataset", "report", "scoring.irt", "scoring.goldcheck"),
+    ("pipeline.dataset", "report", "scoring.irt", "scoring.goldcheck", "scoring.adaptive_run"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
      "system.pools", "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats",
      "report.plots",

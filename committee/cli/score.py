@@ -5,6 +5,7 @@ Markdown."""
 from __future__ import annotations
 
 from committee import tasks as tasks_mod
+from committee.cli import score_adaptive
 from committee.cli.options import UsageError, check_encodings, file_options, task_option
 from committee.corpus import NORMALIZATIONS
 from committee.corpus.entities import MODES, SCHEMES
@@ -30,14 +31,16 @@ def add(sub) -> None:
     _input_options(s)
     _output_options(s)
     _task_options(s)
+    score_adaptive.add(s)
     s.set_defaults(func=cmd_score, check=check)
 
 
 def _input_options(s) -> None:
     """The files ``committee score`` reads, and how."""
-    s.add_argument("outputs", nargs="+", metavar="OUTPUT",
+    # OUTPUT and --gold are checked by check(): --adaptive --with NAME takes no OUTPUT
+    s.add_argument("outputs", nargs="*", metavar="OUTPUT",
                    help="segmented output file(s); '-' reads standard input")
-    s.add_argument("--gold", required=True, help="gold segmentation of the same text")
+    s.add_argument("--gold", help="gold segmentation of the same text (required)")
     s.add_argument("--difficulty", metavar="FILE.weight",
                    help="per-word difficulty file (.weight) for the balanced metrics")
     group = s.add_mutually_exclusive_group()
@@ -112,6 +115,8 @@ def cmd_score(args) -> int:
     from committee import scoring
 
     _check_inputs(args)
+    if args.adaptive:
+        return score_adaptive.cmd_adaptive(args, _scorer_options(args))
     check = None
     if args.gold_check is not None:
         from committee.scoring import goldcheck
@@ -253,7 +258,14 @@ def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
 def check(args) -> None:
     """Argument checks argparse cannot express, in order: ``--bootstrap``,
     the encodings, ``--gold-check`` with standard input, ``--metrics``,
-    ``--mode``/``--scheme``, ``--buckets``, standard input given twice."""
+    ``--mode``/``--scheme``, ``--buckets``, standard input given twice;
+    OUTPUT (or ``--adaptive --with``) and ``--gold`` given, and the options
+    of ``--adaptive`` (:func:`committee.cli.score_adaptive.check`)."""
+    missing = [flag for flag, given in (("OUTPUT", args.outputs or args.segmenter),
+                                        ("--gold", args.gold)) if not given]
+    if missing:
+        raise UsageError(f"the following arguments are required: {', '.join(missing)}")
+    score_adaptive.check(args)
     if args.bootstrap:
         from committee.metrics.significance import check_resamples
 

@@ -1,0 +1,171 @@
+"""Model-assisted estimates of a system's full-test totals from sentences
+drawn with known probabilities (docs/method.md §16).
+
+A system's p, r, f1, pb, rb and fb are functions of six corpus totals:
+``n_gold`` and ``gold_d`` (known from the gold and the difficulties) and
+the four of :data:`ESTIMATED` (``n_correct``, ``correct_d``, ``n_pred``,
+``pred_d``), which need the system's output.  A sentence's four counts are
+predicted from the 2PL (:func:`predict`); each draw ``j`` of a sentence
+``s`` with selection probability ``q_s`` from the sentences not yet
+administered gives one estimate of the four totals (:func:`draw_totals`)
+
+    z_j = Σ_{administered before} y + Σ_{pool} ŷ + (y_s − ŷ_s) / q_s,
+
+whose expectation given the past is the true total whatever the
+predictions are (Hansen–Hurwitz on the residuals).  :func:`combine`
+averages the draws and estimates the variance of the average from their
+spread; :func:`intervals` turns the totals into each metric with a 95%
+interval by the delta method.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from committee.metrics.records import metric_arrays
+
+#: The totals estimated from the administered sentences, in the column order
+#: of every (sentences × 4) array here.
+ESTIMATED = ("n_correct", "correct_d", "n_pred", "pred_d")
+#: The totals known from the gold and its difficulties alone.
+KNOWN = ("n_gold", "gold_d")
+#: The metrics estimated, in the order reported.
+METRICS = ("p", "r", "f1", "pb", "rb", "fb")
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def selection_probabilities(size: np.ndarray, floor: float) -> np.ndarray:
+    """Probabilities proportional to ``size`` mixed with the uniform
+    distribution: ``(1 − floor) · size / Σ size + floor / n``; uniform when
+    every size is 0.
+
+    >>> selection_probabilities(np.array([3.0, 1.0, 0.0, 0.0]), 0.2).tolist()
+    [0.65, 0.25, 0.05, 0.05]
+    """
+    size = np.asarray(size, np.float64)
+    n = size.shape[0]
+    total = size.sum()
+    if not total > 0:
+        return np.full(n, 1.0 / n)
+    return (1.0 - floor) * size / total + floor / n
+
+
+def sentence_sums(values: np.ndarray, unit_sentence: np.ndarray, n_sentences: int) -> np.ndarray:
+    """Per-sentence sums of per-unit ``values`` (units in corpus order)."""
+    return np.bincount(unit_sentence, weights=values, minlength=n_sentences)
+
+
+def ratios(observed: np.ndarray, gold: np.ndarray) -> tuple[float, float]:
+    """(κ, κ_d) from the administered sentences' rows: the predicted units
+    that are wrong per gold unit missed, ``Σ (n' − c) / Σ (n − c)``, and the
+    same of the difficulty weights, ``Σ (d' − cd) / Σ (D − cd)``; 1 where
+    nothing was missed yet.  ``observed``: rows of :data:`ESTIMATED`;
+    ``gold``: rows of (``n_gold``, ``gold_d``).
+
+    >>> ratios(np.array([[2.0, 0.5, 4.0, 1.0]]), np.array([[3.0, 1.0]]))
+    (2.0, 1.0)
+    """
+    missed = gold[:, 0].sum() - observed[:, 0].sum()
+    missed_d = gold[:, 1].sum() - observed[:, 1].sum()
+    wrong = observed[:, 2].sum() - observed[:, 0].sum()
+    wrong_d = observed[:, 3].sum() - observed[:, 1].sum()
+    kappa = wrong / missed if missed > 0 else 1.0
+    kappa_d = wrong_d / missed_d if missed_d > 1e-12 else 1.0
+    return float(kappa), float(kappa_d)
+
+
+def predict(p_correct: np.ndarray, d: np.ndarray, unit_sentence: np.ndarray,
+            gold: np.ndarray, kappa: tuple[float, float]) -> np.ndarray:
+    """Each sentence's predicted counts (rows of :data:`ESTIMATED`).
+
+    ``p_correct``: each gold unit's P(correct | θ); ``d`` its difficulty;
+    ``gold``: each sentence's (``n_gold``, ``gold_d``).  The expected
+    right units ĉ = Σ P and their weight Σ d P; the predicted units
+    ĉ + κ (n − ĉ) (each right unit is one predicted unit, and each missed
+    one becomes κ wrong ones) and their weight Σ d P + κ_d (D − Σ d P).
+
+    >>> predict(np.array([0.5, 1.0]), np.array([0.4, 0.0]), np.array([0, 0]),
+    ...         np.array([[2.0, 0.4]]), (2.0, 1.0)).tolist()
+    [[1.5, 0.2, 2.5, 0.4]]
+    """
+    s = gold.shape[0]
+    c = sentence_sums(p_correct, unit_sentence, s)
+    cd = sentence_sums(d * p_correct, unit_sentence, s)
+    return np.column_stack((c, cd, c + kappa[0] * (gold[:, 0] - c),
+                            cd + kappa[1] * (gold[:, 1] - cd)))
+
+
+def draw_totals(base: np.ndarray, residual: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """One estimate of the four totals per draw: ``base`` (Σ of the
+    administered sentences' counts and the pool's predictions, the same for
+    every draw of a batch) plus the drawn sentence's residual over its
+    selection probability.
+
+    >>> draw_totals(np.array([1.0, 0, 0, 0]), np.array([[0.5, 0, 0, 0]]), np.array([0.25])).tolist()
+    [[3.0, 0.0, 0.0, 0.0]]
+    """
+    return base[None, :] + residual / q[:, None]
+
+
+def combine(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of the draws' estimates ``z`` (draws × 4) and the estimated
+    covariance of that mean, ``Σ (z_j − z̄)(z_j − z̄)ᵀ / (n (n − 1))``
+    (each z_j has the same conditional mean, the true totals, so their
+    spread estimates the variance; NaN below 2 draws).
+
+    >>> m, v = combine(np.array([[1.0, 0, 0, 0], [3.0, 0, 0, 0]]))
+    >>> m.tolist(), float(v[0, 0])
+    ([2.0, 0.0, 0.0, 0.0], 1.0)
+    """
+    n = z.shape[0]
+    mean = z.mean(axis=0)
+    if n < 2:
+        return mean, np.full((z.shape[1], z.shape[1]), np.nan)
+    dev = z - mean
+    return mean, dev.T @ dev / (n * (n - 1))
+
+
+def metric_values(known: dict, estimated: np.ndarray, keys=METRICS) -> dict[str, np.ndarray]:
+    """The metrics at totals: ``known`` (``n_gold``, ``gold_d``: scalars)
+    and ``estimated`` (… × 4, rows of :data:`ESTIMATED`), by the registry's
+    formulas (:func:`committee.metrics.records.metric_arrays`); NaN where
+    undefined."""
+    est = np.atleast_2d(np.asarray(estimated, np.float64))
+    t = {k: np.full(est.shape[0], float(known[k])) for k in KNOWN}
+    t.update({k: est[:, j] for j, k in enumerate(ESTIMATED)})
+    return metric_arrays(t, tuple(keys))
+
+
+def intervals(known: dict, mean: np.ndarray, cov: np.ndarray, keys=METRICS) -> dict:
+    """Each metric of ``keys`` at the estimated totals with a 95% interval
+    ``value ± 1.96 · se``, se by the delta method (the gradient by central
+    differences, steps of 10⁻⁶ of each total); value and bounds clipped to
+    [0, 1].  A metric undefined at the totals is None; an interval that
+    cannot be estimated (fewer than 2 draws) has None bounds; a covariance
+    of zeros (every sentence administered) gives value = low = high.
+
+    >>> iv = intervals({"n_gold": 10, "gold_d": 2.0}, np.array([5.0, 1.0, 10.0, 2.0]),
+    ...                np.zeros((4, 4)), ("r",))
+    >>> iv["r"]
+    {'value': 0.5, 'low': 0.5, 'high': 0.5}
+    """
+    steps = 1e-6 * np.maximum(np.abs(mean), 1.0)
+    points = np.vstack([mean] + [mean + s * e for s, e in zip(steps, np.eye(4))]
+                       + [mean - s * e for s, e in zip(steps, np.eye(4))])
+    values = metric_values(known, points, keys)
+    out = {}
+    for key in keys:
+        v = values[key]
+        if np.isnan(v[0]):
+            out[key] = {"value": None, "low": None, "high": None}
+            continue
+        grad = np.nan_to_num((v[1:5] - v[5:9]) / (2 * steps))
+        value = float(np.clip(v[0], 0.0, 1.0))
+        if np.isnan(cov).any():
+            out[key] = {"value": value, "low": None, "high": None}
+            continue
+        se = float(np.sqrt(max(grad @ cov @ grad, 0.0))) if np.any(cov) else 0.0
+        out[key] = {"value": value, "low": float(np.clip(v[0] - Z95 * se, 0.0, 1.0)),
+                    "high": float(np.clip(v[0] + Z95 * se, 0.0, 1.0))}
+    return out

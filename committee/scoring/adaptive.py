@@ -1,0 +1,293 @@
+"""Adaptive testing: a system's full-test scores estimated from a few
+sentences, drawn in batches until the estimate is precise enough
+(``committee score --adaptive``, :func:`adaptive_score`; docs/method.md §16).
+
+A :class:`Bank` holds the test set as the estimator needs it: the gold,
+each gold word's difficulty, its 2PL items (a, b) from the run's
+``items.tsv`` (fitted on demand as ``committee irt`` does, :func:`bank`)
+and each sentence's known totals.  :func:`administer` runs one system:
+every batch draws ``batch`` sentences with replacement from those not yet
+administered, with probabilities proportional to their Fisher information
+at the current ability θ plus a uniform floor
+(:func:`committee.metrics.estimators.selection_probabilities`); only the
+newly drawn sentences are asked of the system (:mod:`committee.scoring.adaptive_sources`);
+θ is re-estimated (EAP, items fixed) from every administered word; the
+model-assisted estimate of the totals and its interval follow
+(:mod:`committee.metrics.estimators`).  It stops when the 95% interval of
+the target metric is narrower than ``target`` points, or at
+``max_sentences``.  Every draw is recorded (:class:`Draw`), so a run can be
+audited and replayed: the same seed gives the same draws.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from committee import metrics
+from committee.errors import InputError
+from committee.metrics import estimators, itemresponse
+from committee.tasks.spans import match, spans
+
+#: Sentences drawn per batch (``--batch``).
+BATCH = 10
+#: Width of the target metric's 95% interval, in points, that stops the test (``--target``).
+TARGET = 1.0
+#: Share of the selection probability spread uniformly over the pool (the floor).
+FLOOR = 0.2
+#: Draws needed before the width may stop the test: the variance estimate
+#: of fewer draws is too noisy to stop on.
+MIN_DRAWS = 30
+#: Default seed of the draws (``--seed``).
+SEED = 12345
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How :func:`administer` draws and when it stops (docs/method.md §16)."""
+
+    batch: int = BATCH
+    target: float = TARGET
+    metric: str = "fb"
+    max_sentences: int | None = None
+    seed: int = SEED
+    floor: float = FLOOR
+    min_draws: int = MIN_DRAWS
+
+    def check(self, api: str = "adaptive_score") -> None:
+        """Refuse settings out of range, naming the argument."""
+        if self.metric not in estimators.METRICS:
+            raise ValueError(f"{api}: metric must be one of {', '.join(estimators.METRICS)}, "
+                             f"got {self.metric!r}")
+        if not self.target > 0:
+            raise ValueError(f"{api}: target must be > 0 points (the width of the 95% "
+                             f"interval that stops the test), got {self.target:g}")
+        if self.batch < 2:
+            raise ValueError(f"{api}: batch must be at least 2 sentences, got {self.batch}")
+        if self.max_sentences is not None and self.max_sentences < 1:
+            raise ValueError(f"{api}: max_sentences must be at least 1, got {self.max_sentences}")
+        if not 0 < self.floor <= 1:
+            raise ValueError(f"{api}: floor must be in (0, 1], got {self.floor:g}")
+
+
+@dataclass(frozen=True)
+class Bank:
+    """A test set ready for adaptive testing: ``gold`` (a Corpus), per gold
+    word (corpus order) its ``d``, its items ``a``/``b`` and its
+    ``unit_sentence``; per sentence ``gold_rows`` (``n_gold``, ``gold_d``);
+    ``known``: their corpus totals, summed as the scorer sums them."""
+
+    gold: object
+    d: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    unit_sentence: np.ndarray
+    gold_rows: np.ndarray
+    known: dict
+
+    @property
+    def n_sentences(self) -> int:
+        return int(self.gold_rows.shape[0])
+
+
+def make_bank(gold, d, a, b) -> Bank:
+    """A :class:`Bank` from a gold Corpus, its words' difficulties and items."""
+    d = np.asarray(d, np.float64)
+    g = spans(gold.words)
+    s = len(gold.words)
+    stats = metrics.SufficientStats(
+        n_gold=np.bincount(g.sentence, minlength=s), n_pred=np.zeros(s, np.int64),
+        n_correct=np.zeros(s, np.int64), gold_d=np.bincount(g.sentence, weights=d, minlength=s))
+    tot = metrics.totals(stats)
+    return Bank(gold, d, np.asarray(a, np.float64), np.asarray(b, np.float64), g.sentence,
+                np.column_stack((stats.n_gold, stats.gold_d)).astype(np.float64),
+                {"n_gold": tot["n_gold"], "gold_d": tot["gold_d"]})
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw of a sentence: its ``batch`` (from 1), ``sentence`` (index
+    from 0), ``probability`` q of being drawn at that draw, ``inclusion``
+    1 − (1 − q)^n of being in the batch of n draws, ``new`` (first time
+    administered), the batch's ``theta`` and the sentence's ``observed``
+    and ``predicted`` counts (rows of :data:`committee.metrics.estimators.ESTIMATED`)."""
+
+    batch: int
+    sentence: int
+    probability: float
+    inclusion: float
+    new: bool
+    theta: float
+    observed: tuple
+    predicted: tuple
+
+
+@dataclass
+class _State:
+    """What the administration knows so far."""
+
+    bank: Bank
+    rows: np.ndarray  # sentences × 4: observed counts (NaN: not administered)
+    outcomes: np.ndarray  # per gold word: right (only administered words count)
+    done: np.ndarray  # per sentence: administered
+    z: list = field(default_factory=list)
+    draws: list = field(default_factory=list)
+    theta: float = 0.0
+    theta_se: float = 1.0
+
+    @property
+    def used(self) -> int:
+        return int(self.done.sum())
+
+
+def observe(bank: Bank, chosen: np.ndarray, words: list) -> tuple[np.ndarray, np.ndarray]:
+    """The counts of the ``chosen`` sentences (rows of
+    :data:`committee.metrics.estimators.ESTIMATED`) given the system's
+    ``words`` for each, and the outcome of each of their gold words (corpus
+    order), matched as the scorer matches them (:mod:`committee.metrics`);
+    ``chosen`` in increasing order."""
+    from committee.corpus import Corpus
+
+    gold = Corpus(bank.gold.path, [bank.gold.words[i] for i in chosen],
+                  [bank.gold.lines[i] for i in chosen])
+    pred = Corpus("<adaptive>", list(words), [bank.gold.lines[i] for i in chosen])
+    units = np.isin(bank.unit_sentence, chosen)
+    collector = metrics.Collector(gold, difficulty=bank.d[units])
+    st = collector.collect(pred, check=False)
+    ok = match(collector.spans, spans(pred.words))[0]
+    rows = np.column_stack((st.n_correct, st.correct_d, st.n_pred, st.pred_d)).astype(np.float64)
+    return rows, ok
+
+
+def check_words(bank: Bank, i: int, words: list, where: tuple[str, int | None]) -> None:
+    """Refuse the system's ``words`` for sentence ``i`` unless they have its
+    gold characters; ``where``: the output's file and line (None: no line)."""
+    text, expected = "".join(words), bank.gold.text(i)
+    if text == expected:
+        return
+    k = next((k for k, (x, y) in enumerate(zip(text, expected)) if x != y),
+             min(len(text), len(expected)))
+    raise InputError(where[0], where[1],
+                     f"characters differ from {bank.gold.path}:{bank.gold.lines[i]} at "
+                     f"character {k + 1}: {metrics.first_difference(text, expected, k, 'the output')}"
+                     " (the sentence drawn by --adaptive)")
+
+
+def _predictions(state: _State) -> tuple[np.ndarray, np.ndarray]:
+    """Each sentence's predicted counts at the current θ and its Fisher
+    information, Σ a² P (1 − P) over its words."""
+    bank = state.bank
+    p = itemresponse.probability([state.theta], bank.a, bank.b)[0]
+    info = estimators.sentence_sums(bank.a ** 2 * p * (1 - p), bank.unit_sentence,
+                                    bank.n_sentences)
+    seen = state.done
+    kappa = estimators.ratios(state.rows[seen], bank.gold_rows[seen])
+    return estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa), info
+
+
+def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
+    """Draw, administer and record one batch (a census of the pool when the
+    pool is no larger than the draws allowed)."""
+    bank = state.bank
+    room = bank.n_sentences if settings.max_sentences is None else settings.max_sentences
+    n = min(settings.batch, room - state.used)
+    pool = np.flatnonzero(~state.done)
+    predicted, info = _predictions(state)
+    if pool.size <= n:  # the rest, each with probability 1
+        picks, q = pool, np.ones(pool.size)
+    else:
+        q_pool = estimators.selection_probabilities(info[pool], settings.floor)
+        idx = rng.choice(pool.size, size=n, replace=True, p=q_pool)
+        picks, q = pool[idx], q_pool[idx]
+    new = np.unique(picks)  # corpus order: each asked of the system once
+    words, wheres = source(new)
+    for i, w, where in zip(new.tolist(), words, wheres):
+        check_words(bank, i, w, where)
+    rows, ok = observe(bank, new, words)
+    base = (np.nansum(state.rows[state.done], axis=0) if state.used else np.zeros(4)) \
+        + predicted[pool].sum(axis=0)
+    state.rows[new] = rows
+    state.outcomes[np.isin(bank.unit_sentence, new)] = ok
+    state.done[new] = True
+    if pool.size > n:
+        state.z.append(estimators.draw_totals(base, state.rows[picks] - predicted[picks], q))
+    first = set()
+    for s, qs in zip(picks.tolist(), q.tolist()):
+        state.draws.append(Draw(number, s, qs, 1.0 - (1.0 - qs) ** len(picks), s not in first,
+                                state.theta, tuple(state.rows[s]), tuple(predicted[s])))
+        first.add(s)
+
+
+def _update_theta(state: _State) -> None:
+    """θ and its standard error: EAP from every administered word, items fixed."""
+    bank = state.bank
+    items = np.flatnonzero(np.isin(bank.unit_sentence, np.flatnonzero(state.done)))
+    theta, se = itemresponse.ability(state.outcomes[items], bank.a, bank.b, items=items)
+    state.theta, state.theta_se = float(theta), float(se)
+
+
+def estimate(state: _State, keys=estimators.METRICS) -> dict:
+    """Every metric of ``keys`` with its interval, from the draws so far;
+    exact (the system's own full-test scores) once every sentence is
+    administered."""
+    bank = state.bank
+    if state.done.all():  # summed as the scorer sums them: the same numbers
+        r = state.rows
+        tot = metrics.totals(metrics.SufficientStats(
+            n_gold=bank.gold_rows[:, 0].astype(np.int64), n_pred=r[:, 2].astype(np.int64),
+            n_correct=r[:, 0].astype(np.int64), gold_d=bank.gold_rows[:, 1], correct_d=r[:, 1],
+            pred_d=r[:, 3]))
+        mean = np.array([tot[k] for k in estimators.ESTIMATED], np.float64)
+        cov = np.zeros((4, 4))
+    else:
+        mean, cov = estimators.combine(np.vstack(state.z))
+    return estimators.intervals(bank.known, mean, cov, keys)
+
+
+def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
+    """Run the adaptive test of one system; ``source(indices)`` returns its
+    words for those sentences (indices from 0, increasing) and where each
+    came from, ``(file, line)`` (:mod:`committee.scoring.adaptive_sources`).
+
+    Returns ``sentences_used``, ``draws`` (how many), ``batches``,
+    ``stopped_by`` (``target`` or ``max-sentences``), ``estimates`` (every
+    metric as ``{"value", "low", "high"}``, fractions; ``theta`` with
+    ``se`` too) and ``record`` (the :class:`Draw` of every draw).
+    """
+    s = bank.n_sentences
+    state = _State(bank, np.full((s, 4), np.nan), np.zeros(bank.d.shape[0], bool),
+                   np.zeros(s, bool))
+    rng = np.random.default_rng(settings.seed)
+    limit = s if settings.max_sentences is None else min(settings.max_sentences, s)
+    number, stopped = 0, "max-sentences"
+    while state.used < limit:
+        number += 1
+        _batch(state, source, settings, rng, number)
+        _update_theta(state)
+        if state.done.all() or sum(len(z) for z in state.z) >= settings.min_draws:
+            iv = estimate(state, (settings.metric,))[settings.metric]
+            width = None if iv["low"] is None else iv["high"] - iv["low"]
+            # a width of 0 before the census is the clip at 0 or 1, not precision
+            if width is not None and width < settings.target / 100 and (
+                    width > 0 or state.done.all()):
+                stopped = "target"
+                break
+    est = estimate(state)
+    est["theta"] = {"value": state.theta, "low": state.theta - estimators.Z95 * state.theta_se,
+                    "high": state.theta + estimators.Z95 * state.theta_se, "se": state.theta_se}
+    return {"sentences_used": state.used, "draws": len(state.draws), "batches": number,
+            "stopped_by": stopped, "estimates": est, "record": state.draws}
+
+
+def settings_dict(settings: Settings) -> dict:
+    """The settings as ``--json`` carries them."""
+    return {"batch": settings.batch, "target": settings.target, "metric": settings.metric,
+            "max_sentences": settings.max_sentences, "seed": settings.seed,
+            "floor": settings.floor, "min_draws": settings.min_draws}
+
+
+def source_name(system) -> str | None:
+    """The path of a system given as a file, else None."""
+    return os.fspath(system) if isinstance(system, (str, os.PathLike)) else None

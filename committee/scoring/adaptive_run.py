@@ -1,0 +1,167 @@
+"""Adaptive testing on a run's test set: the test bank read from the gold,
+the difficulties and the run's IRT items (fitted on demand, as ``committee
+irt`` does), systems administered one by one, and their results as a
+table, JSON and the TSV of every draw (``committee score --adaptive``,
+:func:`adaptive_score`; docs/method.md §16)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+
+from committee.errors import InputError
+from committee.metrics import estimators
+from committee.scoring import adaptive
+from committee.scoring.adaptive_sources import MemorySource, OutputLines, SegmenterSource
+
+#: Columns of the TSV of draws (``-o``), one row per draw.
+DRAW_COLUMNS = ("system", "batch", "sentence", "line", "probability", "inclusion", "new",
+                "theta", *estimators.ESTIMATED, *(f"predicted_{k}" for k in estimators.ESTIMATED))
+
+
+def load_bank(gold, run, difficulty=None, options=None, *, quiet: bool = False):
+    """The :class:`committee.scoring.adaptive.Bank` of ``gold`` against run
+    directory ``run``: the difficulties of ``difficulty`` (default: the
+    run's), the items of its ``items.tsv``; a run without one gets it
+    first, fitted and written as ``committee irt RUN_DIR --no-export`` would
+    (a line on standard error says so unless ``quiet``).  ``options``: a
+    :class:`committee.scoring.ScorerOptions` (how the gold is read)."""
+    from committee import scoring
+    from committee.pipeline import layout
+    from committee.scoring import irt
+
+    options = replace(options or scoring.ScorerOptions(), irt=None, buckets=None)
+    if options.task != "segmentation":
+        raise ValueError(f"--adaptive scores segmentations (--task segmentation), not "
+                         f"--task {options.task}")
+    if run is None or not os.path.isdir(run):
+        raise InputError(str(run), None, "--adaptive needs the run directory whose committee "
+                         "rated this test set (--irt RUN_DIR, or --difficulty RUN_DIR)")
+    scorer = scoring.Scorer(gold, run if difficulty is None else difficulty, None, options)
+    items = layout.paths(run).irt_items
+    if not os.path.lexists(items):
+        if not quiet:
+            print(f"{run}: no IRT items yet: fitting them as `committee irt {run}` does",
+                  file=sys.stderr)
+        irt.run(run, export=False)
+    a, b = scoring.read_irt_items(run, [w for s in scorer.gold.words for w in s])
+    return adaptive.make_bank(scorer.gold, scorer.difficulty, a, b)
+
+
+def source_for(system, bank, *, encoding: str = "utf-8", normalization=None):
+    """The source of a system (:mod:`committee.scoring.adaptive_sources`):
+    a path (an output file), a :class:`committee.segmenters.Segmenter`, a
+    list of sentences or a callable."""
+    from committee.segmenters import Segmenter
+
+    if isinstance(system, (str, os.PathLike)):
+        return OutputLines(system, bank.gold, encoding, normalization)
+    if isinstance(system, Segmenter):
+        return SegmenterSource(system, bank.gold)
+    return MemorySource(system, bank.gold)
+
+
+def _drawn(bank, record) -> list[dict]:
+    """The draws as JSON carries them: sentence (from 1), gold line, batch,
+    probability, inclusion probability."""
+    return [{"sentence": d.sentence + 1, "line": bank.gold.lines[d.sentence], "batch": d.batch,
+             "probability": d.probability, "inclusion": d.inclusion} for d in record]
+
+
+def administer_one(bank, system, name: str | None, settings, *, encoding="utf-8",
+                   normalization=None) -> dict:
+    """One system's result: ``name``, ``path``, ``sentences_used``,
+    ``draws``, ``batches``, ``stopped_by``, ``estimates`` and ``drawn``
+    (:func:`_drawn`), with the :class:`~committee.scoring.adaptive.Draw`
+    records under ``record``."""
+    source = source_for(system, bank, encoding=encoding, normalization=normalization)
+    out = adaptive.administer(bank, source, settings)
+    return {"name": name, "path": adaptive.source_name(system),
+            "sentences_used": out["sentences_used"], "draws": out["draws"],
+            "batches": out["batches"], "stopped_by": out["stopped_by"],
+            "estimates": out["estimates"], "drawn": _drawn(bank, out["record"]),
+            "record": out["record"]}
+
+
+def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.BATCH,
+                   target: float = adaptive.TARGET, metric: str = "fb",
+                   max_sentences: int | None = None, seed: int = adaptive.SEED,
+                   floor: float = adaptive.FLOOR, format: str = "sighan",
+                   encoding: str = "utf-8", normalization: str | None = None) -> dict:
+    """Estimate a system's full-test scores from a few sentences of ``gold``
+    drawn adaptively (docs/method.md §16).
+
+    ``system``: an output file (only the drawn sentences' lines are read),
+    a :class:`committee.segmenters.Segmenter` (given only the drawn
+    sentences), a list with one segmentation per gold sentence, or a
+    callable ``f(texts) -> word lists``.  ``run``: the run directory whose
+    ``items.tsv`` (fitted on demand) and difficulties (or ``difficulty``'s)
+    are used.  Draws ``batch`` sentences at a time until the 95% interval
+    of ``metric`` is narrower than ``target`` points or ``max_sentences``
+    are used; ``seed`` makes it reproducible.
+
+    Returns the dict of one system of ``committee score --adaptive --json``:
+    ``sentences_used``, ``stopped_by``, ``estimates`` (``p`` … ``fb`` and
+    ``theta`` as ``{"value", "low", "high"}``), ``drawn``, and ``record``
+    (every :class:`~committee.scoring.adaptive.Draw`).
+    """
+    from committee import scoring
+
+    settings = adaptive.Settings(batch=batch, target=target, metric=metric,
+                                 max_sentences=max_sentences, seed=seed, floor=floor)
+    settings.check()
+    if format != "sighan":
+        raise ValueError(f"adaptive_score: format must be 'sighan' (one sentence a line), "
+                         f"got {format!r}")
+    options = scoring.ScorerOptions(format=format, encoding=encoding,
+                                    normalization=normalization)
+    bank = load_bank(gold, run, difficulty, options, quiet=True)
+    name = None
+    if isinstance(system, (str, os.PathLike)):
+        name = scoring.system_name(os.fspath(system), set())
+    return administer_one(bank, system, name, settings, encoding=encoding,
+                          normalization=normalization)
+
+
+def result_json(settings, systems: list[dict]) -> str:
+    """``--json``: the settings and every system (fractions), without the records."""
+    out = {"adaptive": adaptive.settings_dict(settings),
+           "systems": [{k: v for k, v in s.items() if k != "record"} for s in systems]}
+    return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+def _pct(x) -> str:
+    return "–" if x is None else f"{100 * x:.2f}"
+
+
+def result_text(systems: list[dict]) -> str:
+    """The table: each system's sentences, why it stopped, and every
+    estimate with its 95% interval (percentages; θ on its own scale)."""
+    lines = []
+    for s in systems:
+        lines.append(f"{s['name']}: {s['sentences_used']} sentences ({s['batches']} batches, "
+                     f"{s['draws']} draws), stopped by {s['stopped_by']}")
+        for key in estimators.METRICS:
+            e = s["estimates"][key]
+            lines.append(f"  {key:<6}{_pct(e['value']):>7}  [{_pct(e['low'])}, "
+                         f"{_pct(e['high'])}]")
+        t = s["estimates"]["theta"]
+        lines.append(f"  {'theta':<6}{t['value']:>7.3f}  [{t['low']:.3f}, {t['high']:.3f}]"
+                     f"  se {t['se']:.3f}")
+    return "\n".join(lines)
+
+
+def draws_tsv(bank, systems: list[dict]) -> str:
+    """The TSV of every draw of every system (:data:`DRAW_COLUMNS`): enough
+    to recompute each estimate (docs/method.md §16)."""
+    rows = ["\t".join(DRAW_COLUMNS)]
+    for s in systems:
+        for d in s["record"]:
+            rows.append("\t".join([str(s["name"]), str(d.batch), str(d.sentence + 1),
+                                   str(bank.gold.lines[d.sentence]), repr(d.probability),
+                                   repr(d.inclusion), "1" if d.new else "0", repr(d.theta),
+                                   *map(repr, map(float, d.observed)),
+                                   *map(repr, map(float, d.predicted))]))
+    return "\n".join(rows) + "\n"
