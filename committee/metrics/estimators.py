@@ -11,8 +11,10 @@ administered gives one estimate of the four totals (:func:`draw_totals`)
 
     z_j = Σ_{administered before} y + Σ_{pool} ŷ + (y_s − ŷ_s) / q_s,
 
-whose expectation given the past is the true total whatever the
-predictions are (Hansen–Hurwitz on the residuals).  :func:`combine`
+whose expectation given the past is the true total whatever predictions
+fixed before the draw are (Hansen–Hurwitz on the residuals); the
+predictions made again at the final θ make it the GREG form,
+approximately unbiased.  :func:`combine`
 averages the draws and estimates the variance of the average from their
 spread; :func:`intervals` turns the totals into each metric with a 95%
 interval by the delta method.
@@ -97,15 +99,15 @@ def predict(p_correct: np.ndarray, d: np.ndarray, unit_sentence: np.ndarray,
 
 
 def draw_totals(base: np.ndarray, residual: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """One estimate of the four totals per draw: ``base`` (Σ of the
-    administered sentences' counts and the pool's predictions, the same for
-    every draw of a batch) plus the drawn sentence's residual over its
-    selection probability.
+    """One estimate of the four totals per draw: ``base`` (Σ of the counts
+    of the sentences administered before the draw's batch and of the other
+    sentences' predictions; one row for every draw, or one per draw) plus
+    the drawn sentence's residual over its selection probability.
 
     >>> draw_totals(np.array([1.0, 0, 0, 0]), np.array([[0.5, 0, 0, 0]]), np.array([0.25])).tolist()
     [[3.0, 0.0, 0.0, 0.0]]
     """
-    return base[None, :] + residual / q[:, None]
+    return np.asarray(base, np.float64) + residual / q[:, None]
 
 
 def combine(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

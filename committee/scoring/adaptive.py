@@ -132,7 +132,7 @@ class _State:
     rows: np.ndarray  # sentences × 4: observed counts (NaN: not administered)
     outcomes: np.ndarray  # per gold word: right (only administered words count)
     done: np.ndarray  # per sentence: administered
-    z: list = field(default_factory=list)
+    batch_of: np.ndarray  # per sentence: the batch that administered it (0: none yet)
     draws: list = field(default_factory=list)
     theta: float = 0.0
     theta_se: float = 1.0
@@ -202,17 +202,17 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
         idx = rng.choice(pool.size, size=n, replace=True, p=q_pool)
         picks, q = pool[idx], q_pool[idx]
     new = np.unique(picks)  # corpus order: each asked of the system once
-    words, wheres = source(new)
-    for i, w, where in zip(new.tolist(), words, wheres):
-        check_words(bank, i, w, where)
-    rows, ok = observe(bank, new, words)
-    base = (np.nansum(state.rows[state.done], axis=0) if state.used else np.zeros(4)) \
-        + predicted[pool].sum(axis=0)
+    if hasattr(source, "counts"):  # counts made beforehand (a benchmark's systems)
+        rows, ok = source.counts(new)
+    else:
+        words, wheres = source(new)
+        for i, w, where in zip(new.tolist(), words, wheres):
+            check_words(bank, i, w, where)
+        rows, ok = observe(bank, new, words)
     state.rows[new] = rows
     state.outcomes[np.isin(bank.unit_sentence, new)] = ok
     state.done[new] = True
-    if pool.size > n:
-        state.z.append(estimators.draw_totals(base, state.rows[picks] - predicted[picks], q))
+    state.batch_of[new] = number
     first = set()
     for s, qs in zip(picks.tolist(), q.tolist()):
         state.draws.append(Draw(number, s, qs, 1.0 - (1.0 - qs) ** len(picks), s not in first,
@@ -242,14 +242,35 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
         mean = np.array([tot[k] for k in estimators.ESTIMATED], np.float64)
         cov = np.zeros((4, 4))
     else:
-        mean, cov = estimators.combine(np.vstack(state.z))
+        mean, cov = estimators.combine(_draw_estimates(state))
     return estimators.intervals(bank.known, mean, cov, keys)
+
+
+def _draw_estimates(state: _State) -> np.ndarray:
+    """Each draw's estimate of the four totals, with every sentence's
+    prediction made again at the current θ and κ (the GREG form): Σ of all
+    predictions, plus the residuals of the sentences administered before the
+    draw's batch, plus the drawn sentence's residual over its probability."""
+    predicted, _ = _predictions(state)
+    done = state.done
+    residual = np.where(done[:, None], np.nan_to_num(state.rows) - predicted, 0.0)
+    by_batch = np.zeros((int(state.batch_of.max()) + 1, 4))
+    np.add.at(by_batch, state.batch_of[done], residual[done])
+    before = np.cumsum(by_batch, axis=0)  # before[t - 1]: batches before t
+    draws = [d for d in state.draws if d.probability < 1.0]
+    batch = np.array([d.batch for d in draws], np.int64)
+    sentence = np.array([d.sentence for d in draws], np.int64)
+    q = np.array([d.probability for d in draws])
+    base = predicted.sum(axis=0)[None, :] + before[batch - 1]
+    return estimators.draw_totals(base, residual[sentence], q)
 
 
 def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     """Run the adaptive test of one system; ``source(indices)`` returns its
     words for those sentences (indices from 0, increasing) and where each
-    came from, ``(file, line)`` (:mod:`committee.scoring.adaptive_sources`).
+    came from, ``(file, line)`` (:mod:`committee.scoring.adaptive_sources`);
+    a source with a method ``counts(indices)`` gives those sentences' counts
+    and their gold words' outcomes (:func:`observe`'s result) instead.
 
     Returns ``sentences_used``, ``draws`` (how many), ``batches``,
     ``stopped_by`` (``target`` or ``max-sentences``), ``estimates`` (every
@@ -258,7 +279,7 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     """
     s = bank.n_sentences
     state = _State(bank, np.full((s, 4), np.nan), np.zeros(bank.d.shape[0], bool),
-                   np.zeros(s, bool))
+                   np.zeros(s, bool), np.zeros(s, np.int64))
     rng = np.random.default_rng(settings.seed)
     limit = s if settings.max_sentences is None else min(settings.max_sentences, s)
     number, stopped = 0, "max-sentences"
@@ -266,7 +287,7 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
         number += 1
         _batch(state, source, settings, rng, number)
         _update_theta(state)
-        if state.done.all() or sum(len(z) for z in state.z) >= settings.min_draws:
+        if state.done.all() or len(state.draws) >= settings.min_draws:
             iv = estimate(state, (settings.metric,))[settings.metric]
             width = None if iv["low"] is None else iv["high"] - iv["low"]
             # a width of 0 before the census is the clip at 0 or 1, not precision
