@@ -56,16 +56,19 @@ def test_every_sentence_gives_the_full_test_scores_exactly(run):
         assert got["estimates"]["theta"]["se"] > 0
 
 
-def test_hand_worked_estimator():
-    # two draws of one batch: base 10 right words, residuals 1 and -1 at q 0.5 and 0.25
-    z = estimators.draw_totals(np.array([10.0, 2.0, 12.0, 3.0]),
-                               np.array([[1.0, 0, 0, 0], [-1.0, 0, 0, 0]]), np.array([0.5, 0.25]))
-    assert z[:, 0].tolist() == [12.0, 6.0]
+def test_the_worked_example_of_the_method():
+    # docs/method.md §16: predictions 8, 9, 15, 18; draws of sentences 3 and 4 (q 0.3, 0.4)
+    base = np.array([50.0, 0, 0, 0])
+    z = estimators.draw_totals(base, np.array([[12.0 - 15, 0, 0, 0], [18.0 - 18, 0, 0, 0]]),
+                               np.array([0.3, 0.4]))
+    assert z[:, 0].tolist() == pytest.approx([40.0, 50.0])
     mean, cov = estimators.combine(z)
-    assert mean[0] == 9.0 and cov[0, 0] == 9.0  # ((3² + 3²) / (2 · 1))
-    iv = estimators.intervals({"n_gold": 20.0, "gold_d": 4.0}, mean, cov, ("r",))["r"]
-    assert iv["value"] == pytest.approx(0.45)
-    assert iv["high"] - iv["value"] == pytest.approx(estimators.Z95 * 3 / 20)
+    assert mean[0] == pytest.approx(45.0) and cov[0, 0] == pytest.approx(25.0)
+    iv = estimators.intervals({"n_gold": 60.0, "gold_d": 6.0}, mean, cov, ("r",))["r"]
+    assert iv["value"] == pytest.approx(0.75)
+    assert (round(iv["low"], 3), round(iv["high"], 3)) == (0.587, 0.913)
+    observed = np.array([[12.0, 0, 16.0, 0], [18.0, 0, 20.0, 0]])
+    assert estimators.ratios(observed, np.array([[20.0, 0], [20.0, 0]]))[0] == pytest.approx(0.6)
 
 
 def test_seeded_runs_are_byte_identical(run, tmp_path, capsys):
