@@ -31,10 +31,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
     ("pipeline.workflow",),
-    ("pipeline.dataset", "report", "scoring.irt", "scoring.goldcheck", "scoring.adaptive_run"),
+    ("pipeline.dataset", "report", "scoring.goldcheck", "scoring.adaptive_run"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
      "system.pools", "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats",
-     "report.plots",
+     "report.plots", "report.output", "scoring.irt",
      "segmenters", "config", "corpus.plausibility", "report.analyses"),
     ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "tasks", "pipeline.runfiles"),

@@ -1,7 +1,8 @@
-"""One record per analysis (committee.report.analyses.REGISTRY): the config's
-``experiments`` section, ``EXPERIMENTS``, ``--only``/``--skip``, the order of
-report.md and the charts of report.html follow from it, and a toy analysis
-declared in that one place shows up in each."""
+"""One module per analysis, its record in the registry
+(committee.report.analyses.REGISTRY): the config's ``experiments`` section,
+``EXPERIMENTS``, ``--only``/``--skip``, the order of report.md and the charts
+of report.html follow from it, and a toy analysis declared in that one place
+shows up in each."""
 
 from __future__ import annotations
 
@@ -12,56 +13,70 @@ from pathlib import Path
 
 import pytest
 
-from committee.report import analyses as experiments
+from committee.report import analyses
 from committee.config import EXPERIMENTS, ExperimentsConfig
-from committee.report import sections as analyses
+from committee.report.analyses import text
 
 TESTS = Path(__file__).resolve().parent
 
 
 def test_everything_follows_the_registry_in_report_order():
-    names = [e.name for e in experiments.REGISTRY]
-    assert list(EXPERIMENTS) == names == list(analyses.REGISTRY) == list(analyses.TITLES)
+    names = [e.name for e in analyses.REGISTRY]
+    assert list(EXPERIMENTS) == names
+    assert [m.ANALYSIS for m in analyses.MODULES] == list(analyses.REGISTRY)
     # report order is the order of the paper's figures, then the analyses beyond it
     assert names == ["table2", "stability", "linguistic", "ranking", "bins", "split_half",
                      "word_weights", "irt", "buckets", "entities", "tags"]
     fields = list(ExperimentsConfig.model_fields)
-    for e in experiments.REGISTRY:  # each switch, then its own settings
+    for e in analyses.REGISTRY:  # each switch, then its own settings
         i = fields.index(e.name)
         assert fields[i + 1:i + 1 + len(e.settings)] == [s.name for s in e.settings]
     # then the settings that belong to no one analysis
-    common = [s.name for s in experiments.COMMON_SETTINGS]
+    common = [s.name for s in analyses.COMMON_SETTINGS]
     assert common[:1] == ["seed"] and fields[-len(common):] == common
 
 
-def test_each_function_is_the_one_the_record_names():
-    from committee.report import tagsection
+def test_each_analysis_is_one_module_of_the_package():
+    """Each module of committee/report/analyses/ with an ``ANALYSIS`` is in
+    ``MODULES``, is named as its analysis, and its record's function is its
+    ``section``; its charts are CSV files it writes (its outputs)."""
+    import fnmatch
+    import importlib
 
-    for e in experiments.REGISTRY:
-        # an analysis beyond sections.py's size cap lives in a module of its own
-        module = tagsection if e.name == "tags" else analyses
-        assert analyses.REGISTRY[e.name] is getattr(module, e.name)
-        assert e.function == f"{module.__name__}:{e.name}"
-        assert all(c.file.endswith(".csv") for c in e.charts)
+    package = Path(analyses.__file__).parent
+    declared = sorted(p.stem for p in package.glob("*.py")
+                      if hasattr(importlib.import_module(f"{analyses.__name__}.{p.stem}"),
+                                 "ANALYSIS"))
+    assert declared == sorted(m.__name__.rsplit(".", 1)[1] for m in analyses.MODULES)
+    for module in analyses.MODULES:
+        record = module.ANALYSIS
+        assert module.__name__ == f"{analyses.__name__}.{record.name}"
+        assert record.function is module.section
+        assert record.title == module.TITLE
+        for chart in record.charts:
+            assert chart.file.endswith(".csv")
+            assert any(fnmatch.fnmatch(chart.file, g) for g in record.outputs), chart.file
 
 
 def test_a_chart_picks_its_columns():
-    chart = experiments.by_name("bins").charts[0]
+    chart = analyses.by_name("bins").charts[0]
     assert chart.columns(["bin", "gold_words", "a", "b"]) == ["a", "b"]
-    chart = experiments.by_name("table2").charts[0]
+    chart = analyses.by_name("table2").charts[0]
     assert chart.columns(["fraction", "f1", "fb"]) == ["f1", "fb"]
     with pytest.raises(KeyError):
-        experiments.by_name("nope")
+        analyses.by_name("nope")
 
 
 def test_the_paper_numbers_have_one_home():
     paper = analyses.PAPER_PKU
-    assert analyses._paper_spread() == (
+    assert text.paper_spread() == (
         "The paper (PKU): f1 89.97 → 93.47 (+3.50), fb 44.28 → 61.59 (+17.31).")
     assert paper["split_half_pearson"] == 0.996
-    source = Path(analyses.__file__).read_text(encoding="utf-8")
+    package = Path(analyses.__file__).parent
     for number in ("89.97", "93.47", "44.28", "61.59", "0.996"):
-        assert source.count(number) == 1, number  # in PAPER_PKU only
+        homes = [(p.name, p.read_text(encoding="utf-8").count(number))
+                 for p in package.glob("*.py") if number in p.read_text(encoding="utf-8")]
+        assert homes == [("text.py", 1)], number  # in PAPER_PKU only
 
 
 TOY = '''
@@ -73,7 +88,7 @@ def toy(ctx):
     (ctx.out_dir / "toy.csv").write_text("x,y\\n1,2\\n2,5\\n", encoding="utf-8")
     return f"## Toy heading\\n\\nToy level {ctx.cfg.experiments.toy_level}.\\n"
 
-x.REGISTRY = x.REGISTRY + (x.Experiment(
+x.REGISTRY = x.REGISTRY + (x.Analysis(
     "toy", toy, "Toy heading", "a toy analysis",
     (x.Setting("toy_level", int, 3, "how much toy"),), ("report/toy*",),
     (x.Chart("report/toy.csv", "Toy chart", "line", "x", ("y",)),

@@ -481,7 +481,7 @@ def test_figures_are_written_atomically(tmp_path):
     fig = Figure()
     fig.savefig = broken
     with pytest.raises(RuntimeError):
-        plots._save(fig, tmp_path / "fig.png")
+        plots.save(fig, tmp_path / "fig.png")
     assert list(tmp_path.iterdir()) == []
 
 

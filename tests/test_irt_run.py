@@ -289,7 +289,8 @@ def test_report_irt_section(tmp_path):
     import pandas as pd
 
     from committee.config import parse_config
-    from committee.report import REGISTRY, Context, System
+    from committee.report import Context, System
+    from committee.report.analyses import by_name
     from committee.report.rundata import RunData
     from committee.report.systems import score
 
@@ -311,7 +312,7 @@ def test_report_irt_section(tmp_path):
     (tmp_path / "report").mkdir()
     ctx = Context(cfg, data, tmp_path / "report", others=systems, f1_rank=[3, 1, 2],
                   fb_rank=[3, 1, 2])
-    text = REGISTRY["irt"](ctx)
+    text = by_name("irt").function(ctx)
     assert text.startswith("## IRT") and "### Flagged words" in text
     ranks = pd.read_csv(ctx.out_dir / "irt-systems.csv")
     assert ranks.set_index("system")["rank_theta"].to_dict() == {"gold": 1, "half": 2,
@@ -329,7 +330,7 @@ def test_report_irt_section(tmp_path):
     # too small a committee: a section that says so, as `committee irt` refuses it
     small = Context(cfg, RunData(tmp_path, test, d, n_correct, None, marks[:3], None, {}),
                     tmp_path / "report")
-    assert REGISTRY["irt"](small) == (
+    assert by_name("irt").function(small) == (
         "## IRT: item response theory on the committee's marks\n\nNot fitted: 3 members are "
         "too few for an IRT fit (at least 5 for the 1PL model, 12 for the 2PL; `committee irt` "
         "refuses the same committee). Train a larger committee (`committee.size`) for this "

@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("matplotlib", reason="matplotlib is not installed (the report extra)")
 
 from committee.report import plots
+from committee.report.analyses import split_half
 
 
 @pytest.fixture()
@@ -19,7 +20,7 @@ def drawn(monkeypatch):
     from matplotlib.text import Text
 
     kept = []
-    save = plots._save
+    save = plots.save
 
     def measuring(fig, path):
         fig.canvas.draw()
@@ -33,7 +34,7 @@ def drawn(monkeypatch):
                      for ax in fig.axes])
         return save(fig, path)
 
-    monkeypatch.setattr(plots, "_save", measuring)
+    monkeypatch.setattr(plots, "save", measuring)
     return kept
 
 
@@ -57,7 +58,7 @@ def test_split_half_labels_of_crowded_points_do_not_overlap(drawn, tmp_path):
     a[1], b[1] = a[0], b[0]  # jieba and rjieba score alike
     kinds = ["system"] * 10 + ["table2"] * 4 + ["member"] * n_members
     all_names = names + [f"member {i}" for i in range(n_members)]
-    plots.split_half(tmp_path / "fig6.png", a, b, kinds, np.array([0.99, 0.98, 0.995]),
+    split_half.figure(tmp_path / "fig6.png", a, b, kinds, np.array([0.99, 0.98, 0.995]),
                      names=all_names)
     assert (tmp_path / "fig6.png").is_file()
     scatter = drawn[0][0]

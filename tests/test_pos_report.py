@@ -295,7 +295,7 @@ def test_tags_by_difficulty_without_a_tag_of_enough_words(pos_report, tmp_path, 
     report holds no broken link."""
     import shutil
 
-    from committee.report import tagsection
+    from committee.report.analyses import tags as tagsection
 
     run = tmp_path / "run"
     shutil.copytree(pos_report["run"], run)
@@ -323,7 +323,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
 
     from committee.report import goldcheck as report_goldcheck
     from committee.report.rundata import load_run
-    from committee.report.sections import Context
+    from committee.report.analyses import Context
     from committee.report.systems import System, score
 
     run = tmp_path / "run"
@@ -340,7 +340,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     member = _cut(pos_report["member"], test.words)
     ctx.others = [System("member1", "system", test.words, tags=member)]
     score(ctx.others, data.collector(), data.test,
-          data.score_signature(), data.kind)
+          data.score_signature(), data.task_record)
     mask = np.zeros(test.n_chars(), dtype=bool)
     start = 0
     for ws in test.words:

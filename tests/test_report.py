@@ -67,10 +67,12 @@ def test_run_with_experiments_writes_table2_figures_and_report(toy):
 
 
 def test_every_file_an_analysis_writes_is_named_in_its_outputs(toy):
-    """analyses.OUTPUTS names what a failed analysis leaves behind to remove."""
+    """An analysis's outputs name what it leaves behind to remove when it fails."""
     import fnmatch
 
-    from committee.report.sections import OUTPUTS
+    from committee.report.analyses import REGISTRY
+
+    OUTPUTS = {a.name: a.outputs for a in REGISTRY}
 
     _, out = toy
     written = ["table2.csv"] + [p.relative_to(out).as_posix() for p in (out / "report").iterdir()
@@ -225,7 +227,9 @@ def test_table2_on_loky_workers_after_the_committee(toy, tmp_path):
 def test_builtin_idiom_list_is_people_daily_pos_i():
     from committee import report
 
-    idioms = report._idiom_list(None, "peoples-daily-1998")
+    from committee.report.analyses.linguistic import idiom_list
+
+    idioms = idiom_list(None, "peoples-daily-1998")
     assert len(idioms) == 2042  # distinct words tagged i in People's Daily 1998-01
     assert {"一丝不苟", "一举两得"} <= idioms
     assert all(len(w) >= 2 for w in idioms)

@@ -10,6 +10,7 @@ from committee import corpus as corpus_mod
 from committee import metrics
 from committee.config import EXPERIMENTS, parse_config
 from committee.report import ANALYSES, REGISTRY, Context, RunData, System
+from committee.report.analyses import by_name
 from committee.report.systems import score
 
 pytest.importorskip("matplotlib")
@@ -43,11 +44,11 @@ def ctx(tmp_path):
 
 
 def test_every_analysis_is_registered_once():
-    assert set(REGISTRY) == set(EXPERIMENTS) == set(ANALYSES)
+    assert {a.name for a in REGISTRY} == set(EXPERIMENTS) == set(ANALYSES)
 
 
 def test_word_weights(ctx):
-    text = REGISTRY["word_weights"](ctx)
+    text = by_name("word_weights").function(ctx)
     assert "我<sub>0.00</sub> 爱<sub>0.25</sub> 北京<sub>0.75</sub>" in text
     assert "mean d = 0.33" in text
     table = pd.read_csv(ctx.out_dir / "fig7-word-weights.csv")
@@ -62,7 +63,7 @@ def test_word_weights_refuses_a_sentence_that_does_not_exist(ctx):
     ctx.cfg = ctx.cfg.model_copy(update={"experiments": ctx.cfg.experiments.model_copy(
         update={"word_weight_sentences": (2,)})})
     with pytest.raises(ConfigError, match="word_weight_sentences: \\[2\\] do not exist"):
-        REGISTRY["word_weights"](ctx)
+        by_name("word_weights").function(ctx)
 
 
 def test_bins_with_a_perfect_system(ctx):
@@ -70,7 +71,7 @@ def test_bins_with_a_perfect_system(ctx):
     score([gold], metrics.Collector(ctx.data.test, difficulty=D), ctx.data.test,
           metrics.make_signature(ctx.data.test.words, difficulty=D))
     ctx.others = [gold]
-    text = REGISTRY["bins"](ctx)
+    text = by_name("bins").function(ctx)
     assert text.startswith("## Fig. 4")
     table = pd.read_csv(ctx.out_dir / "fig4-recall-by-bin.csv")
     # bins of 0, .25, .75, .25, .5
@@ -79,13 +80,13 @@ def test_bins_with_a_perfect_system(ctx):
 
 
 def test_bins_and_ranking_need_a_system(ctx):
-    assert REGISTRY["bins"](ctx) is None
-    assert REGISTRY["ranking"](ctx) is None
+    assert by_name("bins").function(ctx) is None
+    assert by_name("ranking").function(ctx) is None
     assert ctx.figures == []
 
 
 def test_stability_full_committee_agrees_with_itself(ctx):
-    text = REGISTRY["stability"](ctx)
+    text = by_name("stability").function(ctx)
     table = pd.read_csv(ctx.out_dir / "fig1-committee-size.csv")
     assert table["size"].tolist() == [1, 2, 4]
     last = table.iloc[-1]
@@ -96,7 +97,7 @@ def test_stability_full_committee_agrees_with_itself(ctx):
 
 
 def test_table2_without_models(ctx):
-    assert REGISTRY["table2"](ctx) == "## Table 2\n\nNo Table 2 model.\n"
+    assert by_name("table2").function(ctx) == "## Table 2\n\nNo Table 2 model.\n"
 
 
 def _with_idioms(ctx, tmp_path, words):
@@ -109,7 +110,7 @@ def test_linguistic_says_a_corpus_has_no_idioms(ctx, tmp_path):
     """An idiom list none of whose words is in the test set: no idioms row
     (no `0 | nan | –`), no idioms column, and the section says so."""
     _with_idioms(ctx, tmp_path, ["一举两得"])
-    text = REGISTRY["linguistic"](ctx)
+    text = by_name("linguistic").function(ctx)
     assert "no idioms in this corpus" in text
     assert "nan" not in text and "| idioms |" not in text
     table = pd.read_csv(ctx.out_dir / "fig2-linguistic.csv")
@@ -120,7 +121,7 @@ def test_linguistic_says_a_corpus_has_no_idioms(ctx, tmp_path):
 
 def test_linguistic_counts_the_idioms_there_are(ctx, tmp_path):
     _with_idioms(ctx, tmp_path, ["北京", "一举两得"])
-    text = REGISTRY["linguistic"](ctx)
+    text = by_name("linguistic").function(ctx)
     assert "| idioms | 1 | 0.750 | 100.0 |" in text and "no idioms" not in text
 
 
@@ -128,7 +129,7 @@ def test_buckets_by_hand(ctx):
     # gold 我 爱 北京 | 你 好 (d 0, .25, .75, .25, .5); the output merges 我爱
     out = System("merge", "system", [["我爱", "北京"], ["你", "好"]])
     ctx.others = [out]
-    text = REGISTRY["buckets"](ctx)
+    text = by_name("buckets").function(ctx)
     assert text.startswith("## Results by word attribute")
     length = pd.read_csv(ctx.out_dir / "buckets-length.csv", keep_default_na=False,
                          na_values=[""])

@@ -15,9 +15,8 @@ import pytest
 
 from committee import cli
 from committee.system.files import atomic_open
-from committee.report import REGISTRY
+from committee.report import analyses
 from committee.report import html as htmlreport
-from committee.report.sections import OUTPUTS
 from toyrun import make_toy_corpus, write_config
 
 pytest.importorskip("matplotlib")
@@ -83,8 +82,8 @@ def test_every_file_of_an_analysis_is_named_in_outputs(runs, capsys):
                      if p.is_file() and p.name != "systems.csv")
     assert written
     for name in written:
-        owners = [a for a, globs in OUTPUTS.items() if any(fnmatch.fnmatch(name, g)
-                                                         for g in globs)]
+        owners = [a.name for a in analyses.REGISTRY
+                  if any(fnmatch.fnmatch(name, g) for g in a.outputs)]
         assert len(owners) == 1, (name, owners)
 
 
@@ -92,11 +91,19 @@ def _boom(ctx):
     raise ZeroDivisionError("injected\n  on two lines")
 
 
+def failing(name: str, function) -> tuple:
+    """The analyses' registry with the function of ``name`` replaced."""
+    from dataclasses import replace
+
+    return tuple(replace(a, function=function) if a.name == name else a
+                 for a in analyses.REGISTRY)
+
+
 def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypatch):
     run = runs[6]
     assert report(run, capsys)[0] == 0  # an earlier build with Fig. 1
     assert (run / "report/fig1-committee-size.csv").is_file()
-    monkeypatch.setitem(REGISTRY, "stability", _boom)
+    monkeypatch.setattr(analyses, "REGISTRY", failing("stability", _boom))
     code, err = report(run, capsys)
     assert code == 0
     assert err == [f"committee: warning: analysis stability failed: ZeroDivisionError: injected "

@@ -1,6 +1,10 @@
-"""The ``experiments`` section, built from :data:`committee.report.analyses.REGISTRY`:
-one switch per analysis (off by default), then that analysis's settings,
-then the settings shared by several (:data:`committee.report.analyses.COMMON_SETTINGS`)."""
+"""The ``experiments`` section: the switches and settings of the report's
+analyses, built from their registry :data:`committee.report.analyses.REGISTRY`
+(one module per analysis, each with its record): one switch per analysis
+(off by default), then that analysis's settings, then the settings shared by
+several (:data:`committee.report.analyses.COMMON_SETTINGS`).  The section
+keeps the name ``experiments`` that users' configs use; in code the word is
+"analysis"."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from committee.report import analyses as _registry
 from committee import tasks as tasks_mod
 from committee.config.base import no_duplicates, Section
 
-#: The switches of :class:`ExperimentsConfig`, in report order.
+#: The switches of :class:`ExperimentsConfig`, in report order: the analyses' names.
 EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
 
 #: Real segmenters the report can run itself (committee.segmenters).
@@ -29,7 +33,7 @@ class _Experiments(Section):
     """
 
     def enabled(self) -> tuple[str, ...]:
-        """The experiments switched on, in report order (empty: none)."""
+        """The analyses switched on, in report order (empty: none)."""
         return tuple(name for name in EXPERIMENTS if getattr(self, name))
 
     @model_serializer(mode="wrap")
@@ -59,9 +63,9 @@ def _field(setting: _registry.Setting) -> tuple[Any, Any]:
 def _fields() -> dict[str, tuple[Any, Any]]:
     """The section's fields, in order: each analysis's switch and settings, then the common ones."""
     fields: dict[str, tuple[Any, Any]] = {}
-    for experiment in _registry.REGISTRY:
-        fields[experiment.name] = (StrictBool, Field(False, description=experiment.meaning))
-        for setting in experiment.settings:
+    for analysis in _registry.REGISTRY:
+        fields[analysis.name] = (StrictBool, Field(False, description=analysis.meaning))
+        for setting in analysis.settings:
             fields[setting.name] = _field(setting)
     for setting in _registry.COMMON_SETTINGS:
         fields[setting.name] = _field(setting)

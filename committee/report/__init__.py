@@ -29,9 +29,11 @@ read back, not retrained.
 
 The package: :mod:`~committee.report.rundata` reads the run back,
 :mod:`~committee.report.systems` gathers and scores the systems,
-:mod:`~committee.report.sections` holds one function per analysis (each
-declared in :data:`committee.report.analyses.REGISTRY`),
-:mod:`~committee.report.build` puts the page together and
+:mod:`committee.report.analyses` holds one module per analysis (its
+record, its code, its figure and its files' names; their registry
+:data:`~committee.report.analyses.REGISTRY`), :mod:`~committee.report.plots`
+what the figures share, :mod:`~committee.report.build` puts the page
+together, :mod:`~committee.report.html` writes ``report.html`` and
 :mod:`~committee.report.output` formats tables and CSV files.
 """
 
@@ -41,16 +43,16 @@ import importlib as _importlib
 #: so that the analyses' registry (:mod:`committee.report.analyses`, read by the
 #: config) comes without the report's machinery.
 _LAZY = {
-    "PAPER_PKU": "sections", "REGISTRY": "sections", "Context": "sections",
-    "_idiom_list": "sections", "ANALYSES": "build", "build_report": "build",
+    "PAPER_PKU": "analyses", "REGISTRY": "analyses", "Context": "analyses",
+    "ANALYSES": "build", "build_report": "build", "ReportOptions": "build",
     "markdown_table": "output", "RunData": "rundata", "check_experiments": "rundata",
     "load_run": "rundata", "load_run_config": "rundata", "System": "systems",
     "other_systems": "systems", "read_human": "systems", "table2_systems": "systems",
 }
 
-__all__ = ["ANALYSES", "PAPER_PKU", "REGISTRY", "Context", "RunData", "System", "build_report",
-           "check_experiments", "load_run", "load_run_config", "markdown_table",
-           "other_systems", "read_human", "table2_systems", "_idiom_list"]
+__all__ = ["ANALYSES", "PAPER_PKU", "REGISTRY", "Context", "ReportOptions", "RunData", "System",
+           "build_report", "check_experiments", "load_run", "load_run_config", "markdown_table",
+           "other_systems", "read_human", "table2_systems"]
 
 
 def __getattr__(name: str):

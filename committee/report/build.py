@@ -1,6 +1,6 @@
 """Build a report: read the run, gather and score the systems, run the
-analyses of :data:`committee.report.sections.REGISTRY` and write
-``report.md``."""
+analyses of :data:`committee.report.analyses.REGISTRY` and write
+``report.md`` (and ``report.html``)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ import logging
 import os
 import time
 import warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import pandas as pd
 
 from committee import __version__
 from committee import metrics, scoring
 from committee.metrics import difficulty_stats
-from committee.report import analyses as experiments
+from committee.report import analyses as _analyses
 from committee.report import plots
 from committee.pipeline import layout
 from committee.pipeline import lock
@@ -25,7 +26,7 @@ from committee.config import EXPERIMENTS
 from committee.errors import CommitteeError, OutputError, ReportWarning
 from committee.system.files import atomic_write_text
 from committee.pipeline.marks import words_from_ends
-from committee.report.sections import OUTPUTS, REGISTRY, TITLES, Context, check_run
+from committee.report.analyses import Context, check_run
 from committee.report.output import score_columns, write_csv
 from committee.report.rundata import (check_experiments, load_run, load_run_config,
                                       recorded_commands)
@@ -40,10 +41,23 @@ ANALYSES = EXPERIMENTS
 PAGE_BOOTSTRAP = 1000
 
 
-def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | None = None,
-                 systems: Sequence[str] = (), segmenters: Sequence[str] = (),
-                 human=None, progress: bool = True, load_inputs=None,
-                 timeout: float | None = None, timeout_name: str = "timeout") -> Path:
+@dataclass(frozen=True)
+class ReportOptions:
+    """What :func:`build_report` is told besides the run and its config (the
+    keywords of :func:`build_report`, documented there)."""
+
+    inputs: object = None
+    analyses: Sequence[str] | None = None
+    systems: Sequence[str] = ()
+    segmenters: Sequence[str] = ()
+    human: object = None
+    progress: bool = True
+    load_inputs: Callable | None = None
+    timeout: float | None = None
+    timeout_name: str = "timeout"
+
+
+def build_report(run_dir, cfg=None, **options) -> Path:
     """Write ``report.md``, ``table2.csv`` and ``report/`` into ``run_dir``.
 
     Parameters
@@ -52,6 +66,9 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
         Output directory of a finished ``committee run``.
     cfg : Config, optional
         Its config (default: the one its manifest records).
+
+    Keywords (the fields of :class:`ReportOptions`)
+    -----------------------------------------------
     inputs : pipeline.RunInputs, optional
         The run's corpora, already read (spares reading the training corpus).
     analyses : sequence of str, optional
@@ -74,24 +91,25 @@ def build_report(run_dir, cfg=None, *, inputs=None, analyses: Sequence[str] | No
     -------
     Path of ``report.md``.
     """
+    opts = ReportOptions(**options)
     run_dir = Path(run_dir)
     if cfg is None:
         cfg = load_run_config(run_dir)
-    analyses = tuple(cfg.experiments.enabled() if analyses is None else analyses)
-    unknown = [a for a in analyses if a not in ANALYSES]
+    names = tuple(cfg.experiments.enabled() if opts.analyses is None else opts.analyses)
+    unknown = [a for a in names if a not in ANALYSES]
     if unknown:
         raise ValueError(f"unknown analyses {unknown}; choose from {', '.join(ANALYSES)}")
-    check_experiments(cfg, analyses or ("ranking",))
-    if timeout is None and cfg.experiments.command_timeout is not None:
-        timeout, timeout_name = cfg.experiments.command_timeout, "experiments.command_timeout"
+    check_experiments(cfg, names or ("ranking",))
+    if opts.timeout is None and cfg.experiments.command_timeout is not None:
+        opts = replace(opts, timeout=cfg.experiments.command_timeout,
+                       timeout_name="experiments.command_timeout")
     with lock.hold(run_dir, lock.REPORT):  # one writer of run_dir at a time
-        return _build(run_dir, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
-                      progress, (timeout, timeout_name))
+        return _build(run_dir, cfg, names, opts)
 
 
-def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenters, human,
-           progress, timeout=(None, "timeout")) -> Path:
-    """:func:`build_report` once ``run_dir`` is held."""
+def _build(run_dir: Path, cfg, analyses, opts: ReportOptions) -> Path:
+    """:func:`build_report` once ``run_dir`` is held: the analyses named
+    ``analyses`` (those that read runs of its task)."""
     data = load_run(run_dir)
     analyses, left_out = _for_task(analyses, data.task)
     check_run(cfg, data, analyses)
@@ -103,16 +121,15 @@ def _build(run_dir: Path, cfg, analyses, inputs, load_inputs, systems, segmenter
         if left_out:
             ctx.notes.append(f"Not made for a run of {data.task} ({data.unit} difficulties): "
                              + "; ".join(f"{a} (it reads runs of "
-                                         f"{_readers(experiments.by_name(a))})"
+                                         f"{_readers(_analyses.by_name(a))})"
                                          for a in left_out) + ".")
         if plots.cjk_font() is None:
             ctx.notes.append(plots.NO_CJK_FONT)
             log.warning("no CJK font found: Chinese words in the figures show as boxes")
-        _gather_systems(ctx, analyses, inputs, load_inputs, systems, segmenters, progress,
-                        timeout)
-        _rank_systems(ctx, analyses, human)
+        _gather_systems(ctx, analyses, opts)
+        _rank_systems(ctx, analyses, opts.human)
         sections, made = [], []
-        for name in REGISTRY:
+        for name in [a.name for a in _analyses.REGISTRY]:
             if name in analyses or (name == "table2" and ctx.table2):
                 section = _run_analysis(ctx, name)
                 if section is not None:
@@ -145,34 +162,33 @@ def _gold_check(ctx: Context) -> str | None:
 
 def _for_task(analyses, task: str) -> tuple[tuple[str, ...], list[str]]:
     """The analyses of ``analyses`` that read runs of ``task``, and those left out."""
-    kept = tuple(a for a in analyses if experiments.reads(experiments.by_name(a), task))
+    kept = tuple(a for a in analyses if _analyses.reads(_analyses.by_name(a), task))
     return kept, [a for a in analyses if a not in kept]
 
 
-def _readers(experiment) -> str:
-    """The tasks whose runs ``experiment`` reads, for a note.
+def _readers(analysis) -> str:
+    """The tasks whose runs ``analysis`` reads, for a note.
 
-    >>> _readers(experiments.by_name("buckets"))
+    >>> _readers(_analyses.by_name("buckets"))
     'segmentation'
     """
     return ", ".join(t.name for t in tasks_mod.TASKS.values()
-                     if t.runnable and experiments.reads(experiment, t.name))
+                     if t.runnable and _analyses.reads(analysis, t.name))
 
 
-def _gather_systems(ctx: Context, analyses, inputs, load_inputs, systems, segmenters,
-                    progress, timeout=(None, "timeout")) -> None:
-    """The Table 2 models, other systems and members of ``ctx``, scored;
-    ``timeout``: the seconds a ``cmd:`` segmenter may run and their name."""
+def _gather_systems(ctx: Context, analyses, opts: ReportOptions) -> None:
+    """The Table 2 models, other systems and members of ``ctx``, scored
+    (``opts.timeout``: the seconds a ``cmd:`` segmenter may run)."""
     cfg, data, e = ctx.cfg, ctx.data, ctx.cfg.experiments
     scorer = data.collector()
     ctx.table2, t2_notes = table2_systems(cfg, data, ctx.out_dir, train="table2" in analyses,
-                                          inputs=inputs, progress=progress,
-                                          load_inputs=load_inputs)
+                                          inputs=opts.inputs, progress=opts.progress,
+                                          load_inputs=opts.load_inputs)
     ctx.notes += t2_notes
-    files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in systems]
-    segs = list(dict.fromkeys(list(e.segmenters) + list(segmenters)))
-    ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=progress,
-                               timeout=timeout[0], timeout_name=timeout[1])
+    files = [cfg.resolve(p) for p in e.systems] + [Path(p) for p in opts.systems]
+    segs = list(dict.fromkeys(list(e.segmenters) + list(opts.segmenters)))
+    ctx.others = other_systems(cfg, data, ctx.out_dir, files, segs, progress=opts.progress,
+                               timeout=opts.timeout, timeout_name=opts.timeout_name)
     recorded = [c for c in recorded_commands(ctx.run_dir) if c not in segs]
     if recorded:  # never run: their saved outputs, read as data
         saved, notes = saved_outputs(data, ctx.out_dir, recorded,
@@ -331,13 +347,14 @@ def _run_analysis(ctx: Context, name: str) -> str | None:
 
     Any exception but a failed write (:class:`OutputError`, exit 6) or an
     interruption is the analysis's failure: what it added to ``ctx`` and
-    the files it writes (:data:`~committee.report.sections.OUTPUTS`) are
+    the files it writes (its record's ``outputs``) are
     removed, the traceback goes to ``run.log`` and a
     :class:`~committee.errors.ReportWarning` says it once.
     """
     n_figures, n_notes, irt = len(ctx.figures), len(ctx.notes), ctx.irt
+    analysis = _analyses.by_name(name)
     try:
-        return REGISTRY[name](ctx)
+        return analysis.function(ctx)
     except OutputError:
         raise
     except Exception as exc:  # noqa: BLE001 - one analysis never sinks the report
@@ -345,7 +362,7 @@ def _run_analysis(ctx: Context, name: str) -> str | None:
         ctx.irt = irt
         reason = _reason(exc)
         log.error("analysis %s failed: %s", name, reason, exc_info=exc)
-        for pattern in OUTPUTS[name]:
+        for pattern in analysis.outputs:
             for path in ctx.run_dir.glob(pattern):
                 _remove(path)
         ctx.failed.append((name, reason))
@@ -365,7 +382,7 @@ def _reason(exc: Exception) -> str:
 
 
 def _failed_section(name: str, reason: str) -> str:
-    return (f"## {TITLES[name]}\n\n"
+    return (f"## {_analyses.by_name(name).title}\n\n"
             f"**Not made: the {name} analysis failed.** {reason}\n\n"
             "The other sections do not depend on it. The traceback is in `run.log`; "
             "`committee report` makes this section again (Table 2 models are read back, "
@@ -426,7 +443,7 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
             for k, (s, rf, rb) in enumerate(zip(ctx.ranked, ctx.f1_rank, ctx.fb_rank))],
         analyses=_page_analyses(ctx, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
-        failed=[{"analysis": name, "title": TITLES[name], "reason": reason}
+        failed=[{"analysis": name, "title": _analyses.by_name(name).title, "reason": reason}
                 for name, reason in ctx.failed], units=data.units, page=data.kind.page)
     path = layout.paths(ctx.run_dir).root / layout.REPORT_HTML_FILE
     try:
@@ -441,13 +458,9 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
 
 def _page_analyses(ctx: Context, made: Sequence[str]) -> list:
     """The charts of the analyses ``made`` for report.html, titled for the run's task."""
-    from dataclasses import replace
+    from committee.report import goldcheck, html
 
-    from committee.report import html
-
-    from committee.report import goldcheck
-
-    return [replace(a, title=experiments.for_task(a.title, ctx.data.task))
+    return [replace(a, title=_analyses.for_task(a.title, ctx.data.task))
             for a in html.run_analyses(ctx.run_dir, made)] + goldcheck.page_tables(ctx)
 
 
@@ -456,7 +469,7 @@ def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:
     in ``run_dir`` (a chart that needs an input the run lacks, such as human
     judgements, is not expected)."""
     return [f"{chart.title}: not drawn, {chart.file} was not written."
-            for e in experiments.REGISTRY if e.name in made for chart in e.charts
+            for a in _analyses.REGISTRY if a.name in made for chart in a.charts
             if chart.needs is None and not (run_dir / chart.file).is_file()]
 
 

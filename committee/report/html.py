@@ -316,7 +316,8 @@ def encode(data: ReportData) -> dict:
         counts = np.bincount(codes, minlength=len(OUTCOMES))
         systems.append(_system(s, {k: int(c) for k, c in zip(OUTCOMES, counts)}, codes) | {
             "ends": _array(np.packbits(ends, bitorder="little"))})
-    return _page(data, gold, n, g.n_chars, d, vocab, word_ids, per_sentence, OUTCOMES, systems)
+    return _page(data, gold, _Items(n, g.n_chars, d, vocab, word_ids, per_sentence), OUTCOMES,
+                 systems)
 
 
 def _system(s: SystemData, error_types: dict, codes: np.ndarray) -> dict:
@@ -358,8 +359,9 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
             "pred_start": _array(p.starts.astype(np.uint32)),
             "pred_end": _array(p.ends.astype(np.uint32)),
             "pred_type": [p.label_names[k] for k in p.labels.tolist()]})
-    page = _page(data, gold, n, sum(lengths), d, vocab, word_ids,
-                 np.array([len(u) for u in units], dtype=np.int64), names, systems)
+    page = _page(data, gold, _Items(n, sum(lengths), d, vocab, word_ids,
+                                    np.array([len(u) for u in units], dtype=np.int64)),
+                 names, systems)
     starts = np.array([u[0] for us in units for u in us], dtype=np.uint32)
     ends = np.array([u[1] for us in units for u in us], dtype=np.uint32)
     return page | {"task": data.page or "ner", "texts": texts, "item_start": _array(starts),
@@ -368,22 +370,36 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
         {"unit": task.unit, "units": task.units} if task is not NER else {})
 
 
-def _page(data: ReportData, gold: Corpus, n: int, n_chars: int, d, vocab, word_ids,
-          per_sentence, outcome_names, systems) -> dict:
+@dataclass(frozen=True)
+class _Items:
+    """The page's items (words, or labelled units) as encoded: how many, the
+    characters of the test set, each item's difficulty, the dictionary of
+    their texts and each item's code in it, and the items of each sentence."""
+
+    n: int
+    n_chars: int
+    d: np.ndarray
+    vocab: list
+    word_ids: np.ndarray
+    per_sentence: np.ndarray
+
+
+def _page(data: ReportData, gold: Corpus, items: _Items, outcome_names, systems) -> dict:
     """The page's data once its items (words, or entities) are encoded."""
+    n, d, per_sentence = items.n, items.d, items.per_sentence
     oov = _check_vector("oov", data.oov, n, bool)
     irt_a = _check_vector("irt_a", data.irt_a, n, np.float64)
     irt_b = _check_vector("irt_b", data.irt_b, n, np.float64)
     d_values, d_codes = _dictionary(d.tolist())
     return {
         "name": data.name, "signature": data.signature, "version": __version__,
-        "n_sentences": len(gold.words), "n_words": n, "n_chars": n_chars,
+        "n_sentences": len(gold.words), "n_words": n, "n_chars": items.n_chars,
         "task": data.page or "segmentation", "outcomes": list(outcome_names),
         "metrics": records.page_columns(),
         "palette": {"colors": list(COLORS), "patterns": list(HATCHES)},
         "bin_labels": [f"[{b / 10:.1f}, {(b + 1) / 10:.1f}{']' if b == 9 else ')'}"
                        for b in range(metrics.N_BINS)],
-        "vocab": vocab, "word_ids": _array(word_ids),
+        "vocab": items.vocab, "word_ids": _array(items.word_ids),
         "sentence_words": _array(per_sentence.astype(_codes(int(per_sentence.max(initial=0)) + 1))),
         "lines": [int(x) for x in gold.lines],
         "d_values": [float(x) for x in d_values], "d_codes": _array(d_codes),
@@ -512,7 +528,9 @@ def _charts(names) -> list:
 def _run_system_files(run_dir: Path) -> list[Path]:
     """Outputs ``committee report`` kept: Table 2 models, then segmenters and
     taggers (``.bio`` for an entity run)."""
-    report = run_dir / "report"
+    from committee.pipeline import layout
+
+    report = run_dir / layout.REPORT_DIR
     return sorted((report / "table2").glob("*.txt")) + sorted(
         p for p in (report / "systems").glob("*") if p.suffix in (".txt", ".bio"))
 

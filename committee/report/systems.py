@@ -210,14 +210,7 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
     train_sha = data.manifest.get("corpus", {}).get("train", {}).get("sha256", "")
     # sizes of the samples need the number of non-empty training sentences
     train_sentences = inputs.train_sentences if inputs is not None else None
-    records = {}
-    for fraction in e.table2_fractions:
-        rec_path = tdir / f"{_table2_file(e.table2_template, fraction)}.json"
-        if rec_path.is_file():
-            try:
-                records[fraction] = runfiles.read_json(rec_path, "table2", dict)
-            except InputError:
-                pass  # trained again and written anew
+    records = _table2_records(e, tdir)
     n_train = None
     if train_sentences is not None:
         n_train = len(train_sentences)
@@ -256,6 +249,32 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
     order = {f: i for i, f in enumerate(e.table2_fractions)}
     systems.sort(key=lambda s: order.get(s.info.get("fraction"), 99))
     return systems, notes
+
+
+def _table2_records(e, tdir: Path) -> dict:
+    """The records of the Table 2 models already made, by fraction (a
+    record that cannot be read is left out: its model is trained again)."""
+    records = {}
+    for fraction in e.table2_fractions:
+        rec_path = tdir / f"{_table2_file(e.table2_template, fraction)}.json"
+        if rec_path.is_file():
+            try:
+                records[fraction] = runfiles.read_json(rec_path, "table2", dict)
+            except InputError:
+                pass  # trained again and written anew
+    return records
+
+
+@dataclass(frozen=True)
+class _Training:
+    """What every Table 2 model of one report is trained with: the number of
+    training sentences, the training corpus's checksum, the CRF algorithm
+    and its parameters."""
+
+    n_train: int
+    train_sha: str
+    algorithm: str
+    params: dict
 
 
 def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, train_sha: str,
@@ -299,8 +318,9 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
                 log.error("table2: %s failed: %s\n%s", result.name, result.error,
                           result.detail.rstrip())
                 raise result.as_error()
-            systems.append(_save_table2(cfg, data, tdir, fraction, sents, n_train, train_sha,
-                                        algorithm, params, result))
+            systems.append(_save_table2(cfg, data, tdir, fraction, sents,
+                                        _Training(n_train, train_sha, algorithm, params),
+                                        result))
             bar.update(1)
     finally:
         results.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
@@ -310,18 +330,18 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     return systems
 
 
-def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, n_train, train_sha,
-                 algorithm, params, result) -> System:
+def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Training,
+                 result) -> System:
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
     words, tags = data.kind.as_tokens(data.test.words, result.pred)
     _write_output(data, tdir / f"{name}.txt", words, tags)
-    rec = {"key": _table2_key(data, cfg, fraction, n_train, train_sha),
-           "template": e.table2_template, "fraction": fraction, "n_train": n_train,
+    rec = {"key": _table2_key(data, cfg, fraction, training.n_train, training.train_sha),
+           "template": e.table2_template, "fraction": fraction, "n_train": training.n_train,
            "n_sentences": len(sents),
            "n_chars": sum(len(data.kind.example(s)[0]) for s in sents),
-           "algorithm": algorithm, "params": params, "seed": e.seed,
+           "algorithm": training.algorithm, "params": training.params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
     atomic_write_text(tdir / f"{name}.json", json.dumps(rec, indent=2) + "\n")
@@ -457,18 +477,3 @@ def score(systems: Sequence[System], scorer: metrics.Collector, test,
         s.stats = scorer.collect(task.as_corpus(s.name, s.words, test.lines, s.tags))
         s.scores = scoring.Scores.from_stats(s.stats, signature, undefined="ignore",
                                              name=s.name)
-
-
-def marks_of(data: RunData, system: System) -> np.ndarray:
-    """Whether ``system`` gets each gold unit of the run right (bool, corpus
-    order): its words, or its labelled units matched exactly."""
-    if not data.labelled:
-        from committee.tasks import spans
-
-        return spans.marks(data.test.words, system.words)
-    from committee.tasks import match
-
-    task = data.kind
-    lengths = [sum(map(len, ws)) for ws in data.test.words]
-    pred = task.as_corpus(system.name, system.words, data.test.lines, system.tags)
-    return match(task, lengths, data.units, task.gold(pred))[2]
