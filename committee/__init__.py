@@ -42,6 +42,8 @@ _LAZY = {
     "report": ("committee.pipeline.workflow", "report"),
     "check_gold": ("committee.scoring.goldcheck", "check_gold"),
     "adaptive_score": ("committee.scoring.adaptive_run", "adaptive_score"),
+    "schemes": ("committee.metrics.schemes", "score_output"),
+    "confusion": ("committee.metrics.confusion", "of_output"),
 }
 
 __all__ = [
@@ -56,6 +58,8 @@ __all__ = [
     "report",
     "check_gold",
     "adaptive_score",
+    "schemes",
+    "confusion",
     "CommitteeError",
     "InputError",
     "ConfigError",

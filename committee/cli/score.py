@@ -9,12 +9,15 @@ from committee.cli import score_adaptive
 from committee.cli.options import UsageError, check_encodings, file_options, task_option
 from committee.corpus import NORMALIZATIONS
 from committee.corpus.entities import MODES, SCHEMES
-from committee.system.arguments import cli_int
+from committee.system.arguments import cli_int, parse_decimal
 from committee.tasks import get as get_task
 
 #: What the command line gives each input an attribute needs.
 _BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train-words",
                  "training corpus": "--train CORPUS (a word list has no counts)"}
+
+#: The heading of each output's table of ``--schemes`` and ``--confusion``.
+_TITLES = {"schemes": "matching schemes", "confusion": "confusion matrix"}
 
 #: The value of ``--buckets`` given alone: every attribute (distinct from
 #: ``--buckets=``, an empty list, which is refused).
@@ -31,6 +34,7 @@ def add(sub) -> None:
     _input_options(s)
     _output_options(s)
     _task_options(s)
+    _label_options(s)
     score_adaptive.add(s)
     s.set_defaults(func=cmd_score, check=check)
 
@@ -99,6 +103,76 @@ def _task_options(s) -> None:
                                                      "scheme (default: detected from GOLD)")
 
 
+def _label_options(s) -> None:
+    """The matching schemes of entities and the confusion matrices of labels."""
+    s.add_argument("--schemes", action="store_true",
+                   help="--task ner: add the four SemEval-2013 matching schemes (strict, "
+                        "exact, partial, type; their correct, incorrect, partial, missed and "
+                        "spurious counts, P/R/F1 and, with --difficulty, pb/rb/fb), overall "
+                        "and per type (docs/metrics.md)")
+    s.add_argument("--confusion", action="store_true",
+                   help="--task ner or pos: add each output's confusion matrix, gold type x "
+                        "predicted type of entities paired by overlap (with spurious and "
+                        "missed) or gold tag x output tag of the words segmented alike")
+    s.add_argument("--min-overlap", type=_percent, metavar="PCT",
+                   help="with --schemes or --confusion: the share of a gold entity's "
+                        "characters, in percent from 1 to 100, an overlap must cover to pair "
+                        "(nervaluate's min_overlap_percentage; default: 1, any overlap)")
+
+
+def _percent(text: str) -> float:
+    """``--min-overlap``: a number from 1 to 100."""
+    import argparse
+
+    value = parse_decimal(text)
+    if value is None or not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to 100, got {text!r}")
+    return value
+
+
+_percent.__name__ = "percentage"
+
+
+def _check_labels(args, task) -> None:
+    """``--schemes``, ``--confusion`` and ``--min-overlap`` against the task."""
+    if args.schemes and not task.tagged:
+        raise UsageError("--schemes is for --task ner (entity spans)")
+    if args.confusion and task.labels_field is None:
+        raise UsageError("--confusion is for --task ner or --task pos (labelled units)")
+    if args.min_overlap is not None and not (args.schemes or args.confusion):
+        raise UsageError("--min-overlap is for --schemes or --confusion")
+    if (args.schemes or args.confusion) and "-" in args.outputs:
+        raise UsageError("--schemes and --confusion read each output twice: give files, not "
+                         "standard input ('-')")
+
+
+def _with_labels(text: str, args, scorer, names: list[str]) -> str:
+    """``--json`` with each system's ``schemes`` and ``confusion``, or the
+    text with their tables (``--markdown``: as Markdown)."""
+    import json
+    import warnings
+
+    from committee.metrics import confusion, schemes
+
+    overlap = 1.0 if args.min_overlap is None else args.min_overlap
+    with warnings.catch_warnings():  # the outputs' warnings were given once already
+        warnings.simplefilter("ignore")
+        extra = [({"schemes": schemes.score_output(scorer, o, min_overlap=overlap)}
+                  if args.schemes else {})
+                 | ({"confusion": confusion.of_output(scorer, o, min_overlap=overlap)}
+                    if args.confusion else {}) for o in args.outputs]
+    if args.json:
+        data = json.loads(text)
+        for row, more in zip(data["systems"], extra):
+            row.update({k: v.to_dict() for k, v in more.items()})
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    parts = [text]
+    for name, more in zip(names, extra):
+        for key, value in more.items():
+            parts += ["", f"{name}: {_TITLES[key]}", value.text(markdown=args.markdown)]
+    return "\n".join(parts)
+
+
 def cli_spelling(source: str):
     """How messages spell setting ``key`` of ``source`` (``gold``, ``train``,
     ``output``) on the command line: ``--gold-format conllu``, ``--format conllu``."""
@@ -137,11 +211,13 @@ def cmd_score(args) -> int:
     if args.json:
         text = result.json(args.columns if args.metrics is not None else None,
                            gold_check=sens)
-        print(text)
     elif args.markdown:
-        print(result.markdown(args.columns))
+        text = result.markdown(args.columns)
     else:
-        print(result.text(args.columns))
+        text = result.text(args.columns)
+    if args.schemes or args.confusion:
+        text = _with_labels(text, args, scorer, [s["name"] for s in result.systems])
+    print(text)
     if sens is not None and not args.json:
         print()
         print(goldcheck.format_sensitivity(sens))
@@ -258,8 +334,9 @@ def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
 def check(args) -> None:
     """Argument checks argparse cannot express, in order: ``--bootstrap``,
     the encodings, ``--gold-check`` with standard input, ``--metrics``,
-    ``--mode``/``--scheme``, ``--buckets``, standard input given twice;
-    OUTPUT (or ``--adaptive --with``) and ``--gold`` given, and the options
+    ``--mode``/``--scheme``, ``--buckets``, ``--schemes``/``--confusion``/
+    ``--min-overlap``, standard input given twice; OUTPUT (or ``--adaptive
+    --with``) and ``--gold`` given, and the options
     of ``--adaptive`` (:func:`committee.cli.score_adaptive.check`)."""
     missing = [flag for flag, given in (("OUTPUT", args.outputs or args.segmenter),
                                         ("--gold", args.gold)) if not given]
@@ -285,5 +362,6 @@ def check(args) -> None:
         args.columns = tuple(m for m in args.columns
                              if not {"total_words", "boundary_gold"} & set(m.needs))
     args.buckets = _buckets(args.buckets, args)
+    _check_labels(args, task)
     if args.outputs.count("-") > 1:
         raise UsageError("standard input ('-') can be given as one OUTPUT only")
