@@ -31,13 +31,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
     ("pipeline.workflow",),
-    ("pipeline.dataset", "report", "scoring.goldcheck", "scoring.adaptive_run"),
+    ("pipeline.dataset", "report", "scoring.goldcheck", "scoring.adaptive_run",
+     "pipeline.runconfig"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
-     "system.pools", "pipeline.layout", "pipeline.lock", "metrics.difficulty_stats",
+     "system.pools", "pipeline.layout", "pipeline.runchecks", "pipeline.lock",
+     "pipeline.unitfiles",
+     "metrics.difficulty_stats",
      "report.plots", "report.output", "scoring.irt",
      "segmenters", "config", "corpus.plausibility", "report.analyses"),
-    ("learners.crf", "learners.trainers", "metrics", "metrics.significance", "corpus",
-     "learners.features", "tasks.spans", "metrics.itemresponse", "tasks", "pipeline.runfiles"),
+    ("learners.crf", "learners.trainers", "learners.draws", "learners.checks", "metrics",
+     "metrics.significance", "corpus",
+     "learners.features", "tasks.spans", "metrics.itemresponse", "tasks", "pipeline.runfiles",
+     "pipeline.names"),
     ("system.files", "system.owners", "system.inputs", "errors", "system.arguments",
      "system.commands", "system.process", "system.reaper", "learners", "pipeline", "system"),
 )
@@ -170,6 +175,29 @@ def test_the_checks_can_fail():
     assert not any(p.startswith("committee.pipeline.dataset") for p in found)  # same floor
     assert cycles(graph) == [["committee.pipeline.dataset", "committee.report.build",
                               "committee.pipeline.dataset"]]
+
+
+def crossings(graph: dict[str, set[str]], low: str, high: str) -> list[str]:
+    """Every import of a module of package ``high`` by a module of package
+    ``low``, where ``low`` must not depend on ``high``."""
+    def within(module: str, package: str) -> bool:
+        return module == f"committee.{package}" or module.startswith(f"committee.{package}.")
+
+    return sorted(f"{m} imports {t}" for m, targets in graph.items() if within(m, low)
+                  for t in targets if within(t, high))
+
+
+def test_scoring_imports_nothing_from_report():
+    """Scoring and the report both read runs; what they share (a run's
+    config read back: ``pipeline.runconfig``) lives below both."""
+    assert crossings(import_graph(), "scoring", "report") == []
+
+
+def test_the_crossing_check_can_fail():
+    graph = {"committee.scoring.goldcheck": {"committee.report.rundata", "committee.pipeline"},
+             "committee.report.build": {"committee.scoring"}}
+    assert crossings(graph, "scoring", "report") == [
+        "committee.scoring.goldcheck imports committee.report.rundata"]
 
 
 def test_imports_inside_functions_count():

@@ -5,7 +5,7 @@ every module or package it lists exists, and every module of a package is
 listed (or a package of its own that holds it is).  The floors diagram is
 ``FLOORS`` of tests/test_architecture.py.  The public API's table is the
 lazy names of ``committee/__init__.py``, the one module that refers up the
-floors.  And no module but ``pipeline.layout`` and ``pipeline.runfiles``
+floors.  And no module but ``pipeline.names`` and ``pipeline.runfiles``
 spells a run directory's file names.
 
 Nothing here lists modules: the doc and the tree are read when the test
@@ -219,14 +219,14 @@ def test_the_public_api_check_can_fail():
 # the run directory's file names
 
 #: The modules that may spell a run directory's file names.
-RUN_FILE_MODULES = ("pipeline/layout.py", "pipeline/runfiles.py")
+RUN_FILE_MODULES = ("pipeline/names.py", "pipeline/runfiles.py")
 
 #: Extensions that only files of a run directory have (a user's files are
 #: .txt, .json, .tsv, ... too, so those say nothing alone).
 RUN_ONLY_EXTENSIONS = (".npz", ".weight", ".weight_c", ".jsonlines")
 
 #: Spellings outside those modules that are there today, by module and value:
-#: each one is a name that belongs in ``pipeline.layout``.  The list only
+#: each one is a name that belongs in ``pipeline.names``.  The list only
 #: shrinks; a new spelling fails the test.
 KNOWN = {
     ("pipeline/difficulty.py", ".weight"), ("pipeline/difficulty.py", ".weight_c"),
@@ -236,10 +236,10 @@ KNOWN = {
 }
 
 
-def run_file_names(layout_source: str) -> set[str]:
-    """The file names ``pipeline.layout`` declares (its ``*_FILE`` and
+def run_file_names(names_source: str) -> set[str]:
+    """The file names ``pipeline.names`` declares (its ``*_FILE`` and
     ``*_JSON`` constants)."""
-    return {node.value.value for node in ast.parse(layout_source).body
+    return {node.value.value for node in ast.parse(names_source).body
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
             and any(isinstance(t, ast.Name) and t.id.endswith(("_FILE", "_JSON"))
@@ -271,13 +271,13 @@ def run_file_spellings(package: Path = PACKAGE) -> set[tuple[str, str]]:
     return found
 
 
-def test_only_the_layout_spells_the_run_files_names():
+def test_only_pipeline_names_spells_the_run_files_names():
     assert run_file_spellings() - KNOWN == set()
 
 
 def test_the_run_file_check_can_fail(tmp_path):
     (tmp_path / "pipeline").mkdir()
-    (tmp_path / "pipeline" / "layout.py").write_text(
+    (tmp_path / "pipeline" / "names.py").write_text(
         'MARKS_FILE = "marks.npz"\nWORDS_FILE = "words.tsv"\nTMP_DIR = ".tmp"\n', encoding="utf-8")
     (tmp_path / "m.py").write_text(
         'a = "marks.npz"\nb = root + "/words.tsv"\nc = "see words.tsv"\nd = ".tmp"\n'

@@ -101,7 +101,7 @@ def _committee(section: str, low_memory: bool = False):
     """The config with ``committee: SECTION``; ``low_memory``: a 20 MB machine."""
     def build(d, mp):
         if low_memory:
-            mp.setattr(members, "physical_memory", lambda: 20_000_000)
+            mp.setattr("committee.learners.checks.physical_memory", lambda: 20_000_000)
         argv = setup(d)
         cfg = d / "c.yaml"
         cfg.write_text(cfg.read_text(encoding="utf-8").replace(

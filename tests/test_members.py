@@ -15,8 +15,8 @@ from committee.errors import ConfigError, RunError
 from committee.learners.features import corpus_attributes
 from committee.learners import crf
 from committee.learners.crf import check_crf_params, tag_sentences, train_model
-from committee.learners.members import (Member, MemberResult, draw_committee, draw_member,
-                               member_sample, run_member)
+from committee.learners.members import (Member, MemberJob, MemberResult, draw_committee,
+                               draw_member, member_sample, run_member)
 
 TEMPLATES = ("F1", "F2", "F3")
 RATIOS = (0.1, 0.2, 0.3)
@@ -167,7 +167,8 @@ def test_run_member_checks_params_before_working(tmp_path):
     m = draw_member(0, len(TRAIN), ("F1",), (0.5,), seed=0)
     sample = [TRAIN[i] for i in member_sample(m, len(TRAIN))]
     with pytest.raises(ConfigError, match="max_iterations: must be an integer"):
-        run_member(m, sample, TEST_CHARS, TEST, "lbfgs", {"max_iterations": "50"}, tmp_path)
+        run_member(MemberJob(m, sample, TEST_CHARS, TEST, "lbfgs", {"max_iterations": "50"},
+                             tmp_path))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -267,7 +268,7 @@ def _member(ratio=0.5, template="F2", k=0, seed=0):
 
 def test_run_member(tmp_path):
     m, sample = _member()
-    res = run_member(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path)
+    res = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path))
     assert isinstance(res, MemberResult) and res.index == 0
     n_gold = sum(len(s) for s in TEST)
     assert res.marks.dtype == bool and res.marks.shape == (n_gold,)
@@ -285,7 +286,8 @@ def test_run_member(tmp_path):
 
 def test_run_member_marks_agree_with_tagging(tmp_path):
     m, sample = _member(template="F1")
-    res = run_member(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path, keep_model=True)
+    res = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path,
+                               keep_model=True))
     model = tmp_path / "models" / "member-0000.crfsuite"
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["member-0000.crfsuite", "models"]
     tags = tag_sentences(model, corpus_attributes(TEST_CHARS, "F1"))
@@ -305,33 +307,34 @@ def _spans(words):
 
 def test_run_member_is_deterministic(tmp_path):
     m, sample = _member(template="F3", k=3, seed=9)
-    a = run_member(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path / "a")
-    b = run_member(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path / "b")
+    a = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path / "a"))
+    b = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path / "b"))
     assert a.marks.tobytes() == b.marks.tobytes()
     assert (a.p, a.r, a.f1) == (b.p, b.r, b.f1)
     ap = {"max_iterations": 5}
-    c = run_member(m, sample, TEST_CHARS, TEST, "ap", ap, tmp_path / "c")
-    d = run_member(m, sample, TEST_CHARS, TEST, "ap", ap, tmp_path / "d")
+    c = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "ap", ap, tmp_path / "c"))
+    d = run_member(MemberJob(m, sample, TEST_CHARS, TEST, "ap", ap, tmp_path / "d"))
     assert c.marks.tobytes() == d.marks.tobytes()
 
 
 def test_run_member_skips_empty_training_sentences(tmp_path):
     m = draw_member(0, 4, ("F1",), (1.0,), seed=0)
     sample = [[], ["我们", "喜欢", "北京"], [], ["大家", "好"]]
-    res = run_member(m, sample, TEST_CHARS[:2], TEST[:2], "lbfgs", LBFGS, tmp_path)
+    res = run_member(MemberJob(m, sample, TEST_CHARS[:2], TEST[:2], "lbfgs", LBFGS, tmp_path))
     assert res.n_sentences == 4 and res.n_train_chars == 9
     with pytest.raises(RunError, match="all 4 training sentences are empty"):
-        run_member(m, [[], [], [], []], TEST_CHARS[:2], TEST[:2], "lbfgs", LBFGS, tmp_path)
+        run_member(MemberJob(m, [[], [], [], []], TEST_CHARS[:2], TEST[:2], "lbfgs", LBFGS,
+                             tmp_path))
 
 
 def test_run_member_input_errors(tmp_path):
     m, sample = _member()
     with pytest.raises(ValueError, match="trains on its 20 sampled sentences"):
-        run_member(m, TRAIN, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path)
+        run_member(MemberJob(m, TRAIN, TEST_CHARS, TEST, "lbfgs", LBFGS, tmp_path))
     with pytest.raises(ValueError, match="test sentence 1: gold words do not spell"):
-        run_member(m, sample, [TEST_CHARS[0], "错"], TEST[:2], "lbfgs", LBFGS, tmp_path)
+        run_member(MemberJob(m, sample, [TEST_CHARS[0], "错"], TEST[:2], "lbfgs", LBFGS, tmp_path))
     with pytest.raises(ValueError, match="2 test sentences but 3 gold"):
-        run_member(m, sample, TEST_CHARS[:2], TEST[:3], "lbfgs", LBFGS, tmp_path)
+        run_member(MemberJob(m, sample, TEST_CHARS[:2], TEST[:3], "lbfgs", LBFGS, tmp_path))
 
 
 def test_test_attributes_are_cached_per_template():

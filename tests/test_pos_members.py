@@ -132,8 +132,9 @@ def test_marks_to_difficulties_and_files_by_hand(tmp_path, monkeypatch):
     records = {}
     for m in committee:
         sample = [train[i] for i in members.member_sample(m, len(train))]
-        result = members.run_member(m, sample, items, units, "script", {}, tmp_path / "work",
-                                    trainer="scripted", task="pos")
+        result = members.run_member(members.MemberJob(m, sample, items, units, "script", {},
+                                                      tmp_path / "work", trainer="scripted",
+                                                      task="pos"))
         marks_mod.save_member(tmp_path, result, m)
         records[m.index] = marks_mod.load_member(tmp_path, m, 4)
     assert [t for t, _ in Scripted.seen[-3:]] == ["W1", "W2", "W3"]  # word templates
@@ -174,10 +175,10 @@ def test_a_real_member_tags_the_gold_words(tmp_path):
     test_words = gold.words[150:]
     m = members.draw_member(0, len(train), ("F2",), (0.5,), seed=3)
     sample = [train[i] for i in members.member_sample(m, len(train))]
-    result = members.run_member(m, sample, [POS.items(s) for s in test_words],
-                                POS.gold(Corpus("t", test_words, [1] * len(test_words),
-                                                pos=gold.pos[150:])),
-                                "lbfgs", {"c2": 1.0, "max_iterations": 30}, tmp_path, task="pos")
+    units = POS.gold(Corpus("t", test_words, [1] * len(test_words), pos=gold.pos[150:]))
+    result = members.run_member(members.MemberJob(m, sample, [POS.items(s) for s in test_words],
+                                                  units, "lbfgs", {"c2": 1.0, "max_iterations": 30},
+                                                  tmp_path, task="pos"))
     n = sum(map(len, test_words))
     assert result.n_gold == result.n_pred == n and result.pred_ends is None
     assert result.p == result.r == result.f1 > 0.5  # tag accuracy on the gold words

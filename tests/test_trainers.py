@@ -124,8 +124,8 @@ def test_the_trainer_is_the_one_home_of_defaults_and_checks():
 
 def test_an_unknown_trainer_is_refused_before_any_work(tmp_path):
     with pytest.raises(ConfigError, match=r"trainer: unknown trainer 'nope'; valid: crfsuite"):
-        members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "lbfgs", {}, tmp_path,
-                           trainer="nope")
+        members.run_member(members.MemberJob(_member(), TRAIN, TEST_CHARS, TEST, "lbfgs", {},
+                                             tmp_path, trainer="nope"))
     assert not tmp_path.joinpath("models").exists() and list(tmp_path.iterdir()) == []
 
 
@@ -148,14 +148,15 @@ def test_a_plugged_in_trainer_trains_and_tags_a_member(maxmatch, tmp_path):
 
 def test_a_plugged_in_trainer_checks_its_own_params_first(maxmatch, tmp_path):
     with pytest.raises(ConfigError) as err:
-        members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "forward",
-                           {"max_len": 0, "c2": 1.0}, tmp_path, trainer="maxmatch")
+        members.run_member(members.MemberJob(_member(), TRAIN, TEST_CHARS, TEST, "forward",
+                                             {"max_len": 0, "c2": 1.0}, tmp_path,
+                                             trainer="maxmatch"))
     assert err.value.problems == ["params.max_len: must be an integer >= 1, got 0",
                                   "params.c2: unknown parameter"]
     assert maxmatch.trained == 0
     # its params reach it: words of at most 2 characters
-    res = members.run_member(_member(), TRAIN, TEST_CHARS, TEST, "forward", {"max_len": 2},
-                             tmp_path, trainer="maxmatch")
+    res = members.run_member(members.MemberJob(_member(), TRAIN, TEST_CHARS, TEST, "forward",
+                                               {"max_len": 2}, tmp_path, trainer="maxmatch"))
     assert res.marks.tolist() == [True, True, False, True, True, True, True]
 
 
