@@ -119,8 +119,7 @@ def worker_count(backend: str, n_jobs: int, n_tasks: int, what: str = "tasks",
 
 
 def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = None,
-            crash_log=None, key=_first_index, n_tasks: int | None = None,
-            what: str = "tasks"):
+            crash_log=None, n_tasks: int | None = None, what: str = "tasks"):
     """Run ``task(*args)`` for every ``args`` of ``tasks`` on ``backend``
     (``loky``, ``dask`` or ``sequential``) and yield, as tasks finish, what
     ``task`` returned (it must have an ``index``, the task's ``key``) or a
@@ -129,8 +128,8 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     ``task`` catches what its own work raises and returns a
     :class:`MemberFailure` for it, so an exception never travels through the
     pool; what still fails here (a dead worker, a result that cannot be
-    pickled) becomes one.  ``key(args)`` names a task (default: the
-    ``index`` of its first argument).  ``scheduler`` is a Dask scheduler
+    pickled) becomes one, named by the ``index`` of the task's first
+    argument.  ``scheduler`` is a Dask scheduler
     address (default: a local cluster of ``n_jobs`` processes).  ``n_tasks``
     (default: ``len(tasks)``; ``tasks`` may be an iterator that makes each
     task's arguments when it is submitted) caps ``n_jobs``
@@ -154,9 +153,9 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
             yield task(*args)
         return
     if backend == "loky":
-        yield from _loky_results(task, iter(tasks), n_jobs, crash_log, key)
+        yield from _loky_results(task, iter(tasks), n_jobs, crash_log)
         return
-    yield from _dask_results(task, iter(tasks), n_jobs, scheduler, key)
+    yield from _dask_results(task, iter(tasks), n_jobs, scheduler)
 
 
 #: Tasks in flight per Dask worker thread: one running, one waiting, so that
@@ -180,39 +179,67 @@ def _dask_results(task, tasks, n_jobs, scheduler=None, key=_first_index):
     terminal.
     """
     try:
-        from dask.distributed import Client, KilledWorker, LocalCluster, as_completed
+        import dask.distributed  # noqa: F401  (its loggers exist before they are moved)
     except ImportError:
         raise RunError("parallel.backend dask needs dask.distributed: "
                        "pip install 'committee[dask]'") from None
-    from concurrent.futures import CancelledError
 
     with _distributed_logs_to_run_log():
-        yield from _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster,
-                                 as_completed, KilledWorker, CancelledError)
+        yield from _dask_futures(task, tasks, n_jobs, scheduler, key)
 
 
-def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_completed,
-                  KilledWorker, CancelledError):
-    """:func:`_dask_results` once ``dask.distributed`` is imported."""
-    import uuid
+def _dask_client(n_jobs: int, scheduler: str | None):
+    """``(client, cluster)``: a client of ``scheduler`` (cluster None), or of
+    a local cluster of ``n_jobs`` processes on 127.0.0.1."""
+    from dask.distributed import Client, LocalCluster
 
-    cluster = None
-    _quiet_resource_trackers()
     if scheduler:
         try:
-            client = Client(scheduler, timeout="30s")
+            return Client(scheduler, timeout="30s"), None
         except OSError as exc:
             raise RunError(f"cannot reach the dask scheduler at {scheduler} ({one_line(exc)}); "
                            "start it, or check parallel.scheduler") from None
-    else:
-        cluster = LocalCluster(
-            n_workers=n_jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-            # its HTTP server on a free port, not 8787 (another cluster's, Jupyter's)
-            dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            # the workers' own records (a task cancelled, the scheduler gone while
-            # the run stops) stay off the terminal
-            silence_logs=logging.CRITICAL)
-        client = Client(cluster)
+    cluster = LocalCluster(
+        n_workers=n_jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+        # its HTTP server on a free port, not 8787 (another cluster's, Jupyter's)
+        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        # the workers' own records (a task cancelled, the scheduler gone while
+        # the run stops) stay off the terminal
+        silence_logs=logging.CRITICAL)
+    return Client(cluster), cluster
+
+
+def _dask_outcome(fut, k, address: str):
+    """What the finished future ``fut`` of task ``k`` gives: its result, or
+    the :class:`MemberFailure` of a worker that died or of a result that
+    could not come back; a scheduler gone away (every future cancelled) is
+    a :class:`RunError`."""
+    from concurrent.futures import CancelledError
+
+    from dask.distributed import KilledWorker
+
+    try:
+        return fut.result()
+    except KilledWorker as exc:
+        log.error("member %d: %s", k, one_line(exc))
+        return MemberFailure(k, DASK_WORKER_DIED, one_line(exc))
+    except CancelledError:  # the scheduler went away: every future is cancelled
+        raise RunError(f"the dask scheduler at {address} went away while the members "
+                       "ran; the members that finished are saved: rerun the same "
+                       "command (with a scheduler) to train only the missing ones"
+                       ) from None
+    except Exception as exc:  # e.g. a result that cannot be pickled
+        return MemberFailure(k, one_line(exc), "".join(traceback.format_exception(exc)))
+
+
+def _dask_futures(task, tasks, n_jobs, scheduler, key):
+    """:func:`_dask_results` once ``dask.distributed`` is imported."""
+    import uuid
+
+    from dask.distributed import as_completed
+
+    _quiet_resource_trackers()
+    client, cluster = _dask_client(n_jobs, scheduler)
     address = client.scheduler.address
     run_id = uuid.uuid4().hex[:8]  # task keys unique to this call on a shared cluster
     running: dict = {}  # future -> task index
@@ -235,20 +262,7 @@ def _dask_futures(task, tasks, n_jobs, scheduler, key, Client, LocalCluster, as_
                 break
         for fut in done:
             k = running.pop(fut)
-            try:
-                result = fut.result()
-            except KilledWorker as exc:
-                log.error("member %d: %s", k, one_line(exc))
-                yield MemberFailure(k, DASK_WORKER_DIED, one_line(exc))
-            except CancelledError:  # the scheduler went away: every future is cancelled
-                raise RunError(f"the dask scheduler at {address} went away while the members "
-                               "ran; the members that finished are saved: rerun the same "
-                               "command (with a scheduler) to train only the missing ones"
-                               ) from None
-            except Exception as exc:  # e.g. a result that cannot be pickled
-                yield MemberFailure(k, one_line(exc), "".join(traceback.format_exception(exc)))
-            else:
-                yield result
+            yield _dask_outcome(fut, k, address)
             submit()
     finally:
         _close_dask(client, cluster, running)
