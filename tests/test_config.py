@@ -219,7 +219,7 @@ def test_source_description():
     assert text == "built-in peoples-daily-1998, train split (pku)"
 
 
-@pytest.mark.parametrize("module", ["schema", "overrides"])
+@pytest.mark.parametrize("module", ["corpussection", "overrides"])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(f"committee.config.{module}"))
     assert result.attempted > 0 and result.failed == 0

@@ -39,27 +39,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from committee.metrics.suspicion_injected import (  # noqa: F401  (re-exported)
+    FIT_RATE, WORD_ERRORS, Injected, detection, inject_words, touches)
+from committee.metrics.suspicion_model import (  # noqa: F401  (re-exported)
+    FEATURES, NONNEGATIVE, adjust_prior, fit, probabilities, rank)
+
 #: Longest gold n-gram (in words) and string (in characters) a variation
 #: n-gram is looked up for.
 MAX_WORDS = 3
 MAX_CHARS = 8
-
-#: The features of a candidate, in the order of the model's weights.
-FEATURES = (
-    "agree",         # n_alt / K: members reading exactly this alternative
-    "wrong",         # n_wrong / K: members reading the span otherwise than the gold
-    "consensus",     # n_alt / n_wrong: how much the wrong members agree
-    "train_ratio",   # log((train_alt + .5) / (train_gold + .5))
-    "train_seen",    # log(1 + train_alt + train_gold)
-    "test_ratio",    # log((test_alt + .5) / (test_gold + .5)), other test sentences
-    "gold_unseen",   # a gold word of the span is not a training word
-    "alt_unseen",    # a word of the alternative is not a training word
-    "direction",     # gold words minus alternative words, clipped to [-2, 2]
-)
-
-#: The features whose weight the fit keeps at 0 or above: more members
-#: agreeing on the alternative never makes it less suspicious (§15).
-NONNEGATIVE = ("agree", "consensus")
 
 #: The model's weights, intercept first, then :data:`FEATURES`: fitted on the
 #: embedded corpus's K = 150 committee (``configs/peoples-daily-1998.yaml``
@@ -72,11 +60,6 @@ WEIGHTS = np.array([-2.3603, 0.0, 2.9177, 0.1400, 1.0455, 0.5035, 0.1306, -1.869
 #: The share of candidates that were errors where :data:`WEIGHTS` were fitted
 #: (the prior :func:`adjust_prior` moves from).
 FITTED_RATE = 0.0958
-
-#: Share of gold words :func:`inject_words` turns into errors for the fit.
-FIT_RATE = 0.03
-#: Kinds of injected word errors and their shares.
-WORD_ERRORS = (("merge", 0.4), ("split", 0.4), ("shift", 0.2))
 
 
 # --------------------------------------------------------------------------
@@ -312,224 +295,7 @@ def features(c: Candidates, text: str, train: Variation, test: Variation,
 
 
 # --------------------------------------------------------------------------
-# the model
-
-
-def _design(x: np.ndarray) -> np.ndarray:
-    return np.hstack([np.ones((x.shape[0], 1)), x])
-
-
-def probabilities(weights: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """The logistic model's probability of every row of ``x``."""
-    from scipy.special import expit
-
-    return expit(_design(x) @ weights)
-
-
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0,
-        nonnegative=NONNEGATIVE) -> np.ndarray:
-    """Logistic regression of ``y`` (0 or 1) on ``x``: the weights, intercept
-    first, that maximise the likelihood less ``l2 / 2`` times their squared
-    norm (a standard normal prior on each weight; scipy's L-BFGS-B), those
-    of the features named in
-    ``nonnegative`` kept at 0 or above.
-
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(2000, 1)); y = (x[:, 0] + rng.normal(size=2000) > 1).astype(float)
-    >>> w = fit(x, y, nonnegative=())
-    >>> bool(w[1] > 1.0 and w[0] < 0)
-    True
-    >>> float(fit(-x, y, nonnegative=(0,))[1])
-    0.0
-    """
-    from scipy.optimize import minimize
-    from scipy.special import log_expit
-
-    a = _design(x)
-    sign = 2 * np.asarray(y, dtype=np.float64) - 1
-    bounds = [(None, None)] * a.shape[1]
-    for name in nonnegative:
-        bounds[1 + (FEATURES.index(name) if isinstance(name, str) else name)] = (0.0, None)
-
-    def loss(w):
-        z = sign * (a @ w)
-        g = -(a.T @ (sign * np.exp(log_expit(-z)))) + l2 * w
-        return -log_expit(z).sum() + 0.5 * l2 * (w @ w), g
-
-    return minimize(loss, np.zeros(a.shape[1]), jac=True, method="L-BFGS-B", bounds=bounds).x
-
-
-def adjust_prior(p: np.ndarray, fitted_rate: float, max_iter: int = 200,
-                 tol: float = 1e-9) -> tuple[np.ndarray, float]:
-    """Probabilities ``p`` of a model fitted where a share ``fitted_rate`` of
-    candidates were errors, moved to the rate of errors among these
-    candidates, itself estimated by EM (Saerens, Latinne & Decaestecker
-    2002): ``(adjusted probabilities, estimated rate)``.
-
-    >>> p, rate = adjust_prior(np.array([0.5, 0.5]), 0.5)
-    >>> p.tolist(), rate
-    ([0.5, 0.5], 0.5)
-    """
-    p = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
-    if p.size == 0:
-        return p, 0.0
-    t = min(max(fitted_rate, 1e-9), 1 - 1e-9)
-    rate = float(p.mean())
-    q = p
-    for _ in range(max_iter):
-        odds = p / (1 - p) * (rate / (1 - rate)) / (t / (1 - t))
-        q = odds / (1 + odds)
-        new = float(min(max(q.mean(), 1e-9), 1 - 1e-9))
-        if abs(new - rate) < tol:
-            rate = new
-            break
-        rate = new
-    return q, rate
-
-
-# --------------------------------------------------------------------------
-# injected errors
-
-
-@dataclass(frozen=True)
-class Injected:
-    """One injected error: its kind and its span on the global axis."""
-
-    kind: str
-    start: int
-    end: int
-
-
-def _sites(sentence, vocabulary):
-    """Where one sentence's words can take each kind of error: ``(kind, i, new words)``."""
-    out = []
-    for i, w in enumerate(sentence):
-        if i + 1 < len(sentence):
-            nxt = sentence[i + 1]
-            if w + nxt in vocabulary:
-                out.append(("merge", i, [w + nxt], 2))
-            if len(w) > 1 and w[:-1] in vocabulary and w[-1] + nxt in vocabulary:
-                out.append(("shift", i, [w[:-1], w[-1] + nxt], 2))
-            if len(nxt) > 1 and w + nxt[0] in vocabulary and nxt[1:] in vocabulary:
-                out.append(("shift", i, [w + nxt[0], nxt[1:]], 2))
-        for p in range(1, len(w)):
-            if w[:p] in vocabulary and w[p:] in vocabulary:
-                out.append(("split", i, [w[:p], w[p:]], 1))
-    return out
-
-
-def inject_words(words: list[list[str]], rate: float, seed: int, vocabulary,
-                 kinds=WORD_ERRORS) -> tuple[list[list[str]], list[Injected]]:
-    """A copy of ``words`` with errors in about ``rate`` of its words, and
-    the errors (each counted once, in corpus order).  Merges join two
-    neighbours into a word of ``vocabulary``; splits cut a word into two
-    words of ``vocabulary``; shifts move one character across a boundary,
-    both new words in ``vocabulary``.  Errors never touch each other (a
-    word next to an error stays as it is).  Seeded: the same arguments give
-    the same errors.
-
-    >>> vocab = {"北京", "大学", "北京大学", "我", "爱"}
-    >>> new, errs = inject_words([["我", "爱", "北京", "大学"]], 1.0, 0, vocab)
-    >>> len(errs), "".join(new[0])
-    (1, '我爱北京大学')
-    """
-    rng = np.random.default_rng(seed)
-    n_words = sum(map(len, words))
-    target = int(round(rate * n_words))
-    sites = [(s, *site) for s, sentence in enumerate(words) for site in _sites(sentence, vocabulary)]
-    order = rng.permutation(len(sites))
-    by_kind = {name: [sites[i] for i in order if sites[i][1] == name] for name, _ in kinds}
-    shares = np.array([share for _, share in kinds], dtype=np.float64)
-    names = [name for name, _ in kinds]
-    blocked: set = set()
-    chosen = []
-    pos = {name: 0 for name in names}
-    while len(chosen) < target and any(pos[n] < len(by_kind[n]) for n in names):
-        live = np.array([pos[n] < len(by_kind[n]) for n in names])
-        probs = shares * live
-        name = names[int(rng.choice(len(names), p=probs / probs.sum()))]
-        s, kind, i, new, span = by_kind[name][pos[name]]
-        pos[name] += 1
-        touched = {(s, j) for j in range(i - 1, i + span + 1)}
-        if touched & blocked:
-            continue
-        blocked |= touched
-        chosen.append((s, kind, i, new, span))
-    chosen.sort(key=lambda t: (t[0], t[2]))
-    out = [list(sentence) for sentence in words]
-    offsets = np.concatenate(([0], np.cumsum([sum(map(len, x)) for x in words])))
-    errors = []
-    for s, kind, i, new, span in reversed(chosen):  # right to left: indices stay valid
-        start = int(offsets[s]) + sum(map(len, words[s][:i]))
-        end = start + sum(map(len, words[s][i:i + span]))
-        out[s][i:i + span] = new
-        errors.append(Injected(kind, start, end))
-    errors.reverse()
-    return out, errors
-
-
-# --------------------------------------------------------------------------
-# ranking and its measure
-
-
-def rank(start: np.ndarray, end: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Indices of the candidates in ranked order (highest ``score`` first,
-    ties by position), keeping of candidates that overlap the first one only.
-
-    >>> rank(np.array([0, 1, 5]), np.array([2, 3, 6]), np.array([0.5, 0.9, 0.1])).tolist()
-    [1, 2]
-    """
-    order = np.lexsort((end, start, -np.asarray(score)))
-    taken = np.zeros(int(end.max()) + 1 if end.size else 0, dtype=bool)
-    keep = []
-    for i in order.tolist():
-        s, e = int(start[i]), int(end[i])
-        if not taken[s:e].any():
-            taken[s:e] = True
-            keep.append(i)
-    return np.array(keep, dtype=np.int64)
-
-
-def detection(start: np.ndarray, end: np.ndarray, errors: list[Injected],
-              ks=()) -> dict:
-    """How a ranked list of spans finds the ``errors``: ``recall@k`` and
-    ``precision@k`` for each ``k`` (a row finds every error it overlaps;
-    an error found twice counts once) and the average precision.
-
-    >>> errs = [Injected("merge", 0, 2), Injected("split", 10, 12)]
-    >>> r = detection(np.array([0, 5, 11]), np.array([2, 6, 12]), errs, ks=(1, 2, 4))
-    >>> r["recall@1"], r["precision@2"], r["recall@4"], round(r["ap"], 4)
-    (0.5, 0.5, 1.0, 0.8333)
-    """
-    n = len(errors)
-    es = np.array([e.start for e in errors], dtype=np.int64)
-    ee = np.array([e.end for e in errors], dtype=np.int64)
-    order = np.argsort(es, kind="stable")
-    es, ee = es[order], ee[order]
-    found = np.zeros(n, dtype=bool)
-    hit_rows = np.zeros(len(start), dtype=bool)
-    new_at = np.zeros(len(start), dtype=np.int64)
-    for r, (s, e) in enumerate(zip(np.asarray(start).tolist(), np.asarray(end).tolist())):
-        lo = np.searchsorted(ee, s, side="right")  # errors ending after s
-        hi = np.searchsorted(es, e, side="left")   # errors starting before e
-        hits = np.arange(lo, hi)
-        hits = hits[(es[hits] < e) & (ee[hits] > s)] if hits.size else hits
-        if hits.size:
-            hit_rows[r] = True
-            fresh = hits[~found[hits]]
-            new_at[r] = fresh.size
-            found[fresh] = True
-    out = {"n_errors": n, "n_rows": int(len(start))}
-    cum_new = np.cumsum(new_at)
-    cum_hit = np.cumsum(hit_rows)
-    for k in ks:
-        k = int(k)
-        m = min(k, len(start))
-        out[f"recall@{k}"] = float(cum_new[m - 1] / n) if n and m else 0.0
-        out[f"precision@{k}"] = float(cum_hit[m - 1] / k) if k and m else 0.0
-    ranks = np.flatnonzero(new_at)
-    out["ap"] = float(sum(new_at[r] * cum_hit[r] / (r + 1) for r in ranks) / n) if n else 0.0
-    return out
+# a candidate against injected errors
 
 
 def restores(c: Candidates, original_ends: np.ndarray, errors: list[Injected]) -> np.ndarray:
@@ -545,20 +311,6 @@ def restores(c: Candidates, original_ends: np.ndarray, errors: list[Injected]) -
     hit = touches(c.start, c.end, errors)
     return np.array([bool(hit[i]) and reading(original_ends, int(c.start[i]), int(c.end[i]))
                      == tuple(c.alt[i]) for i in range(len(c))], dtype=bool)
-
-
-def touches(start: np.ndarray, end: np.ndarray, errors: list[Injected]) -> np.ndarray:
-    """For each span, whether it overlaps one of ``errors``.
-
-    >>> touches(np.array([0, 3]), np.array([2, 4]), [Injected("split", 1, 3)]).tolist()
-    [True, False]
-    """
-    cover = np.zeros(int(max([e.end for e in errors] + [int(end.max()) if end.size else 0])) + 1,
-                     dtype=np.int64)
-    for e in errors:
-        cover[e.start:e.end] = 1
-    before = np.concatenate(([0], np.cumsum(cover)))
-    return (before[end] - before[start]) > 0
 
 
 # --------------------------------------------------------------------------
