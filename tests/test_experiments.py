@@ -26,7 +26,7 @@ def test_everything_follows_the_registry_in_report_order():
     assert [m.ANALYSIS for m in analyses.MODULES] == list(analyses.REGISTRY)
     # report order is the order of the paper's figures, then the analyses beyond it
     assert names == ["table2", "stability", "linguistic", "ranking", "bins", "split_half",
-                     "word_weights", "irt", "buckets", "entities", "tags"]
+                     "word_weights", "irt", "buckets", "entities", "tags", "confusion"]
     fields = list(ExperimentsConfig.model_fields)
     for e in analyses.REGISTRY:  # each switch, then its own settings
         i = fields.index(e.name)
@@ -134,6 +134,6 @@ def test_a_toy_analysis_declared_in_one_place_is_everywhere(tmp_path):
     assert only_md.index("## Fig. 1") < only_md.index("## Toy heading")
     assert "SKIP 2" in out
     assert "--skip: unknown analysis toyy (did you mean toy?); choose from table2, " in err
-    assert "buckets, entities, tags, toy" in err
+    assert "buckets, entities, tags, confusion, toy" in err
     assert "SET 4" in out  # a config error
     assert "--set experiments.toy_level=many: expected an integer, got 'many' (a string)" in err

@@ -57,7 +57,7 @@ __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "fro
            "plotly_problem", "render", "run_analyses", "write_html"]
 
 #: Chart kinds an :class:`Analysis` can ask for.
-CHART_KINDS = ("line", "bar", "scatter", "table")
+CHART_KINDS = ("line", "bar", "scatter", "heatmap", "table")
 #: A scatter trace of at most this many points shows each point's label.
 LABELLED_POINTS = 40
 
@@ -98,7 +98,10 @@ class Analysis:
     chart : str
         One of :data:`CHART_KINDS`.  ``line``/``bar``: ``x`` against every
         column of ``y`` (one trace each); ``scatter``: ``y[0]`` against ``x``,
-        points labelled by ``label``; ``table``: no chart.
+        points labelled by ``label``; ``heatmap``: a labelled heat map, one
+        row per value of ``x`` (down) and one column per column of ``y``
+        (across), each cell's value written in it, one map per value of
+        ``group`` chosen from a menu; ``table``: no chart.
     x : str, optional
         Column on the x axis (default: the first column).
     y : sequence of str, optional

@@ -261,6 +261,7 @@
       if (a.chart === "table") details.open = true;
       sec.append(details); box.append(sec);
       if (a.chart === "table") return;
+      if (a.chart === "heatmap") return heatmap(id, a, nameOf);
       const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
       if (a.chart === "scatter") declutter(traces, $(id).clientWidth - 75, $(id).clientHeight - 130);
       plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
@@ -283,6 +284,23 @@
     return [...out].map(([key, rows]) => ({ key, rows }));
   }
   const pick = (col, rows) => rows.map((r) => col[r]);
+  // a labelled heat map: rows the values of x (down), columns those of y (across),
+  // each cell's value written in it; one map per group, chosen from a menu
+  function heatmap(id, a, nameOf) {
+    const gs = groups(a);
+    const traces = gs.map((g, k) => ({
+      type: "heatmap", visible: k === 0, colorscale: "Blues", showscale: false,
+      name: g.key == null ? a.title : nameOf(g.key),
+      x: a.y.map(nameOf), y: pick(a.columns[a.x], g.rows).map(String),
+      z: g.rows.map((r) => a.y.map((c) => a.columns[c][r])), texttemplate: "%{z}",
+      hovertemplate: `${a.x_title} %{y}<br>${a.y_title} %{x}<br>%{z}<extra>${g.key == null ? "" : nameOf(g.key)}</extra>` }));
+    const menu = gs.length < 2 ? [] : [{ type: "dropdown", x: 0, xanchor: "left", y: 1.12, yanchor: "bottom",
+      buttons: gs.map((g, k) => ({ label: nameOf(g.key), method: "update",
+                                   args: [{ visible: gs.map((_, j) => j === k) }] })) }];
+    plot(id, traces, { title: { text: a.title }, updatemenus: menu,
+                       xaxis: { title: { text: a.y_title }, automargin: true, side: "top" },
+                       yaxis: { title: { text: a.x_title }, automargin: true, autorange: "reversed" } });
+  }
   function lineTraces(a, nameOf) {
     const traces = [];
     // bars of groups side by side, each group's bars in order under its name (Fig. 7: sentences)
