@@ -566,17 +566,18 @@ def test_oov_flags_can_be_precomputed():
 def test_one_place_chooses_a_collector(tmp_path):
     """metrics.collector_for: words get a Collector, entities an EntityCollector;
     an unknown kind and per-character difficulties for words are refused."""
-    from committee import corpus, metrics
+    from committee import corpus, metrics, tasks
     from committee.metrics.labelled import EntityCollector
 
     gold = corpus.Corpus("<gold>", [["我", "爱"]], [1])
-    assert type(metrics.collector_for("words", gold)) is metrics.Collector
-    with pytest.raises(ValueError, match="no collector for units of kind 'chunks'; kinds: "):
-        metrics.collector_for("chunks", gold)
+    seg, pos = tasks.SEGMENTATION, tasks.PART_OF_SPEECH
+    assert type(metrics.collector_for(tasks.WORDS, gold, task=seg)) is metrics.Collector
+    with pytest.raises(ValueError, match="no collector for units of kind 'words': a kind is a "):
+        metrics.collector_for("words", gold, task=seg)
     with pytest.raises(ValueError, match="per-character difficulties are for labelled spans"):
-        metrics.collector_for("words", gold, None, [0.5, 0.5])
+        metrics.collector_for(tasks.WORDS, gold, None, [0.5, 0.5], task=seg)
     with pytest.raises(ValueError, match="labelled spans, not tags"):
-        metrics.collector_for("tags", gold, None, [0.5, 0.5])
+        metrics.collector_for(tasks.TAGS, gold, None, [0.5, 0.5], task=pos)
     (tmp_path / "g.bio").write_text("我 O\n在 O\n北 B-LOC\n京 I-LOC\n", encoding="utf-8")
     tagged = corpus.read_corpus(tmp_path / "g.bio", format="bio")
-    assert type(metrics.collector_for("entities", tagged)) is EntityCollector
+    assert type(metrics.collector_for(tasks.ENTITIES, tagged, task=tasks.NER)) is EntityCollector

@@ -202,7 +202,9 @@ def test_balanced_metrics_of_entities_worked_by_hand():
     from committee.metrics.labelled import EntityCollector
     from committee.metrics.totals import compute
 
-    c = EntityCollector(gold, d, per_char)
+    from committee.tasks import NER
+
+    c = EntityCollector(gold, d, per_char, task=NER)
     m = compute(c.collect(pred), undefined="ignore")
     # recall: Σ d m = .5, Σ d = 1.5, Σ (1-d) m = .5, Σ (1-d) = 1.5
     assert m["r_reward"] == pytest.approx(1 / 3) and m["r_punishment"] == pytest.approx(1 / 3)

@@ -59,7 +59,7 @@ def test_nothing_outside_the_tasks_package_compares_a_task_name():
 def test_every_task_fills_the_task_record():
     for name, task in tasks.TASKS.items():
         assert isinstance(task, tasks.Task) and task.name == name
-        assert task.collector in tasks.COLLECTORS
+        assert task.unit_kind in tasks.UNIT_KINDS
         assert tasks.get(name) is task
 
 

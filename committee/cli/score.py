@@ -301,7 +301,7 @@ def _buckets(value: str | None, args) -> object:
     if not any(n.strip() for n in value.split(",")):
         raise UsageError(f"--buckets: {value!r} names no attribute; give --buckets alone for "
                          "every attribute, or --buckets=ATTR,... (before the OUTPUTs)")
-    if get_task(args.task).collector != tasks_mod.WORDS:  # entities' or tagged words' attributes
+    if get_task(args.task).unit_kind.labelled:  # entities' or tagged words' attributes
         return _unit_buckets(value, args.difficulty is not None, get_task(args.task))
     given = {"difficulty": args.difficulty is not None,
              "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
@@ -319,9 +319,7 @@ def _buckets(value: str | None, args) -> object:
 def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
     """``--buckets`` of labelled units: ``type`` (``--task ner``) or ``tag``
     (``--task pos``), ``length``, ``difficulty``."""
-    from committee.metrics.buckets import UNIT_ATTRIBUTES
-
-    keys = tuple(a.key for a in UNIT_ATTRIBUTES[task.collector])
+    keys = tuple(a.key for a in task.unit_kind.attributes())
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     for name in names:
         if name not in keys or (name == "difficulty" and not difficulty):

@@ -41,32 +41,25 @@ from committee.metrics.stats import (N_BINS, Collector, SufficientStats, collect
 from committee.metrics.totals import compute, totals
 
 
-def collector_for(kind: str, gold, difficulty=None, char_difficulty=None, *, oov=None,
+def collector_for(kind, gold, difficulty=None, char_difficulty=None, *, task, oov=None,
                   **options):
     """The collector of a gold's units, by their kind (a task's
-    :attr:`~committee.tasks.Task.collector`): :class:`Collector` for
-    ``words``, :class:`~committee.metrics.labelled.EntityCollector` for
-    ``entities`` (which also takes the per-character difficulties),
-    :class:`~committee.metrics.tagged.TagCollector` for ``tags``.  The one
-    place a collector is chosen: the scorer, the report and ``committee irt``
-    build theirs here.  ``options`` go to the collector (``bucketer``;
-    ``mode``, ``scheme``, ``buckets``).
+    :attr:`~committee.tasks.Task.unit_kind`, :mod:`committee.tasks.units`):
+    :class:`Collector` for words,
+    :class:`~committee.metrics.labelled.EntityCollector` for entities (which
+    also takes the per-character difficulties),
+    :class:`~committee.metrics.tagged.TagCollector` for tagged words.  The
+    one place a collector is built: the scorer, the report and ``committee
+    irt`` build theirs here.  ``task`` (a :class:`committee.tasks.Task` whose
+    units are of ``kind``) reads the units from a corpus; ``options`` go to
+    the collector (``bucketer``; ``mode``, ``scheme``, ``buckets``).
     """
-    from committee import tasks
-    from committee.metrics.labelled import EntityCollector
+    from committee.tasks.units import UnitKind
 
-    if kind not in tasks.COLLECTORS:
-        raise ValueError(f"no collector for units of kind {kind!r}; kinds: "
-                         f"{', '.join(tasks.COLLECTORS)}")
-    if kind == tasks.ENTITIES:
-        return EntityCollector(gold, difficulty, char_difficulty, oov=oov, **options)
-    if char_difficulty is not None:
-        raise ValueError(f"per-character difficulties are for labelled spans, not {kind}")
-    if kind == tasks.TAGS:
-        from committee.metrics.tagged import TagCollector
-
-        return TagCollector(gold, difficulty, oov=oov, **options)
-    return Collector(gold, difficulty=difficulty, oov=oov, **options)
+    if not isinstance(kind, UnitKind):
+        raise ValueError(f"no collector for units of kind {kind!r}: a kind is a "
+                         "committee.tasks.units.UnitKind")
+    return kind.collector(task, gold, difficulty, char_difficulty, oov=oov, **options)
 
 
 __all__ = [

@@ -88,7 +88,8 @@ TAG_ATTRIBUTES = (
               "difficulty", False, "the gold word's difficulty d"),
 )
 
-#: The attributes of each kind of unit (:attr:`committee.tasks.Task.collector`).
+#: The attributes of each kind of unit, by its name (:attr:`committee.tasks.units.UnitKind.name`;
+#: a kind gives its own: :meth:`committee.tasks.units.UnitKind.attributes`).
 UNIT_ATTRIBUTES = {"words": ATTRIBUTES, "entities": ENTITY_ATTRIBUTES, "tags": TAG_ATTRIBUTES}
 
 _FREQ_EDGES = np.array([1, 2, 5, 20])          # 0 | 1 | 2-4 | 5-19 | 20+

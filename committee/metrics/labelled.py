@@ -31,7 +31,6 @@ from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, bucket_sta
 from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins, unit_sums
 from committee.tasks.spans import Spans, inside
 from committee.tasks.spans import match as match_spans
-from committee.tasks import NER, match
 
 #: How an output treats each gold entity, in code order; ``spurious`` counts
 #: the predicted entities that overlap no gold entity.
@@ -70,7 +69,9 @@ class EntityCollector:
     ...            tags=[["B-PER", "I-PER", "I-PER", "O", "B-LOC", "I-LOC"]])
     >>> p = Corpus("p", [list("江泽民在北京")], [1],
     ...            tags=[["B-PER", "I-PER", "O", "O", "B-ORG", "I-ORG"]])
-    >>> c = EntityCollector(g, difficulty=[0.5, 0.25], char_difficulty=[.5] * 3 + [.1] + [.25] * 2)
+    >>> from committee.tasks import NER
+    >>> c = EntityCollector(g, difficulty=[0.5, 0.25], char_difficulty=[.5] * 3 + [.1] + [.25] * 2,
+    ...                     task=NER)
     >>> s = c.collect(p)
     >>> s.n_gold.tolist(), s.n_pred.tolist(), s.n_correct.tolist(), s.pred_d.tolist()
     ([2], [2], [0], [0.75])
@@ -78,12 +79,13 @@ class EntityCollector:
     {'correct': 0, 'wrong_type': 1, 'wrong_boundary': 1, 'missed': 0, 'spurious': 0}
     """
 
-    #: the task whose units these are, and the attribute of their labels
-    task = NER
+    #: the attribute of their labels
     label_key = "type"
 
-    def __init__(self, gold: Corpus, difficulty=None, char_difficulty=None, *, oov=None,
+    def __init__(self, gold: Corpus, difficulty=None, char_difficulty=None, *, task, oov=None,
                  mode: str = "default", scheme: str | None = None, buckets=()):
+        #: the task whose units these are (it reads them from a corpus)
+        self.task = task
         if mode == "strict" and scheme is None:  # outputs are read by the gold's scheme
             scheme = detect_scheme(gold.tags)
         self.gold, self.mode, self.scheme = gold, mode, scheme
@@ -154,7 +156,10 @@ class EntityCollector:
 
     def match(self, pred: Corpus) -> tuple[Spans, Spans, np.ndarray, np.ndarray]:
         """Gold and predicted units and which are matched (one label set)."""
-        return match(self.task, self.lengths, self.units, self.units_of(pred))
+        names = self.task.labels(self.units, pred_units := self.units_of(pred))
+        g = self.task.spans(self.lengths, self.units, names)
+        p = self.task.spans(self.lengths, pred_units, names)
+        return (g, p) + match_spans(g, p)
 
     def collect(self, pred: Corpus, check: bool = True, matched=None) -> SufficientStats:
         """Sufficient statistics of ``pred``, checked to align with gold

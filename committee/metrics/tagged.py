@@ -28,7 +28,6 @@ import numpy as np
 from committee.corpus import Corpus
 from committee.metrics.buckets import TAG_ATTRIBUTES as _RECORDS
 from committee.metrics.labelled import EntityCollector, entity_outcomes
-from committee.tasks import PART_OF_SPEECH
 
 #: The attributes of tagged words' results, in order.
 TAG_ATTRIBUTES = tuple(a.key for a in _RECORDS)
@@ -56,7 +55,8 @@ class TagCollector(EntityCollector):
     Examples
     --------
     >>> g = Corpus("g", [["江泽民", "在", "北京"]], [1], pos=[["nr", "p", "ns"]])
-    >>> c = TagCollector(g, difficulty=[0.5, 0.0, 1.0])
+    >>> from committee.tasks import PART_OF_SPEECH
+    >>> c = TagCollector(g, difficulty=[0.5, 0.0, 1.0], task=PART_OF_SPEECH)
     >>> s = c.collect(Corpus("p", [["江泽民", "在", "北京"]], [1], pos=[["nr", "v", "ns"]]))
     >>> s.n_gold.tolist(), s.n_pred.tolist(), s.n_correct.tolist(), s.pred_d.tolist()
     ([3], [3], [2], [1.5])
@@ -64,10 +64,10 @@ class TagCollector(EntityCollector):
     {'correct': 0, 'wrong_tag': 1, 'wrong_boundary': 2, 'missed': 0, 'spurious': 0}
     """
 
-    task = PART_OF_SPEECH
     label_key = "tag"
 
-    def __init__(self, gold: Corpus, difficulty=None, *, oov=None, buckets=()):
+    def __init__(self, gold: Corpus, difficulty=None, *, task, oov=None, buckets=()):
+        self.task = task
         self.gold, self.mode, self.scheme, self.scheme_used = gold, "default", None, None
         self.units = self.task.gold(gold)
         char_d = None

@@ -71,6 +71,7 @@ from committee import tasks as tasks_mod
 from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
 from committee.system.files import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.pipeline.layout import OUTPUT_FILES, PREDICTIONS_FILE
+from committee.pipeline.unitfiles import UnitFiles
 
 log = logging.getLogger("committee.run")
 
@@ -626,50 +627,14 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     texts = tasks_mod.get(inputs.task).texts(test.words, inputs.units)
     oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
                       count=marks.shape[1])
-    write = {tasks_mod.WORDS: _write_word_files, tasks_mod.ENTITIES: _write_entity_files,
-             tasks_mod.TAGS: _write_tag_files}[tasks_mod.get(inputs.task).collector]
-    write(p, inputs, committee, records, d, n_correct, oov)
+    tasks_mod.get(inputs.task).unit_kind.write_files(UnitFiles(p), test, inputs.units, committee,
+                                                     records, d, n_correct, oov)
     write_npz(p.marks, marks=marks)
     files = [name for name in OUTPUT_FILES if name != layout.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
     layout.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
                                          stability), files)
-
-
-def _write_word_files(p, inputs: RunInputs, committee, records, d, n_correct, oov) -> None:
-    """``test.txt`` (sighan), ``test.weight``, ``test.weight_c`` and
-    ``words.tsv`` of words."""
-    test = inputs.test
-    corpus_mod.write_sighan(p.test, test.words)
-    difficulty_mod.write_weight(p.weight, test, d)
-    difficulty_mod.write_weight_c(p.weight_c, test, d)
-    difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
-
-
-def _write_tag_files(p, inputs: RunInputs, committee, records, d, n_correct, oov) -> None:
-    """``test.txt`` (pku: the gold words with their tags), ``test.weight``,
-    ``test.weight_c`` and ``words.tsv`` of tagged words (docs/method.md §14):
-    one difficulty per gold word, as for words, its tag in ``pos``."""
-    test = inputs.test
-    corpus_mod.write_pku(p.test, test.words, test.pos)
-    difficulty_mod.write_weight(p.weight, test, d)
-    difficulty_mod.write_weight_c(p.weight_c, test, d)
-    difficulty_mod.write_words_tsv(p.words, test, d, n_correct, oov=oov)
-
-
-def _write_entity_files(p, inputs: RunInputs, committee, records, d, n_correct,
-                        oov) -> None:
-    """``test.txt`` (bio), ``test.weight``, ``test.weight_c`` and ``words.tsv``
-    of entities (docs/method.md §13)."""
-    test, units = inputs.test, inputs.units
-    inside = np.stack([records[m.index]["pred_ends"] for m in committee])
-    spurious = inside.sum(axis=0, dtype=np.int64)
-    corpus_mod.write_bio(p.test, test.words, test.tags)
-    difficulty_mod.write_unit_weight(p.weight, units, d)
-    difficulty_mod.write_char_values(p.weight_c, test, difficulty_mod.char_weights(
-        test, units, d, spurious, len(committee)))
-    difficulty_mod.write_entities_tsv(p.words, test, units, d, n_correct, oov)
 
 
 def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,

@@ -196,17 +196,17 @@ def _gather_systems(ctx: Context, analyses, opts: ReportOptions) -> None:
         ctx.others += saved
         ctx.notes += notes
     signature = _score_signature(ctx.run_dir, data)
-    score(ctx.ranked, scorer, data.test, signature, data.kind)
-    if data.pred_ends is not None and data.kind.tiles:  # the members' words
+    score(ctx.ranked, scorer, data.test, signature, data.task_record)
+    if data.pred_ends is not None and data.task_record.tiles:  # the members' words
         texts = ["".join(s) for s in data.test.words]
         ctx.members = [System(f"member {k}", "member", words_from_ends(texts, data.pred_ends[k]))
                        for k in range(data.K)]
-        score(ctx.members, scorer, data.test, signature, data.kind)
+        score(ctx.members, scorer, data.test, signature, data.task_record)
     elif data.pred_labels is not None:  # the members' labels of the gold units (tags)
         names = data.label_names
         ctx.members = [System(f"member {k}", "member", data.test.words, tags=_per_sentence(
             data.test.words, [names[c] for c in data.pred_labels[k]])) for k in range(data.K)]
-        score(ctx.members, scorer, data.test, signature, data.kind)
+        score(ctx.members, scorer, data.test, signature, data.task_record)
     for s in ctx.others:
         if s.info.get("note"):
             ctx.notes.append(f"{s.name}: {s.info['note']}.")
@@ -266,20 +266,20 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     head = [
         f"# Report: {m.get('name', run_dir.name)}",
         "",
-        f"Committee of K = {data.K} CRF {data.kind.models}; "
+        f"Committee of K = {data.K} CRF {data.task_record.models}; "
         f"test set: {len(test.words):,} sentences, {len(data.d):,} {units}"
         f"{_by_type(data)}, {test.n_chars():,} characters. Mean difficulty "
         f"{data.d.mean():.3f}; {100 * (data.d == 0).mean():.1f}% of the {units} have d = 0 and "
         f"{100 * (data.d == 1).mean():.1f}% have d = 1"
         + (f"; OOV rate {100 * data.oov.mean():.2f}%." if data.oov is not None else "."),
         "",
-        _HOW_TO_READ[data.kind.collector],
+        data.task_record.unit_kind.how_to_read,
         "",
         "Difficulties: `" + m.get("signature", "?") + "`",
         "",
         "Scores: `" + _score_signature(run_dir, data).format() + "` (the same as `committee score "
         + ("" if data.task == tasks_mod.DEFAULT_TASK else f"--task {data.task} ")
-        + f"--gold test.txt --difficulty {data.kind.weight_file}"
+        + f"--gold test.txt --difficulty {data.task_record.weight_file}"
         + " --train-words train-words.txt` prints)",
         "",
         f"{units.capitalize()} per difficulty bin: "
@@ -302,43 +302,11 @@ def _write_page(ctx: Context, analyses, sections: list[str], started: float) -> 
     return path
 
 
-#: The report's "how to read" paragraph, per kind of unit (:attr:`committee.tasks.Task.collector`).
-_HOW_TO_READ = {
-    tasks_mod.WORDS: (
-        "How to read: a word's difficulty d is the share of the committee's members that "
-        "segment it wrongly. The balanced metrics pb, rb, fb reward getting hard words right "
-        "(weight d) and punish getting easy words wrong (weight 1 − d), each side as a "
-        "harmonic mean (Qian, Qiu & Huang, ACL 2016); p, r, f1 count every word alike."),
-    tasks_mod.ENTITIES: (
-        "How to read: an entity's difficulty d is the share of the committee's members that do "
-        "not tag exactly its span with its type. The balanced metrics pb, rb, fb reward getting "
-        "hard entities right (weight d) and punish getting easy ones wrong (weight 1 − d); a "
-        "predicted entity that is no gold entity weighs, on the precision side, the share of "
-        "members that also put an entity over its last character (docs/method.md §13). p, r, "
-        "f1 count every entity alike, as seqeval does."),
-    tasks_mod.TAGS: (
-        "How to read: a word's difficulty d is the share of the committee's members, taggers "
-        "of the gold words, that give it another tag than the gold's. A system's word is right "
-        "when its span and its tag are a gold word's, so a tagger that keeps the gold "
-        "segmentation has p = r = f1 = its tag accuracy, and one with its own segmentation is "
-        "scored jointly (segmentation and tagging). The balanced metrics pb, rb, fb reward "
-        "getting hard words right (weight d) and punish getting easy words wrong (weight "
-        "1 − d); a predicted word weighs the difficulty of the gold word that holds its last "
-        "character (docs/method.md §14)."),
-}
-
-
 def _by_type(data) -> str:
     """`` (LOC 3,244, ORG 376, PER 1,896)``: the gold entities by type; for
-    tagged words the number of tags; empty for words."""
-    if data.units is None:
-        return ""
-    if data.kind.collector == tasks_mod.TAGS:
-        return f" ({len({u[2] for s in data.units for u in s})} tags)"
-    from collections import Counter
-
-    counts = Counter(u[2] for s in data.units for u in s)
-    return " (" + ", ".join(f"{t} {n:,}" for t, n in sorted(counts.items())) + ")"
+    tagged words the number of tags; empty for words
+    (:meth:`committee.tasks.units.UnitKind.by_label`)."""
+    return "" if data.units is None else data.task_record.unit_kind.by_label(data.units)
 
 
 def _run_analysis(ctx: Context, name: str) -> str | None:
@@ -444,7 +412,7 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
         analyses=_page_analyses(ctx, made), lines=data.test.lines,
         notes=list(ctx.notes) + _missing_charts(ctx.run_dir, made),
         failed=[{"analysis": name, "title": _analyses.by_name(name).title, "reason": reason}
-                for name, reason in ctx.failed], units=data.units, page=data.kind.page)
+                for name, reason in ctx.failed], units=data.units, page=data.task_record.page)
     path = layout.paths(ctx.run_dir).root / layout.REPORT_HTML_FILE
     try:
         html.write_html(path, page)

@@ -31,7 +31,7 @@ def _without(ctx, mask) -> list[dict]:
     left = data.collector().leaving_out(mask)
     rows = []
     for s in ctx.ranked:
-        pred = data.kind.as_corpus(s.name, s.words, data.test.lines, s.tags)
+        pred = data.task_record.as_corpus(s.name, s.words, data.test.lines, s.tags)
         part = scoring.Scores.from_stats(left.collect(pred, check=False), s.scores.signature,
                                          name=s.name, undefined="ignore")
         rows.append({"system": s.name, "kind": s.kind, "f1": s.scores["f1"],

@@ -336,14 +336,12 @@ def _encode_entities(data: ReportData, gold: Corpus) -> dict:
     parts of speech): each item is a gold unit, with its sentence's text,
     offsets and label; each system's units as labelled spans."""
     from committee import tasks as tasks_mod
-    from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes, outcome_codes
-    from committee.metrics.tagged import TAG_OUTCOMES, tag_outcomes
+    from committee.metrics.labelled import outcome_codes
     from committee.tasks import NER, match
 
     task = next((t for t in tasks_mod.TASKS.values() if t.page == data.page and t.labels_field),
                 NER)
-    tagged = task.collector == tasks_mod.TAGS  # a word of the wrong tag, not type
-    names, count = (TAG_OUTCOMES, tag_outcomes) if tagged else (ENTITY_OUTCOMES, entity_outcomes)
+    names, count = task.unit_kind.outcomes()  # tagged words: a wrong tag, not a wrong type
     lengths = [sum(map(len, ws)) for ws in gold.words]
     texts = ["".join(ws) for ws in gold.words]
     units = data.units
@@ -569,7 +567,7 @@ def from_run(run_dir, system_files: Sequence = (), *, n_bootstrap: int = 0, seed
 
     run_dir = Path(run_dir)
     run = load_run(run_dir)
-    task = run.kind
+    task = run.task_record
     p = layout.paths(run_dir)
     files = [Path(f) for f in system_files] or _run_system_files(run_dir)
     scored = {"systems": [], "signature": ""}

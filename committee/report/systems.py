@@ -225,7 +225,7 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
         if rec is not None and key is not None and rec.get("key") == key and out_path.is_file():
             pred = _read_output(data, out_path)
             systems.append(System(_table2_name(e.table2_template, fraction), "table2",
-                                  pred.words, info=rec, tags=data.kind.labels_of(pred)))
+                                  pred.words, info=rec, tags=data.task_record.labels_of(pred)))
         else:
             todo.append(fraction)
     if todo and not train:
@@ -285,7 +285,7 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     n_train = len(train_sentences)
     order = np.random.default_rng(e.seed).permutation(n_train)  # nested samples
     algorithm, params = cfg.table2_crf()
-    test_chars = [data.kind.items(s) for s in data.test.words]  # characters, or gold words
+    test_chars = [data.task_record.items(s) for s in data.test.words]  # characters, or gold words
     workdir = str(tdir / ".tmp")
     tasks = []
     for fraction in sorted(fractions, reverse=True):  # largest first
@@ -335,12 +335,12 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Tra
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
     name = _table2_file(e.table2_template, fraction)
-    words, tags = data.kind.as_tokens(data.test.words, result.pred)
+    words, tags = data.task_record.as_tokens(data.test.words, result.pred)
     _write_output(data, tdir / f"{name}.txt", words, tags)
     rec = {"key": _table2_key(data, cfg, fraction, training.n_train, training.train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": training.n_train,
            "n_sentences": len(sents),
-           "n_chars": sum(len(data.kind.example(s)[0]) for s in sents),
+           "n_chars": sum(len(data.task_record.example(s)[0]) for s in sents),
            "algorithm": training.algorithm, "params": training.params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
@@ -355,7 +355,7 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Tra
 def _format(data: RunData) -> str:
     """The format of the systems' files of a run: sighan, bio for entities,
     pku for parts of speech."""
-    return data.kind.format
+    return data.task_record.format
 
 
 def _read_output(data: RunData, path) -> corpus_mod.Corpus:
@@ -363,9 +363,9 @@ def _read_output(data: RunData, path) -> corpus_mod.Corpus:
     file only: a FIFO planted in ``report/systems/`` is never opened)."""
     runfiles.check_regular(path, "remove it; the report writes this file itself")
     fmt = _format(data)  # committee report has no --format or --encoding: say what it reads
-    reads = (f"--system of a run of {data.kind.name} reads UTF-8 "
+    reads = (f"--system of a run of {data.task_record.name} reads UTF-8 "
              f"{corpus_mod.LOOKS[fmt]} files")
-    return data.kind.prepare(corpus_mod.reading.read_fixed(path, fmt, reads))
+    return data.task_record.prepare(corpus_mod.reading.read_fixed(path, fmt, reads))
 
 
 def _write_output(data: RunData, path: Path, words, tags) -> None:
@@ -387,7 +387,7 @@ def other_systems(cfg, data: RunData, out_dir: Path, files: Sequence[str] = (),
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(os.fspath(p), taken)
         systems.append(System(name, "system", pred.words, info={"path": os.fspath(p)},
-                              tags=data.kind.labels_of(pred)))
+                              tags=data.task_record.labels_of(pred)))
     return systems
 
 
@@ -420,12 +420,12 @@ def saved_outputs(data: RunData, out_dir: Path, commands: Sequence[str],
                          "was found.")
             continue
         info_path, info = saved[asked]
-        path = info_path.with_suffix(".bio" if data.kind.tagged else ".txt")
+        path = info_path.with_suffix(".bio" if data.task_record.tagged else ".txt")
         pred = _read_output(data, path)
         metrics.check_aligned(data.test, pred)
         name = scoring.system_name(info_path.stem, taken)
         found.append(System(name, "system", pred.words, info=info,
-                            tags=data.kind.labels_of(pred)))
+                            tags=data.task_record.labels_of(pred)))
         notes.append(f"{name}: the saved output of {asked} (report/systems/{path.name}), "
                      "not run again.")
     return found, notes
@@ -437,10 +437,10 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     tagger for ``task: pos``) run on the test set, its output kept in
     ``report/systems/`` and read back while the test set and the tool's
     version are the same."""
-    labelled = data.kind.labels_field is not None
-    seg = seg_mod.tool_loader(data.kind)(asked, timeout=timeout, timeout_name=timeout_name)
+    labelled = data.task_record.labels_field is not None
+    seg = seg_mod.tool_loader(data.task_record)(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
-    path = out_dir / "systems" / f"{name}.{'bio' if data.kind.tagged else 'txt'}"
+    path = out_dir / "systems" / f"{name}.{'bio' if data.task_record.tagged else 'txt'}"
     info_path = out_dir / "systems" / f"{name}.json"
     if path.is_file() and info_path.is_file():
         try:
@@ -450,11 +450,11 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
         if info.get("test") == data.test.sha256 and info.get("version") == seg.version:
             pred = _read_output(data, path)
             return System(name, "system", pred.words, info=info,
-                          tags=data.kind.labels_of(pred))
+                          tags=data.task_record.labels_of(pred))
     t0 = time.perf_counter()
     texts = ["".join(s) for s in data.test.words]
     where = str(layout.paths(data.run_dir).test)
-    words, tags = seg_mod.apply(data.kind, seg, texts, where, data.test.lines,
+    words, tags = seg_mod.apply(data.task_record, seg, texts, where, data.test.lines,
                                 progress=progress)
     _write_output(data, path, words, tags)
     info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,

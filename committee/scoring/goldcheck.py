@@ -38,6 +38,7 @@ from committee.metrics import suspicion
 from committee.pipeline import layout
 from committee.pipeline import marks as marks_mod
 from committee.pipeline import runfiles
+from committee.pipeline.unitfiles import UnitFiles
 from committee.system.files import atomic_write_text, sha256_bytes
 
 #: How this command is named in messages.
@@ -83,7 +84,7 @@ def load_inputs(run_dir, train=None) -> RunInputs:
     ``train``: where the training corpus the run used is now, when it moved
     (it must still have the checksum the run recorded)."""
     from committee.pipeline import dataset
-    from committee.report import rundata
+    from committee.pipeline.runconfig import load_run_config
 
     p = layout.paths(run_dir)
     runfiles.check_dir(p.root)
@@ -93,49 +94,20 @@ def load_inputs(run_dir, train=None) -> RunInputs:
     task = tasks_mod.get(manifest.get("config", {}).get("task", tasks_mod.DEFAULT_TASK))
     test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
     marks = marks_mod.read_marks(p, manifest, sum(map(len, task.gold(test))))
-    if task.collector == tasks_mod.TAGS:  # each member's label of every gold word
-        pred = marks_mod.read_labels(p.predictions, marks.shape[1], marks.shape[0])
-    else:
-        pred = marks_mod.read_predictions(p.predictions, test.n_chars(), marks.shape[0])
+    pred = task.unit_kind.members_readings(UnitFiles(p, manifest), test, marks)
     if pred is None:
         raise InputError(str(p.predictions), None, "no members' readings of the test set "
                          "(a run of an older version): run committee run again on this "
                          "directory to write them")
     vocabulary = set(corpus_mod.read_word_list(layout.need(p.train_words)))
     moved = [] if train is None else [f"corpus.train.path={os.path.abspath(train)}"]
-    cfg = rundata.load_run_config(p.root, overrides=moved)
+    cfg = load_run_config(p.root, overrides=moved)
     train, _ = dataset.load_recorded(cfg, manifest, str(p.manifest), RECORDED_FIX)
     return RunInputs(p, task, test, marks, pred, task.prepare(train), vocabulary)
 
 
 #: How to go on when the training corpus is not the one the run used.
 RECORDED_FIX = ("give the original with --train PATH, or rerun committee run on this corpus")
-
-
-#: What ``--system`` reads, as messages say it.
-SYSTEM_FILES = "--system reads segmentations as UTF-8 SIGHAN files (words separated by spaces)"
-
-
-def _system_ends(test: corpus_mod.Corpus, path) -> np.ndarray:
-    """The word ends of a ``--system`` output; a file in another encoding or
-    format is refused with what ``check-gold`` reads (it has no option to
-    read others)."""
-    from committee import metrics
-    from committee.errors import DecodeError, FormatMismatchError
-
-    try:
-        out = corpus_mod.read_corpus(path, format="sighan")
-    except DecodeError as exc:
-        found = f" (it decodes as {' or '.join(exc.candidates)})" if exc.candidates else ""
-        raise InputError(exc.path, exc.line, f"cannot decode as {exc.encoding} at byte "
-                         f"{exc.column} (0x{exc.bad.hex()}): {SYSTEM_FILES}; give this output "
-                         f"in UTF-8{found}") from None
-    except FormatMismatchError as exc:
-        raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, not a SIGHAN "
-                         f"segmentation: {SYSTEM_FILES}; give the output's words in that "
-                         "format") from None
-    metrics.check_aligned(test, out)
-    return suspicion.ends_of(out.words)
 
 
 def _irt_flags(p) -> dict[int, str]:
@@ -189,82 +161,15 @@ def _context(sentence: str, a: int, b: int) -> str:
             + ("…" if len(sentence) - b > CONTEXT else ""))
 
 
-def _words_check(data: RunInputs, systems):
-    """The check of a run of words, with each row's readings and unit indices."""
-    test = data.test
-    sys_ends = [_system_ends(test, s) for s in systems]
-    check = suspicion.check_words(test.words, data.pred, data.train.words, data.vocabulary)
-    c = check.candidates
-    text = "".join("".join(s) for s in test.words)
-    unit_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words for w in s])))[:-1]
-    irt = _irt_flags(data.paths)
-    names = [os.fspath(x) for x in systems]
-    rows = []
-    for i in check.order.tolist():
-        s, e = int(c.start[i]), int(c.end[i])
-        piece = text[s:e]
-        w0, w1 = (int(np.searchsorted(unit_starts, x)) for x in (s, e))
-        rows.append((i, " ".join(suspicion.cut(piece, c.gold[i])),
-                     " ".join(suspicion.cut(piece, c.alt[i])), w0,
-                     _reasons(c, i, names, sys_ends, irt, range(w0, w1))))
-    return check, rows, [sum(map(len, x)) for x in test.words]
-
-
-def _entities_check(data: RunInputs, systems):
-    """The check of a run of entities (``systems`` are not read: a tagger's
-    output names types the members' records lack)."""
-    from committee.metrics import suspicion_entities as se
-
-    if systems:
-        raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run of "
-                         "entities is checked from its members alone")
-    task, test, train = data.task, data.test, data.train
-    lengths = [sum(map(len, s)) for s in test.words]
-    gold = se.Entities.from_units(task.gold(test), lengths)
-    train_texts = ["".join(s) for s in train.words]
-    train_gold = se.Entities.from_units(task.gold(train), [len(t) + 1 for t in train_texts])
-    text = "".join("".join(s) for s in test.words)
-    check = se.check_entities(gold, lengths, text, data.marks, data.pred,
-                              "\n".join(train_texts), train_gold)
-    c = check.candidates
-    rows = []
-    for i in check.order.tolist():
-        unit = int(c.extra["entity"][i])
-        index = unit if unit >= 0 else int(np.searchsorted(gold.start, c.start[i]))
-        rows.append((i, c.extra["gold"][i], c.extra["proposed"][i], index,
-                     _reasons(c, i, (), (), {}, ()) + f"; reading: {c.extra['kind'][i]}"))
-    return check, rows, lengths
-
-
-def _tags_check(data: RunInputs, systems):
-    """The check of a run of labelled words (parts of speech): the members'
-    labels of every gold word against its gold label."""
-    from committee.metrics import suspicion_tags as st
-
-    if systems:
-        raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run of "
-                         "tagged words is checked from its members alone")
-    names, codes = data.pred
-    test, train = data.test, data.train
-    check = st.check_tags(test.words, test.pos, codes, names, train.words, train.pos)
-    c = check.candidates
-    rows = [(i, c.extra["gold"][i], c.extra["proposed"][i], int(c.extra["unit"][i]),
-             _reasons(c, i, (), (), {}, ())) for i in check.order.tolist()]
-    return check, rows, [sum(map(len, x)) for x in test.words]
-
-
 def compute(run_dir, systems=(), train=None) -> GoldCheck:
     """Rank a run's gold spans (words, or entities); nothing is written (see
     :func:`run`).  ``systems`` are segmenters' outputs (SIGHAN) whose
     readings the reasons name (runs of words only)."""
     data = load_inputs(run_dir, train)
-    kind = data.task.collector
-    check, rows, lengths = {tasks_mod.WORDS: _words_check, tasks_mod.ENTITIES: _entities_check,
-                            tasks_mod.TAGS: _tags_check}[kind](data, systems)
+    check, rows, lengths = data.task.unit_kind.suspicious(data, systems, _reasons,
+                                                          lambda: _irt_flags(data.paths))
     offsets = np.concatenate(([0], np.cumsum(lengths)))
-    per_sentence = np.concatenate(([0], np.cumsum(
-        [len(u) for u in data.task.gold(data.test)] if kind == tasks_mod.ENTITIES else
-        [len(s) for s in data.test.words])))
+    per_sentence = np.concatenate(([0], np.cumsum([len(u) for u in data.task.gold(data.test)])))
     text = "".join("".join(s) for s in data.test.words)
     c = check.candidates
     out = []

@@ -45,6 +45,9 @@ from committee.pipeline import runfiles
 from committee.system.files import atomic_write_text, sha256_bytes, sha256_file, write_npz
 from committee.system.inputs import read_input
 from committee.pipeline.layout import paths
+from committee.pipeline.unitfiles import UnitFiles
+from committee.tasks.units.tags import perturb_tags
+from committee.tasks.units.words import perturb
 
 #: How this command is named in messages (and in :data:`committee.pipeline.layout.READ_BY`).
 COMMAND = "committee irt"
@@ -86,14 +89,8 @@ def load(run_dir) -> RunResponses:
     test = corpus_mod.read_corpus(layout.need(p.test), format=task.format)
     read_input(layout.need(p.words))
     words = difficulty_mod.read_words_tsv(p.words)
-    if task.collector == tasks_mod.ENTITIES:  # as many as words.tsv has rows
-        return RunResponses(_read_marks(p.marks, len(words)), words, test,
-                            task.name, difficulty_mod.read_weight_c(p.weight_c, test))
-    marks = _read_marks(p.marks, test.n_words())
-    if len(words) != test.n_words():
-        raise InputError(str(p.words), None,
-                         f"has {len(words)} words, {p.test.name} has {test.n_words()}")
-    return RunResponses(marks, words, test, task.name)
+    marks, char_d = task.unit_kind.irt_responses(UnitFiles(p), test, words, _read_marks)
+    return RunResponses(marks, words, test, task.name, char_d)
 
 
 #: The most members a response matrix may hold (the paper's largest
@@ -235,7 +232,8 @@ def system(name: str, test: corpus_mod.Corpus, d: np.ndarray, words, kind="syste
 
     pred = corpus_mod.Corpus(name, words, test.lines)
     metrics.check_aligned(test, pred)
-    stats = metrics.collector_for(tasks_mod.WORDS, test, d).collect(pred, check=False)
+    stats = metrics.collector_for(tasks_mod.WORDS, test, d, task=tasks_mod.SEGMENTATION).collect(
+        pred, check=False)
     signature = metrics.make_signature(test.words, difficulty=d)
     return {"name": name, "kind": kind, "marks": spans.marks(test.words, pred.words),
             "stats": stats, "scores": scoring.Scores.from_stats(stats, signature, name=name,
@@ -252,7 +250,7 @@ def labelled_system(task: tasks_mod.Task, name: str, test: corpus_mod.Corpus, d:
     the per-character ``char_d``)."""
     from committee import metrics, scoring
 
-    collector = metrics.collector_for(task.collector, test, d, char_d)
+    collector = metrics.collector_for(task.unit_kind, test, d, char_d, task=task)
     metrics.check_aligned(test, pred)
     matched = collector.match(pred)
     stats = collector.collect(pred, check=False, matched=matched)
@@ -262,30 +260,6 @@ def labelled_system(task: tasks_mod.Task, name: str, test: corpus_mod.Corpus, d:
     return {"name": name, "kind": kind, "marks": matched[2], "stats": stats,
             "scores": scoring.Scores.from_stats(stats, signature, name=name,
                                                 undefined="ignore")}
-
-
-def perturb_tags(tags, rate: float, seed: int) -> list[list[str]]:
-    """Gold tags with errors: each tag replaced, with probability ``rate``,
-    by another of the tags the gold uses, drawn uniformly (seeded, local
-    generator).
-
-    >>> perturb_tags([["r", "v", "n"]], 0.0, 1)
-    [['r', 'v', 'n']]
-    >>> [a != b for a, b in zip(perturb_tags([["r", "v", "n"]], 1.0, 1)[0], ["r", "v", "n"])]
-    [True, True, True]
-    """
-    rng = np.random.default_rng(seed)
-    names = sorted({t for sentence in tags for t in sentence})
-    out = []
-    for sentence in tags:
-        row = []
-        for t in sentence:
-            if len(names) > 1 and rng.random() < rate:
-                others = [x for x in names if x != t]
-                t = others[int(rng.integers(len(others)))]
-            row.append(t)
-        out.append(row)
-    return out
 
 
 #: ``--model``: ``auto`` fits :func:`committee.metrics.itemresponse.choose_model`'s model and
@@ -381,9 +355,8 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     p = paths(run_dir)
     data = load(run_dir)
     task = tasks_mod.get(data.task)
-    if task.collector == tasks_mod.ENTITIES and (extra or subset is not None):
-        raise InputError(str(p.root), None, "--subset measures its words on perturbed gold "
-                         "segmentations; on a run of entities fit the items, with systems")
+    if task.unit_kind.no_subset and (extra or subset is not None):
+        raise InputError(str(p.root), None, task.unit_kind.no_subset)
     _k_check(p.marks, data.marks.shape[0])
     if subset is not None and not 0 < subset <= data.marks.shape[1]:
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
@@ -425,14 +398,14 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
 
 def _perturbed(task: tasks_mod.Task, test: corpus_mod.Corpus, d: np.ndarray, rate: float,
                seed: int) -> dict:
-    """The gold perturbed at ``rate`` as a system: its segmentation
+    """The gold perturbed at ``rate`` as a system, as its unit kind perturbs
+    it (:meth:`committee.tasks.units.UnitKind.perturbed`): its segmentation
     (:func:`perturb`), or, for tagged words, its tags (:func:`perturb_tags`)."""
     name = f"gold, {100 * rate:g}% perturbed"
-    if task.collector == tasks_mod.TAGS:
-        pred = task.as_corpus(name, test.words, test.lines,
-                              perturb_tags(task.labels_of(test), rate, seed))
+    pred = task.unit_kind.perturbed(task, name, test, rate, seed)
+    if task.labels_field is not None:  # tagged words
         return labelled_system(task, name, test, d, pred, kind="perturbed")
-    return system(name, test, d, perturb(test.words, rate, seed), kind="perturbed")
+    return system(name, test, d, pred.words, kind="perturbed")
 
 
 def write(run_dir, result: IrtResult, export: bool = True) -> dict:
@@ -497,37 +470,6 @@ def _summary(fit: itemresponse.IrtFit, min_a: float, item_flags) -> dict:
 
 # --------------------------------------------------------------------------
 # an informative subset (tinyBenchmarks-style estimates)
-
-
-def perturb(words, rate: float, seed: int) -> list[list[str]]:
-    """The gold segmentation with errors: each word of two or more characters
-    is split at a random inner point with probability ``rate / 2``, then
-    each word is merged into the previous one with probability ``rate / 2``
-    (seeded, local generator).
-
-    >>> perturb([["我们", "爱", "北京"]], 0.0, 1)
-    [['我们', '爱', '北京']]
-    >>> "".join(perturb([["我们", "爱", "北京"]], 1.0, 1)[0])
-    '我们爱北京'
-    """
-    rng = np.random.default_rng(seed)
-    out = []
-    for sentence in words:
-        split = []
-        for w in sentence:
-            if len(w) > 1 and rng.random() < rate / 2:
-                k = int(rng.integers(1, len(w)))
-                split += [w[:k], w[k:]]
-            else:
-                split.append(w)
-        merged = split[:1]
-        for w in split[1:]:
-            if rng.random() < rate / 2:
-                merged[-1] += w
-            else:
-                merged.append(w)
-        out.append(merged)
-    return out
 
 
 def _balanced(stats, n_correct: float, correct_d: float, bin_correct) -> dict:

@@ -186,9 +186,9 @@ class Scorer:
                                        gold_encoding or encoding, "gold", (_api, "gold"))
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
-        self.difficulty = None
+        self.difficulty = self.char_difficulty = None
         init = {tasks_mod.WORDS: self._init_words, tasks_mod.ENTITIES: self._init_entities,
-                tasks_mod.TAGS: self._init_tags}[self._task.collector]
+                tasks_mod.TAGS: self._init_tags}[self._task.unit_kind]
         init(difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
              irt, allow_overlap)
 
@@ -226,8 +226,8 @@ class Scorer:
             bucketer = Bucketer(self.gold.words, attrs, difficulty=self.difficulty,
                                 vocabulary=self.train_words,
                                 train_words=None if train is None else train.words)
-        self._collector = metrics.collector_for(tasks_mod.WORDS, self.gold, self.difficulty,
-                                                oov=oov, bucketer=bucketer)
+        self._collector = metrics.collector_for(self._task.unit_kind, self.gold, self.difficulty,
+                                                task=self._task, oov=oov, bucketer=bucketer)
         self.irt_items = None if irt is None else read_irt_items(
             irt, [w for s in self.gold.words for w in s])
 
@@ -238,7 +238,7 @@ class Scorer:
         from committee.metrics.labelled import ENTITY_ATTRIBUTES
 
         task, gold = self._task, self.gold
-        _need_entity_tags(gold)
+        task.unit_kind.check_output(gold)
         units = task.gold(gold, self.mode, self.scheme)
         if self.mode == "strict" and not any(units):
             _check_strict_gold(task, gold, self.scheme, self.spelling("output"))
@@ -264,9 +264,9 @@ class Scorer:
             (t not in words for t in task.texts(gold.words, units)), dtype=bool,
             count=sum(map(len, units)))
         attrs = _unit_attrs(api, buckets, ENTITY_ATTRIBUTES, char_d is not None)
-        self._collector = metrics.collector_for(tasks_mod.ENTITIES, gold, self.difficulty, char_d,
-                                                oov=oov, mode=self.mode, scheme=self.scheme,
-                                                buckets=attrs)
+        self._collector = metrics.collector_for(task.unit_kind, gold, self.difficulty, char_d,
+                                                task=task, oov=oov, mode=self.mode,
+                                                scheme=self.scheme, buckets=attrs)
         self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
                                                                                  units))
 
@@ -294,8 +294,8 @@ class Scorer:
             check_overlap(train, gold, allow_overlap, self.spelling("train"))
         oov = None if self.train_words is None else metrics.oov_flags(gold, self.train_words)
         attrs = _unit_attrs(api, buckets, TAG_ATTRIBUTES, self.difficulty is not None)
-        self._collector = metrics.collector_for(tasks_mod.TAGS, gold, self.difficulty, oov=oov,
-                                                buckets=attrs)
+        self._collector = metrics.collector_for(self._task.unit_kind, gold, self.difficulty,
+                                                task=self._task, oov=oov, buckets=attrs)
         self.irt_items = None if irt is None else read_irt_items(
             irt, self._task.texts(gold.words, self._collector.units))
 
@@ -327,19 +327,14 @@ class Scorer:
     def signature(self, bootstrap: int = 0, seed: int = SEED) -> metrics.Signature:
         """The signature of every score of this scorer (:func:`committee.metrics.make_signature`)."""
         check_resampling("Scorer.signature", bootstrap, seed)
-        if self._task.collector == tasks_mod.ENTITIES:
-            d = None if self.difficulty is None else np.concatenate(
-                [self.difficulty, self.char_difficulty])
-            match = self._task.match + ("" if self.mode == "default" else
-                                        f":strict-{self._collector.scheme_used}")
-            return metrics.make_signature(self.gold.words, tags=self.gold.tags, difficulty=d,
-                                          vocabulary_sha256=self.train_words_sha256,
-                                          normalization=self.normalization, match=match,
-                                          bootstrap=bootstrap, seed=seed)
+        d = self.difficulty
+        if d is not None and self.char_difficulty is not None:  # the per-character weights too
+            d = np.concatenate([d, self.char_difficulty])
+        match = self._task.match + ("" if self.mode == "default" else
+                                    f":strict-{self._collector.scheme_used}")
         return metrics.make_signature(self.gold.words, tags=self._task.labels_of(self.gold),
-                                      difficulty=self.difficulty,
-                                      vocabulary_sha256=self.train_words_sha256,
-                                      normalization=self.normalization, match=self._task.match,
+                                      difficulty=d, vocabulary_sha256=self.train_words_sha256,
+                                      normalization=self.normalization, match=match,
                                       bootstrap=bootstrap, seed=seed)
 
     def read(self, output, label: str = "<output>") -> Corpus:
@@ -401,7 +396,7 @@ class Scorer:
     def _score(self, output, bootstrap: int, seed: int, name, progress: bool) -> Scores:
         """:meth:`score` without the argument checks and the warning of too few sentences."""
         pred = self.read(output)
-        if self._task.collector != tasks_mod.WORDS:  # labelled spans: entities, tagged words
+        if self._task.unit_kind.labelled:  # labelled spans: entities, tagged words
             return self._score_entities(pred, output, bootstrap, seed, name, progress)
         pred_spans = spans_of(pred.words)  # once, for the stats, error types and θ
         stats = self._collector.collect(pred, pred_spans=pred_spans)
@@ -436,8 +431,7 @@ class Scorer:
         """:meth:`_score` of labelled spans (entities, ``task="ner"``; tagged words,
         ``task="pos"``): the output's units matched once, for the statistics
         and the error types."""
-        if self._task.collector == tasks_mod.ENTITIES:
-            _need_entity_tags(pred)
+        self._task.unit_kind.check_output(pred)
         metrics.check_aligned(self.gold, pred)
         matched = self._collector.match(pred)
         stats = self._collector.collect(pred, check=False, matched=matched)
@@ -496,13 +490,6 @@ class Scorer:
                                                   progress) | {"against": systems[best]["name"]}
                                      for key in ("f1", "fb")}
         return ScoredSystems(self.signature(bootstrap, seed).format(), systems)
-
-
-def _need_entity_tags(corpus: Corpus) -> None:
-    """Refuse a gold or an output without entity tags where entities are scored."""
-    if corpus.tags is None:
-        raise InputError(corpus.path, None, "has no entity tags: task ner reads bio files "
-                                            "(a token and its tag a line)")
 
 
 def _check_strict_gold(task, gold: Corpus, scheme: str | None, fix) -> None:

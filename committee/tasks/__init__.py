@@ -26,7 +26,9 @@ Everything that follows a unit (marks, difficulties, difficulty files,
 scores) takes the gold units and a prediction's units as
 :class:`committee.tasks.spans.Spans` from :meth:`Task.spans`, so one pipeline
 serves every task.  Code outside this package never compares a task's
-name: it asks the task record (its attributes and methods below).
+name: it asks the task record (its attributes and methods below), and
+what differs between kinds of unit it asks the task's unit kind
+(:attr:`Task.unit_kind`, :mod:`committee.tasks.units`).
 :data:`TASKS` is the one place a task plugs in.
 """
 
@@ -34,11 +36,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from committee.tasks.base import (CHARACTERS, COLLECTORS, ENTITIES, ITEMS, TAGS, WORD_ITEMS, WORDS,
-                                  Task)
+from committee.tasks.base import CHARACTERS, ITEMS, WORD_ITEMS, Task
 from committee.tasks.ner import NER, Entities
 from committee.tasks.pos import PART_OF_SPEECH, PartOfSpeech
 from committee.tasks.segmentation import SEGMENTATION, Segmentation
+from committee.tasks.units import ENTITIES, TAGS, UNIT_KINDS, WORDS, UnitKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,9 +54,9 @@ TASKS: dict[str, Task] = {t.name: t for t in (SEGMENTATION, NER, PART_OF_SPEECH)
 #: The task of a config that names none.
 DEFAULT_TASK = SEGMENTATION.name
 
-__all__ = ["CHARACTERS", "COLLECTORS", "DEFAULT_TASK", "ENTITIES", "ITEMS", "NER",
-           "PART_OF_SPEECH", "SEGMENTATION", "TAGS", "TASKS", "WORDS", "WORD_ITEMS", "Entities",
-           "PartOfSpeech", "Segmentation", "Task", "get", "match"]
+__all__ = ["CHARACTERS", "DEFAULT_TASK", "ENTITIES", "ITEMS", "NER", "PART_OF_SPEECH",
+           "SEGMENTATION", "TAGS", "TASKS", "UNIT_KINDS", "WORDS", "WORD_ITEMS", "Entities",
+           "PartOfSpeech", "Segmentation", "Task", "UnitKind", "get", "match"]
 
 
 def get(name: str = DEFAULT_TASK) -> Task:

@@ -1,6 +1,6 @@
-"""The record every task fills (:class:`Task`) and the kinds of unit its
-collector can be (:data:`COLLECTORS`); the tasks are the other modules of
-:mod:`committee.tasks`."""
+"""The record every task fills (:class:`Task`); the tasks are the other
+modules of :mod:`committee.tasks`, their kinds of unit those of
+:mod:`committee.tasks.units`."""
 
 from __future__ import annotations
 
@@ -12,21 +12,10 @@ if TYPE_CHECKING:
 
     from committee.corpus import Corpus
     from committee.tasks.spans import Spans
+    from committee.tasks.units import UnitKind
 
 # numpy and spans are imported where used: config takes TASKS from here, and
 # reading a config must stay cheap (docs/benchmarks.md).
-
-#: :attr:`Task.collector` of units that tile each sentence (words):
-#: ``committee.metrics.Collector``, one difficulty per word in ``test.weight``.
-WORDS = "words"
-#: :attr:`Task.collector` of labelled spans read from entity tags:
-#: ``committee.metrics.labelled.EntityCollector``, ``test.weight_c``.
-ENTITIES = "entities"
-#: :attr:`Task.collector` of words with a label each (parts of speech):
-#: ``committee.metrics.tagged.TagCollector``, one difficulty per gold word
-#: in ``test.weight``.
-TAGS = "tags"
-COLLECTORS = (WORDS, ENTITIES, TAGS)
 
 #: :attr:`Task.item` of members that tag each character of a sentence
 #: (segmentation, entities): the character templates F1-F3.
@@ -64,9 +53,9 @@ class Task:
     #: its units tile each sentence: a member's prediction is a
     #: segmentation (word ends), TNR and boundary metrics apply
     tiles: bool
-    #: how a scorer's gold side and a run's difficulty files are made:
-    #: :data:`WORDS` or :data:`ENTITIES`
-    collector: str
+    #: the kind of its units (:mod:`committee.tasks.units`): words, labelled
+    #: spans or tagged words; everything that differs between kinds asks it
+    unit_kind: UnitKind
     #: the ``match`` field of a score's signature
     match: str
     #: the difficulty file ``committee score --difficulty`` reads of a run
@@ -107,9 +96,11 @@ class Task:
     labels_field: str | None = None
 
     def __post_init__(self):
-        if self.collector not in COLLECTORS:
-            raise ValueError(f"task {self.name}: collector {self.collector!r}; valid: "
-                             f"{', '.join(COLLECTORS)}")
+        from committee.tasks.units import UnitKind
+
+        if not isinstance(self.unit_kind, UnitKind):
+            raise ValueError(f"task {self.name}: unit_kind {self.unit_kind!r} is no "
+                             "committee.tasks.units.UnitKind")
         if self.item not in ITEMS:
             raise ValueError(f"task {self.name}: item {self.item!r}; valid: {', '.join(ITEMS)}")
 

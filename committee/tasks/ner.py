@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus
 from committee.corpus import entities as ent
-from committee.tasks.base import ENTITIES, Task
+from committee.tasks.base import Task
+from committee.tasks.units import ENTITIES, UnitKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,7 +42,7 @@ class Entities(Task):
     format: str = "bio"
     tagged: bool = True
     tiles: bool = False
-    collector: str = ENTITIES
+    unit_kind: UnitKind = ENTITIES
     match: str = "exact-entity"
     weight_file: str = "test.weight_c"
     count_key: str = "n_entities"

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Sequence
 from committee.corpus import Corpus, content_sha256
 from committee.corpus.tagsets import PD
 from committee.errors import InputError
-from committee.tasks.base import TAGS, WORD_ITEMS, Task
+from committee.tasks.base import WORD_ITEMS, Task
+from committee.tasks.units import TAGS, UnitKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,7 +63,7 @@ class PartOfSpeech(Task):
     #: the units tile each sentence, but the collector counts tagged spans
     #: and has no word boundaries: TNR and the boundary metrics are absent
     tiles: bool = False
-    collector: str = TAGS
+    unit_kind: UnitKind = TAGS
     match: str = "exact-tag"
     weight_file: str = "test.weight"
     count_key: str = "n_words"

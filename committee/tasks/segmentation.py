@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus, from_bmes, to_bmes
-from committee.tasks.base import WORDS, Task
+from committee.tasks.base import Task
+from committee.tasks.units import WORDS, UnitKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,7 +37,7 @@ class Segmentation(Task):
     format: str = "sighan"
     tagged: bool = False
     tiles: bool = True
-    collector: str = WORDS
+    unit_kind: UnitKind = WORDS
     match: str = "exact-span"
     weight_file: str = "test.weight"
     count_key: str = "n_words"

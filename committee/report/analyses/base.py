@@ -107,7 +107,7 @@ class Analysis:
     section; ``outputs`` are globs relative to the run directory, removed
     when the analysis fails; ``charts`` are those ``report.html`` draws from
     its CSV files.  ``units``: the kinds of unit whose runs it reads
-    (:attr:`committee.tasks.Task.collector`: ``words``, ``entities`` or
+    (:attr:`committee.tasks.Task.unit_kind`: ``words``, ``entities`` or
     ``tags``), None for every kind (:func:`reads`); on a run of another
     kind the report leaves it out with a note saying why.  ``check``, given
     the ``experiments`` section and the run read back, says what of the
@@ -128,7 +128,7 @@ class Analysis:
 def reads(analysis: Analysis, task: str) -> bool:
     """Whether ``analysis`` reads runs of ``task`` (a name of
     :data:`committee.tasks.TASKS`): those whose units are of a kind it reads."""
-    return analysis.units is None or tasks_mod.get(task).collector in analysis.units
+    return analysis.units is None or tasks_mod.get(task).unit_kind in analysis.units
 
 
 def for_task(title: str, task: str) -> str:
@@ -205,7 +205,7 @@ def marks_of(data, system) -> np.ndarray:
         return spans.marks(data.test.words, system.words)
     from committee.tasks import match
 
-    task = data.kind
+    task = data.task_record
     lengths = [sum(map(len, ws)) for ws in data.test.words]
     pred = task.as_corpus(system.name, system.words, data.test.lines, system.tags)
     return match(task, lengths, data.units, task.gold(pred))[2]

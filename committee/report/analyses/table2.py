@@ -68,7 +68,7 @@ def section(ctx: Context) -> str | None:
                                                  ("p", "r", "f1", "pb", "rb", "fb")),
           f"{r['train_s']:.0f} s"] for r in trows])
     atomic_write_text(out_dir / MARKDOWN, md + "\n")
-    words = ctx.data.kind.paper_figures  # the paper's PKU figures are of words
+    words = ctx.data.task_record.paper_figures  # the paper's PKU figures are of words
     title = for_task(TITLE, ctx.data.task)
     paper = PAPER_PKU["table2"]
     figure(out_dir / FIGURE, [r["fraction"] for r in trows],
