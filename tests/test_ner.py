@@ -310,7 +310,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     out = tmp_path / "no_entity.bio"
     corpus_mod.write_bio(out, gold.words, [["O"] * len(s) for s in gold.tags])
     names = [e.name for e in experiments.REGISTRY if experiments.reads(e, "ner")]
-    assert names == ["table2", "stability", "ranking", "bins", "entities"]
+    assert names == ["table2", "stability", "ranking", "bins", "entities", "confusion"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         page = report_mod(run, overrides=["experiments.table2_fractions=[0.2]",
@@ -319,7 +319,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     assert [str(w.message) for w in caught if w.category is ReportWarning] == []
     text = page.read_text(encoding="utf-8")
     assert "Not made" not in text
-    assert "Analyses: table2, stability, ranking, bins, entities; figures: 5 " in text
+    assert "Analyses: table2, stability, ranking, bins, entities, confusion; figures: 6 " in text
     assert "| no_entity | – | 0.00 | – | – | 0.00 | – | 0.00 | 0.00 | – | – |" in text
     assert "| F2 20% | 80 | – | 0.00 | – | – | 0.00 | – |" in text
     assert ("Undefined (`–`): F2 20% (f1, fb: it predicts no entity); no_entity (f1, fb: it "
@@ -330,13 +330,17 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
             "rank by them, and no point in the figures that plot them.") in text
     assert "| no_entity | 0.0 | – | – | 0.0 |" in text  # Fig. 4: recall 0 where a bin has gold
     for figure in ("table2.png", "fig1-committee-size.png", "fig3-ranking.png",
-                   "fig4-recall-by-bin.png", "entities-by-type.png"):
+                   "fig4-recall-by-bin.png", "entities-by-type.png", "confusion.png"):
         assert (run / "report" / figure).is_file(), figure
     import pandas as pd
 
     row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["no_entity"]
     assert row[["f1", "fb", "rank_f1", "rank_fb"]].isna().all() and row["r"] == 0
     assert (run / rundir.REPORT_HTML_FILE).is_file()
+    matrix = pd.read_csv(run / "report" / "confusion.csv")  # every gold entity missed
+    mine = matrix[matrix["system"] == "no_entity"].set_index("gold")
+    assert mine["missed"].to_dict() == {"LOC": 66, "ORG": 5, "PER": 34, "spurious": 0}
+    assert mine.drop(columns=["system", "missed"]).to_numpy().sum() == 0
 
 
 def test_the_embedded_corpus_names_persons_places_and_organisations():
