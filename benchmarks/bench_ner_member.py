@@ -41,8 +41,9 @@ sample = [sentences[i] for i in members.member_sample(m, len(sentences))]
 test_chars = ["".join(s) for s in test.words]
 recipe = crf.PRESETS[preset]
 t0 = time.perf_counter()
-pred, t = trainers.train_and_tag(trainers.get(), kind, sample, template, test_chars,
-                                 recipe["algorithm"], dict(recipe["params"]), tempfile.mkdtemp())
+pred, t = trainers.train_and_tag(
+    trainers.Recipe(trainers.get(), recipe["algorithm"], dict(recipe["params"])), kind, sample,
+    template, test_chars, tempfile.mkdtemp())
 total = time.perf_counter() - t0
 gold = kind.gold(test)
 _, p, ok, _ = tasks.match(kind, [len(c) for c in test_chars], gold, pred)

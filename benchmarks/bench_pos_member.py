@@ -42,8 +42,9 @@ sample = [sentences[i] for i in members.member_sample(m, len(sentences))]
 test_items = [kind.items(s) for s in test.words]
 recipe = crf.PRESETS[preset]
 t0 = time.perf_counter()
-pred, t = trainers.train_and_tag(trainers.get(), kind, sample, template, test_items,
-                                 recipe["algorithm"], dict(recipe["params"]), tempfile.mkdtemp())
+pred, t = trainers.train_and_tag(
+    trainers.Recipe(trainers.get(), recipe["algorithm"], dict(recipe["params"])), kind, sample,
+    template, test_items, tempfile.mkdtemp())
 total = time.perf_counter() - t0
 gold = kind.gold(test)
 _, p, ok, _ = tasks.match(kind, [len("".join(x)) for x in test_items], gold, pred)

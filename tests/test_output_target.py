@@ -286,14 +286,14 @@ def test_a_directory_removed_while_segmenting_is_not_made_again(tmp_path):
 def test_a_kept_model_gets_the_umask_s_mode(tmp_path):
     """A member's model, written by its trainer and renamed into the run,
     gets a new file's mode like every other file of the run."""
-    from committee.learners.trainers import get, train_and_tag
+    from committee.learners.trainers import Recipe, get, train_and_tag
     from committee.tasks import SEGMENTATION
 
     old = os.umask(0o027)
     try:
-        train_and_tag(get(), SEGMENTATION, [["我", "爱", "北京"], ["北京", "大"]], "F1",
-                      ["我爱北京"], "lbfgs", {"max_iterations": 5}, tmp_path / "work",
-                      keep_as=tmp_path / "member.crfsuite")
+        train_and_tag(Recipe(get(), "lbfgs", {"max_iterations": 5}), SEGMENTATION,
+                      [["我", "爱", "北京"], ["北京", "大"]], "F1", ["我爱北京"],
+                      tmp_path / "work", keep_as=tmp_path / "member.crfsuite")
     finally:
         os.umask(old)
     assert _mode_owner(tmp_path / "member.crfsuite")[0] == "0o640"

@@ -431,8 +431,7 @@ def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
 
     seen = {}
 
-    def fake(trainer, task, sentences, template, test_chars, algorithm, params, workdir, *,
-             rand_seed, prefix, keep_as=None):
+    def fake(recipe, task, sentences, template, test_chars, workdir, *, prefix, keep_as=None):
         seen["prefix"] = prefix
         return [[]], {"attributes_s": 0.0, "append_s": 0.0, "train_s": 0.0, "tag_s": 0.0}
 

@@ -209,9 +209,10 @@ def run_member(job: MemberJob) -> MemberResult:
         raise RunError(f"member {k}: all {len(train_words)} training sentences are empty")
     chosen = trainers.TRAINERS[job.trainer]
     keep_as = layout.model_path(workdir, k, chosen.model_suffix) if job.keep_model else None
+    recipe = trainers.Recipe(chosen, algorithm, params, crfsuite_seed(member))
     pred, timings = trainers.train_and_tag(
-        chosen, kind, sentences, member.template, test_chars, algorithm, params, workdir,
-        rand_seed=crfsuite_seed(member), prefix=layout.model_temp_prefix(k), keep_as=keep_as)
+        recipe, kind, sentences, member.template, test_chars, workdir,
+        prefix=layout.model_temp_prefix(k), keep_as=keep_as)
     lengths = [len("".join(items)) for items in test_chars]  # characters, whatever the items
     g_spans, p_spans, m, _ = tasks_mod.match(kind, lengths, job.test_gold_words, pred)
     pred_ends = kind.mask(p_spans, sum(lengths))

@@ -23,6 +23,7 @@ units and times the two steps.
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 import os
 import tempfile
 import time
@@ -134,16 +135,27 @@ def check_params(algorithm: str, params: dict, trainer: str = DEFAULT_TRAINER) -
     return check_trainer(trainer) or TRAINERS[trainer].check_params(algorithm, params)
 
 
-def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
-                  test_items: Sequence, algorithm: str, params: dict,
-                  workdir: str | os.PathLike, *, rand_seed: int = 1,
+@dataclass(frozen=True)
+class Recipe:
+    """How a model is trained: the trainer, its algorithm and parameters, and
+    the seed of its randomness (see :func:`committee.learners.crf.train_model`)."""
+
+    trainer: Trainer
+    algorithm: str
+    params: dict
+    rand_seed: int = 1
+
+
+def train_and_tag(recipe: Recipe, task, sentences: Sequence, template: str,
+                  test_items: Sequence, workdir: str | os.PathLike, *,
                   prefix: str = ".model-", keep_as: str | os.PathLike | None = None
                   ) -> tuple[list, dict[str, float]]:
-    """Train ``trainer`` on ``sentences`` of ``task`` and predict the units of ``test_items``.
+    """Train ``recipe`` on ``sentences`` of ``task`` and predict the units of ``test_items``.
 
     Parameters
     ----------
-    trainer : Trainer
+    recipe : Recipe
+        The trainer, its algorithm and parameters, and its seed.
     task : committee.tasks.Task
         Encodes each training sentence (:meth:`example`) and decodes the
         predicted tags (:meth:`decode`).
@@ -157,13 +169,9 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
     test_items : sequence
         What the members tag of every test sentence (:meth:`Task.items`):
         its characters, or its gold words.
-    algorithm, params
-        The trainer's algorithm and parameters.
     workdir : path
         Directory of the temporary model file (``prefix``...``model_suffix``;
         created if missing).
-    rand_seed : int
-        Seed of the trainer's randomness (see :func:`committee.learners.crf.train_model`).
     keep_as : path, optional
         Keep the model there (moved atomically); otherwise it is removed.
 
@@ -178,22 +186,23 @@ def train_and_tag(trainer: Trainer, task, sentences: Sequence, template: str,
     --------
     >>> import tempfile
     >>> from committee.tasks import SEGMENTATION
-    >>> words, t = train_and_tag(get(), SEGMENTATION, [["我", "爱", "北京"], ["北京", "大"]],
-    ...                          "F1", ["我爱北京"], "lbfgs", {"max_iterations": 20},
-    ...                          tempfile.mkdtemp())
+    >>> recipe = Recipe(get(), "lbfgs", {"max_iterations": 20})
+    >>> words, t = train_and_tag(recipe, SEGMENTATION, [["我", "爱", "北京"], ["北京", "大"]],
+    ...                          "F1", ["我爱北京"], tempfile.mkdtemp())
     >>> "".join(words[0]), sorted(t)  # doctest: +NORMALIZE_WHITESPACE
     ('我爱北京', ['append_s', 'attributes_s', 'featgen_s', 'optimise_s', 'store_s',
                 'tag_s', 'train_s'])
     """
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
+    trainer = recipe.trainer
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=trainer.model_suffix, dir=workdir)
     os.close(fd)
     try:
         examples = [task.example(s) for s in sentences]
         template = template_for(template, task.item)
-        timings = dict(trainer.train(examples, template, algorithm, params, tmp,
-                                     rand_seed=rand_seed))
+        timings = dict(trainer.train(examples, template, recipe.algorithm, recipe.params, tmp,
+                                     rand_seed=recipe.rand_seed))
         t0 = time.perf_counter()
         pred = [task.decode(c, tg) for c, tg in zip(test_items, trainer.tag(tmp, test_items,
                                                                               template))]

@@ -236,16 +236,15 @@ def entity_inputs(gold: Entities, lengths, text: str, marks: np.ndarray, pred: n
 
 
 def check_entities(gold: Entities, lengths, text: str, marks: np.ndarray, pred: np.ndarray,
-                   train_text: str, train_gold: Entities, weights=None,
-                   fitted_rate: float | None = None) -> Check:
+                   train_text: str, train_gold: Entities) -> Check:
     """Rank a gold's entities (and the stretches it leaves out) by how likely
-    they are annotation errors (docs/method.md §15)."""
-    weights = WEIGHTS if weights is None else weights
-    fitted_rate = FITTED_RATE if fitted_rate is None else fitted_rate
+    they are annotation errors (docs/method.md §15), with the model's
+    weights fitted on injected entity errors (:data:`WEIGHTS`,
+    :data:`FITTED_RATE`)."""
     c, x = entity_inputs(gold, lengths, text, marks, pred, train_text, train_gold)
-    p = probabilities(weights, x)
+    p = probabilities(WEIGHTS, x)
     order = rank(c.start, c.end, p)
-    score, rate = adjust_prior(p[order], fitted_rate)
+    score, rate = adjust_prior(p[order], FITTED_RATE)
     return Check(c, x, p, order, score, rate)
 
 

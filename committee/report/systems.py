@@ -184,10 +184,11 @@ def _train_one(job: Table2Job):
 
     t0 = time.perf_counter()
     try:
+        recipe = trainers.Recipe(trainers.get(job.trainer), job.algorithm, job.params,
+                                 job.rand_seed)
         pred, t = trainers.train_and_tag(
-            trainers.get(job.trainer), tasks.get(job.task), job.sentences, job.template,
-            job.test_chars, job.algorithm, job.params, job.workdir, rand_seed=job.rand_seed,
-            prefix=f".table2-{owner_tag()}-")
+            recipe, tasks.get(job.task), job.sentences, job.template, job.test_chars,
+            job.workdir, prefix=f".table2-{owner_tag()}-")
     except Exception as exc:  # named by the model; the caller ends the report
         return Table2Failure(job.index, job.name, pools.one_line(exc),
                              traceback.format_exc())
