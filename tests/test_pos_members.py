@@ -25,6 +25,7 @@ from committee.learners import features, members, trainers
 from committee.learners.features import attributes, template_for
 from committee.pipeline import dataset, difficulty, layout
 from committee.pipeline import marks as marks_mod
+from committee.pipeline.unitfiles import UnitFiles
 
 sys.path.insert(0, str(Path(__file__).parent))
 from toyrun import outputs  # noqa: E402
@@ -147,8 +148,8 @@ def test_marks_to_difficulties_and_files_by_hand(tmp_path, monkeypatch):
     assert d.tolist() == [1 / 3, 1 / 3, 0.0, 2 / 3] and n_correct.tolist() == [2, 2, 3, 1]
     inputs = dataset.RunInputs(GOLD, GOLD, train, {"迈向", "新"}, {}, "pos", units)
     p = layout.paths(tmp_path)
-    dataset._write_tag_files(p, inputs, committee, records, d, n_correct,
-                             np.array([False, False, True, True]))
+    tasks.TAGS.write_files(UnitFiles(p), inputs.test, inputs.units, committee, records, d,
+                           n_correct, np.array([False, False, True, True]))
     third, two_thirds = repr(1 / 3), repr(2 / 3)
     assert p.weight.read_text(encoding="utf-8") == f"{third} {third} 0.0\n{two_thirds}\n"
     assert p.weight_c.read_text(encoding="utf-8") == \
