@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 
 import committee
-from committee.metrics import difficulty_stats as analysis
-from committee.pipeline import layout as rundir
+from committee.metrics import difficulty_stats
+from committee.pipeline import layout
 from committee import corpus as corpus_mod
 
 _MEMBER = re.compile(r"INFO member (\d+) \(.*?\): f1 [^;]*; (.*)$")
@@ -44,7 +44,7 @@ _MEMBER = re.compile(r"INFO member (\d+) \(.*?\): f1 [^;]*; (.*)$")
 def member_seconds(run_dir: Path) -> dict[int, float]:
     """Each member's attributes + training + tagging seconds (its last log line)."""
     out = {}
-    for line in (run_dir / rundir.LOG_FILE).read_text(encoding="utf-8").splitlines():
+    for line in (run_dir / layout.LOG_FILE).read_text(encoding="utf-8").splitlines():
         m = _MEMBER.search(line)
         if m:
             t = dict(kv.rsplit(" ", 1) for kv in m.group(2).split(", "))
@@ -57,7 +57,7 @@ def stop_at(marks: np.ndarray, target: float, min_size: int, round_: int) -> tup
     """The size ``size: auto`` stops at, and its reliability."""
     k = min(min_size, len(marks))
     while True:
-        value = analysis.reliability(marks[:k])
+        value = difficulty_stats.reliability(marks[:k])
         if (value is not None and value >= target) or k >= len(marks):
             return k, value
         k = min(len(marks), k + round_)
@@ -76,16 +76,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     run = args.run_dir
-    marks = np.load(run / rundir.MARKS_FILE)["marks"]
+    marks = np.load(run / layout.MARKS_FILE)["marks"]
     K = len(marks)
-    gold = corpus_mod.read_corpus(run / rundir.TEST_FILE)
+    gold = corpus_mod.read_corpus(run / layout.TEST_FILE)
     lengths = [len(s) for s in gold.words]
     seconds = member_seconds(run)
     missing = sorted(set(range(K)) - set(seconds))
     if missing:
         sys.exit(f"run.log has no timings of members {missing[:5]}")
     total = sum(seconds[k] for k in range(K))
-    full = analysis.prefix_difficulties(marks, [K])[0]
+    full = difficulty_stats.prefix_difficulties(marks, [K])[0]
 
     def per_sentence(d):
         ends = np.cumsum(lengths)
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
         path = run / f"bench-{name}.txt"
         if not path.exists():
             subprocess.run([sys.executable, "-m", "committee", "segment", "--with", name, "--quiet",
-                            "-o", str(path), str(run / rundir.TEST_FILE)], check=True)
+                            "-o", str(path), str(run / layout.TEST_FILE)], check=True)
         outputs[name] = corpus_mod.read_corpus(path).words
 
     def fb(d) -> dict[str, float]:
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
 
     print(f"run {run}: K = {K}, {marks.shape[1]:,} test words, members' time {total:,.0f} s "
           f"(attributes + training + tagging), reliability of the whole committee "
-          f"{analysis.reliability(marks)}")
+          f"{difficulty_stats.reliability(marks)}")
     reference = fb(full)
     cols = ["target", "K reached", "reliability", "members' s", "share of K's", "Pearson d vs K",
             *(f"{n} fb ({reference[n] * 100:.2f} at K)" for n in outputs)]
@@ -115,22 +115,22 @@ def main(argv=None) -> int:
     for target in args.targets:
         k, value = stop_at(marks, target, args.min_size, args.round)
         found[target] = k
-        d = analysis.prefix_difficulties(marks, [k])[0]
+        d = difficulty_stats.prefix_difficulties(marks, [k])[0]
         cpu = sum(seconds[i] for i in range(k))
         row = [f"{target}", f"{k}", f"{value}", f"{cpu:,.0f}", f"{cpu / total:.3f}",
-               f"{analysis.pearson(d, full):.4f}",
+               f"{difficulty_stats.pearson(d, full):.4f}",
                *(f"{v * 100:.2f} ({(v - reference[n]) * 100:+.2f})" for n, v in fb(d).items())]
         print("| " + " | ".join(row) + " |")
     sizes = sorted({s for s in (10, 20, 30, 45, 60, 90, 150) if s < K} | {K})
     print("\nprefix | " + " | ".join(map(str, sizes)))
-    print("reliability | " + " | ".join(str(analysis.reliability(marks[:s])) for s in sizes))
-    prefix = {s: analysis.prefix_difficulties(marks, [s])[0] for s in sizes}
+    print("reliability | " + " | ".join(str(difficulty_stats.reliability(marks[:s])) for s in sizes))
+    prefix = {s: difficulty_stats.prefix_difficulties(marks, [s])[0] for s in sizes}
     print("√reliability | " + " | ".join(
-        f"{np.sqrt(analysis.reliability(marks[:s]) or 0):.4f}" for s in sizes))
+        f"{np.sqrt(difficulty_stats.reliability(marks[:s]) or 0):.4f}" for s in sizes))
     print("mean standard error of d | " + " | ".join(
         f"{np.sqrt(prefix[s] * (1 - prefix[s]) / s).mean():.4f}" for s in sizes))
     print("Pearson with K | " + " | ".join(
-        f"{analysis.pearson(analysis.prefix_difficulties(marks, [s])[0], full):.4f}"
+        f"{difficulty_stats.pearson(difficulty_stats.prefix_difficulties(marks, [s])[0], full):.4f}"
         for s in sizes))
     if args.check:
         _check(run, args, found, marks)
@@ -146,17 +146,17 @@ def _check(run: Path, args, found: dict, marks: np.ndarray) -> None:
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
-        shutil.copytree(run / rundir.MEMBER_DIR, out / rundir.MEMBER_DIR)
-        shutil.copy(run / rundir.STATE_FILE, out / rundir.STATE_FILE)
+        shutil.copytree(run / layout.MEMBER_DIR, out / layout.MEMBER_DIR)
+        shutil.copy(run / layout.STATE_FILE, out / layout.STATE_FILE)
         sets = [*args.set, "committee.size=auto", f"committee.max_size={len(marks)}",
                 f"committee.stable={{reliability: {target}, round: {args.round}, "
                 f"min_size: {args.min_size}}}", f"output.dir={out}"]
         subprocess.run([sys.executable, "-m", "committee", "run", str(args.config), "--quiet",
                         *(x for kv in sets for x in ("--set", kv))], check=True)
-        manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+        manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
         got = manifest["committee"]["size"]
-        same = np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], marks[:k])
-        trained = (out / rundir.LOG_FILE).read_text(encoding="utf-8").count("): f1 ")
+        same = np.array_equal(np.load(out / layout.MARKS_FILE)["marks"], marks[:k])
+        trained = (out / layout.LOG_FILE).read_text(encoding="utf-8").count("): f1 ")
         print(f"check target {target}: committee run stopped at K = {got} (expected {k}); "
               f"marks equal to the first {k} members': {same}; members trained: {trained}")
         if got != k or not same or trained:

@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from committee import corpus as corpus_mod  # noqa: E402
 from committee.learners import members as members_mod
-from committee.pipeline import dataset as pipeline
-from committee.pipeline import layout as rundir
+from committee.pipeline import dataset
+from committee.pipeline import layout
 from committee.config import parse_config  # noqa: E402
 from committee.tasks.spans import marks as span_marks  # noqa: E402
 
@@ -118,7 +118,7 @@ def member_timings(out: Path) -> list[dict]:
 
 def timed_run(cfg) -> float:
     t0 = time.perf_counter()
-    pipeline.run(cfg, progress=False)
+    dataset.run(cfg, progress=False)
     return time.perf_counter() - t0
 
 
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     wall1 = timed_run(make_config(tmp / "w1", args.size, args.iterations, 1, args.seed))
     print(f"pipeline, 1 worker:  {wall1:8.1f} s", flush=True)
     same = all((tmp / "w1" / f).read_bytes() == (tmp / "w2" / f).read_bytes()
-               for f in rundir.OUTPUT_FILES)
+               for f in layout.OUTPUT_FILES)
     print(f"outputs of 1 and 2 workers byte-identical: {'yes' if same else 'NO'}")
 
     rows1 = member_timings(tmp / "w1")
@@ -158,7 +158,7 @@ def main(argv=None) -> int:
                "parent_peak_rss_mb": parent_peak, "byte_identical_1_vs_2": same}
     if not args.skip_baseline:
         cfg = make_config(tmp / "w1", args.size, args.iterations, 1, args.seed)
-        inputs = pipeline.load_inputs(cfg)
+        inputs = dataset.load_inputs(cfg)
         committee = members_mod.draw_committee(
             args.size, len(inputs.train_sentences), cfg.committee.templates,
             cfg.committee.ratios, draw="grid", seed=args.seed)

@@ -41,11 +41,11 @@ def simulate(k: int, n: int, seed: int):
 
 
 def one(k: int, n: int, seed: int) -> dict:
-    from committee.metrics import itemresponse as irt
+    from committee.metrics import itemresponse
 
     y, theta, a, b = simulate(k, n, seed)
     t = time.perf_counter()
-    f = irt.fit(y)
+    f = itemresponse.fit(y)
     seconds = time.perf_counter() - t
     varied = ~(f.all_correct | f.all_wrong)
     r = lambda u, v: float(np.corrcoef(u, v)[0, 1])  # noqa: E731

@@ -11,8 +11,8 @@ converged, EM iterations, largest change at the end, seconds, the largest
 member θ, and the model ``committee irt --model auto`` ends with.  With
 ``--prefixes LO HI``, the fits are of the committee's first K' members for
 every K' from LO to HI (a prefix of the member list is itself a committee)
-instead of the whole committee.  Fits below ``irt.MIN_K`` members, which
-``committee irt`` refuses, are measured too.  docs/irt.md ("Small
+instead of the whole committee.  Fits below ``itemresponse.MIN_K`` members, which
+``committee irt`` refuses, are measured too.  docs/itemresponse.md ("Small
 committees") records the output.
 """
 
@@ -28,10 +28,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from committee.metrics import itemresponse as irt
+from committee.metrics import itemresponse
 
 #: ``committee irt`` refuses fewer members (this script fits them all the same).
-REFUSED_BELOW = irt.MIN_K
+REFUSED_BELOW = itemresponse.MIN_K
 
 
 def fits(marks: np.ndarray, max_iter: int) -> list[dict]:
@@ -39,7 +39,7 @@ def fits(marks: np.ndarray, max_iter: int) -> list[dict]:
     rows = []
     for model in ("1pl", "2pl"):
         start = time.perf_counter()
-        f = irt.fit(marks, model=model, max_iter=max_iter)
+        f = itemresponse.fit(marks, model=model, max_iter=max_iter)
         rows.append({"model": model, "converged": f.converged, "iterations": f.n_iter,
                      "change": f.max_change, "seconds": time.perf_counter() - start,
                      "patterns": f.settings["n_patterns"], "max_theta": float(f.ability.max())})
@@ -51,7 +51,7 @@ def auto(k: int, rows: list[dict]) -> str:
     if k < REFUSED_BELOW:
         return "refused"
     by = {r["model"]: r for r in rows}
-    chosen = irt.choose_model(k)
+    chosen = itemresponse.choose_model(k)
     if chosen == "2pl" and not by["2pl"]["converged"]:
         chosen = "1pl (2PL did not converge)"
     return chosen
@@ -63,7 +63,7 @@ def main() -> None:
     ap.add_argument("--prefixes", type=int, nargs=2, metavar=("LO", "HI"))
     ap.add_argument("--max-iter", type=int, default=500)
     args = ap.parse_args()
-    irt.MIN_K = 1  # measure below the refusal too
+    itemresponse.MIN_K = 1  # measure below the refusal too
     warnings.simplefilter("ignore")
     print("| run | K | patterns | model | converged | EM iterations | last change | seconds "
           "| max member θ | auto |")

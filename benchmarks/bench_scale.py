@@ -13,7 +13,7 @@
    of the words right, and a random segmentation of the test characters),
    saves each with ``marks.save_member``, loads them all back with
    ``marks.load_member`` (what a resumed run does) and calls
-   ``pipeline.write_outputs``.  Reports the process's peak resident memory
+   ``dataset.write_outputs``.  Reports the process's peak resident memory
    (``ru_maxrss``) after the imports, after reading the corpora, after the
    members and after writing the outputs (``VmHWM``: the high-water mark
    of this process alone).
@@ -89,7 +89,7 @@ def measure_outputs(d: Path, members: int) -> dict:
 
     from committee.learners import members as members_mod
     from committee.pipeline import marks as marks_mod
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
     from committee.config import parse_config
 
     marks_rss = {"imports": _rss_mb()}
@@ -98,7 +98,7 @@ def measure_outputs(d: Path, members: int) -> dict:
                                     "test": {"path": str(d / "test.txt")}},
         "committee": {"size": members, "seed": 2016},
         "output": {"dir": str(d / "run")}})
-    inputs = pipeline.load_inputs(cfg)
+    inputs = dataset.load_inputs(cfg)
     marks_rss["corpora read"] = _rss_mb()
     out = d / "run"
     out.mkdir(exist_ok=True)
@@ -122,8 +122,8 @@ def measure_outputs(d: Path, members: int) -> dict:
     t_members = time.perf_counter() - t0
     marks_rss["members saved and loaded"] = _rss_mb()
     t0 = time.perf_counter()
-    pipeline.write_outputs(cfg, inputs, out, committee, records,
-                           pipeline.run_fingerprint(cfg, inputs))
+    dataset.write_outputs(cfg, inputs, out, committee, records,
+                           dataset.run_fingerprint(cfg, inputs))
     t_outputs = time.perf_counter() - t0
     marks_rss["outputs written"] = _rss_mb()
     sizes = {p.name: p.stat().st_size for p in sorted(out.iterdir()) if p.is_file()}

@@ -29,8 +29,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from committee.pipeline import layout as rundir
-from committee.pipeline import lock as runlock
+from committee.pipeline import layout
+from committee.pipeline import lock
 from committee.system.files import read_npz, sha256_file, write_npz  # noqa: E402
 
 
@@ -46,18 +46,18 @@ def _best(fn, repeat: int) -> float:
 def build(d: Path, k: int, n: int) -> None:
     """The synthetic run directory (see the module docstring)."""
     rng = np.random.default_rng(0)
-    write_npz(d / rundir.MARKS_FILE, marks=rng.random((k, n)) < 0.8)
+    write_npz(d / layout.MARKS_FILE, marks=rng.random((k, n)) < 0.8)
     n_chars = int(n * 1.65)  # People's Daily: 1.65 characters a word
     ends = rng.random((k, n_chars)) < 0.6
-    write_npz(d / rundir.PREDICTIONS_FILE, n_chars=np.int64(n_chars),
+    write_npz(d / layout.PREDICTIONS_FILE, n_chars=np.int64(n_chars),
               pred_ends=np.packbits(ends, axis=1))
-    sizes = {rundir.TEST_FILE: n_chars * 3 + n, rundir.WORDS_FILE: n * 40,
-             rundir.WEIGHT_FILE: n * 19, rundir.TRAIN_WORDS_FILE: 600_000}
+    sizes = {layout.TEST_FILE: n_chars * 3 + n, layout.WORDS_FILE: n * 40,
+             layout.WEIGHT_FILE: n * 19, layout.TRAIN_WORDS_FILE: 600_000}
     for name, size in sizes.items():
         (d / name).write_bytes(os.urandom(size))
-    files = {name: sha256_file(d / name) for name in [*sizes, rundir.MARKS_FILE,
-                                                       rundir.PREDICTIONS_FILE]}
-    (d / rundir.MANIFEST_FILE).write_text(json.dumps({"files": files}), encoding="utf-8")
+    files = {name: sha256_file(d / name) for name in [*sizes, layout.MARKS_FILE,
+                                                       layout.PREDICTIONS_FILE]}
+    (d / layout.MANIFEST_FILE).write_text(json.dumps({"files": files}), encoding="utf-8")
 
 
 def main(argv=None) -> int:
@@ -69,15 +69,15 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         build(d, args.members, args.words)
-        names = rundir.READ_BY[runlock.REPORT]
+        names = layout.READ_BY[lock.REPORT]
         total = sum((d / n).stat().st_size for n in names) / 1e6
-        marks_mb = (d / rundir.MARKS_FILE).stat().st_size / 1e6
+        marks_mb = (d / layout.MARKS_FILE).stat().st_size / 1e6
         rows = [
             (f"verify the report's {len(names)} files ({total:.1f} MB)",
-             lambda: rundir.verify(d, names)),
+             lambda: layout.verify(d, names)),
             (f"verify marks.npz ({marks_mb:.1f} MB)",
-             lambda: rundir.verify(d, [rundir.MARKS_FILE])),
-            ("load marks.npz (read_npz)", lambda: read_npz(d / rundir.MARKS_FILE, ["marks"])),
+             lambda: layout.verify(d, [layout.MARKS_FILE])),
+            ("load marks.npz (read_npz)", lambda: read_npz(d / layout.MARKS_FILE, ["marks"])),
         ]
         print(f"K = {args.members}, N = {args.words:,} words")
         for name, fn in rows:

@@ -53,11 +53,11 @@ def _first(kind: str) -> bool:
 
 
 def member_task(task):
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
 
     if not _first("member"):
         pause(f"member-{task.index}")
-    return pipeline._member_task(task)
+    return dataset._member_task(task)
 
 
 def table2_task(job):
@@ -82,15 +82,15 @@ def _before(module, name: str, phase: str) -> None:
 def main() -> None:
     from committee import cli
     from committee.pipeline import difficulty
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
 
     phase = os.environ["COMMITTEE_TEST_PAUSE"]
     if phase == "corpora":
-        _before(pipeline, "load_inputs", "corpora")
+        _before(dataset, "load_inputs", "corpora")
     elif phase == "outputs":
         _before(difficulty, "write_weight", "outputs")
     elif phase == "members":
-        pipeline._member_task = member_task
+        dataset._member_task = member_task
     elif phase == "table2":
         from committee.report import systems
 

@@ -343,7 +343,7 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
 
     from committee import config as config_mod
     from committee import report as report_mod
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
 
     path = write_config(tmp_path / "a.yaml", make_toy_corpus(tmp_path), tmp_path / "out")
     real_load, seen = config_mod.load_config, {}
@@ -353,11 +353,11 @@ def test_run_passes_config_and_overrides(monkeypatch, tmp_path):
         return real_load(path, overrides)
 
     monkeypatch.setattr(config_mod, "load_config", load)
-    monkeypatch.setattr(pipeline, "load_inputs", lambda cfg, where: None)
-    monkeypatch.setattr(pipeline, "check_committee",
+    monkeypatch.setattr(dataset, "load_inputs", lambda cfg, where: None)
+    monkeypatch.setattr(dataset, "check_committee",
                         lambda cfg, inputs, where: seen.update(checked=where))
-    monkeypatch.setattr(pipeline, "run_fingerprint", lambda cfg, inputs, members=False: "f")
-    monkeypatch.setattr(pipeline, "run", lambda cfg, restart, progress, inputs, where:
+    monkeypatch.setattr(dataset, "run_fingerprint", lambda cfg, inputs, members=False: "f")
+    monkeypatch.setattr(dataset, "run", lambda cfg, restart, progress, inputs, where:
                         seen.update(cfg=cfg, restart=restart) or tmp_path / "out")
     monkeypatch.setattr(report_mod, "build_report", lambda out, cfg, **kw: seen.update(report=out))
     assert committee.run(path, committee__size=4, **{"crf.params.c2": 0.5}) == tmp_path / "out"

@@ -12,8 +12,8 @@ import re
 import numpy as np
 import pytest
 
-from committee.metrics import difficulty_stats as analysis
-from committee.pipeline import layout as rundir
+from committee.metrics import difficulty_stats
+from committee.pipeline import layout
 from committee.pipeline import workflow
 from committee.config import load_config
 from committee.errors import ConfigError, PlausibilityWarning
@@ -21,7 +21,7 @@ from toyrun import OUTPUTS, make_toy_corpus, outputs, write_config
 
 #: The data files of a run (the manifest also records the config, which names
 #: ``size: auto`` or the size).
-DATA = [name for name in OUTPUTS if name != rundir.MANIFEST_FILE]
+DATA = [name for name in OUTPUTS if name != layout.MANIFEST_FILE]
 
 
 def _auto(target: float, max_size: int = 9, round_: int = 2, min_size: int = 2) -> str:
@@ -35,7 +35,7 @@ def _run(d, name, size, **kw):
 
 
 def _members_trained(out) -> list[int]:
-    log = (out / rundir.LOG_FILE).read_text(encoding="utf-8")
+    log = (out / layout.LOG_FILE).read_text(encoding="utf-8")
     return [int(line.split("member ")[1].split(" ")[0]) for line in log.splitlines()
             if "): f1 " in line]
 
@@ -61,16 +61,16 @@ def toy(tmp_path_factory):
 def reference(toy):
     """A fixed K = 9 run: its prefixes are every smaller committee."""
     out = _run(toy, "k9", 9)
-    return np.load(out / rundir.MARKS_FILE)["marks"]
+    return np.load(out / layout.MARKS_FILE)["marks"]
 
 
 def test_reliability_of_the_prefixes_decides_where_auto_stops(toy, reference):
-    values = {k: analysis.reliability(reference[:k]) for k in (2, 4, 6, 8)}
+    values = {k: difficulty_stats.reliability(reference[:k]) for k in (2, 4, 6, 8)}
     target = values[6]  # reached at 6 at the latest (earlier where a smaller prefix did)
     expected = next(k for k in (2, 4, 6) if values[k] is not None and values[k] >= target)
     with _no_warning():  # the target reached: no warning
         out = _run(toy, "auto", _auto(target))
-    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
     stability = manifest["committee"]["stability"]
     assert stability["size"] == manifest["committee"]["size"] == expected
     assert stability["reached"] is True and stability["value"] == values[expected]
@@ -81,7 +81,7 @@ def test_reliability_of_the_prefixes_decides_where_auto_stops(toy, reference):
     fixed = _run(toy, "fixed", expected)
     assert {n: outputs(out)[n] for n in DATA} == {n: outputs(fixed)[n] for n in DATA}
     assert sorted(_members_trained(out)) == list(range(expected))
-    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:expected])
+    assert np.array_equal(np.load(out / layout.MARKS_FILE)["marks"], reference[:expected])
 
 
 def test_auto_stops_at_max_size_and_says_the_target_was_not_reached(toy, reference, capsys):
@@ -89,31 +89,31 @@ def test_auto_stops_at_max_size_and_says_the_target_was_not_reached(toy, referen
                       r"committee.max_size = 5 with split-half reliability .*, short of "
                       r"committee.stable.reliability 0.9999: raise committee.max_size"):
         out = _run(toy, "short", _auto(0.9999, max_size=5))
-    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
     assert manifest["committee"]["stability"]["reached"] is False
     assert manifest["committee"]["size"] == 5
     assert list(manifest["committee"]["stability"]["by_size"]) == ["2", "4", "5"]
-    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:5])
+    assert np.array_equal(np.load(out / layout.MARKS_FILE)["marks"], reference[:5])
 
 
 def test_a_finished_run_extended_trains_only_its_new_members(toy, tmp_path):
     d = toy
     small = _run(d, "grow", 3)
     assert sorted(_members_trained(small)) == [0, 1, 2]
-    (small / rundir.REPORT_FILE).write_text("stale\n", encoding="utf-8")  # made from K = 3
+    (small / layout.REPORT_FILE).write_text("stale\n", encoding="utf-8")  # made from K = 3
     log_before = len(_members_trained(small))
     grown = _run(d, "grow", 5)  # same directory, larger committee
     assert sorted(_members_trained(grown)[log_before:]) == [3, 4]
-    assert not (grown / rundir.REPORT_FILE).exists()
+    assert not (grown / layout.REPORT_FILE).exists()
     direct = _run(d, "direct5", 5)
     assert outputs(grown) == outputs(direct)  # the manifest too: both are size 5
     # run.json now names the size-5 run: rerunning it is a resume, not another resize
-    state = json.loads((grown / rundir.STATE_FILE).read_text(encoding="utf-8"))
+    state = json.loads((grown / layout.STATE_FILE).read_text(encoding="utf-8"))
     assert state["fingerprint"] == json.loads(
-        (direct / rundir.STATE_FILE).read_text(encoding="utf-8"))["fingerprint"]
+        (direct / layout.STATE_FILE).read_text(encoding="utf-8"))["fingerprint"]
     shrunk = _run(d, "grow", 4)  # a smaller size trains nothing
     assert len(_members_trained(shrunk)) == log_before + 2
-    assert outputs(shrunk)[rundir.MARKS_FILE] == outputs(_run(d, "direct4", 4))[rundir.MARKS_FILE]
+    assert outputs(shrunk)[layout.MARKS_FILE] == outputs(_run(d, "direct4", 4))[layout.MARKS_FILE]
 
 
 def test_another_committee_in_the_same_directory_is_still_refused(toy):
@@ -151,9 +151,9 @@ def test_a_tiny_auto_committee_starts_with_all_its_members(toy, reference):
     committee, measured once (K = 3 is a documented route too)."""
     with pytest.warns(PlausibilityWarning, match="stopped at committee.max_size = 3"):
         out = _run(toy, "tiny", "auto, max_size: 3, stable: {reliability: 0.9999}")
-    manifest = json.loads((out / rundir.MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
     assert list(manifest["committee"]["stability"]["by_size"]) == ["3"]
-    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:3])
+    assert np.array_equal(np.load(out / layout.MARKS_FILE)["marks"], reference[:3])
 
 
 def test_a_fixed_size_config_keeps_its_fingerprint(tmp_path):
@@ -174,7 +174,7 @@ def test_a_fixed_size_config_keeps_its_fingerprint(tmp_path):
 def test_a_fixed_run_turned_auto_trains_only_the_members_it_lacks(toy, reference):
     """A finished size-4 run rerun as size: auto: the first round reuses the
     four members, and the run is that of the size it stops at."""
-    values = {k: analysis.reliability(reference[:k]) for k in (4, 6, 8)}
+    values = {k: difficulty_stats.reliability(reference[:k]) for k in (4, 6, 8)}
     stop = next((k for k in (6, 8) if values[k] is not None and values[k] > (values[4] or 0)),
                 None)
     if stop is None:
@@ -184,7 +184,7 @@ def test_a_fixed_run_turned_auto_trains_only_the_members_it_lacks(toy, reference
     out = _run(toy, "turned", _auto(values[stop], round_=2, min_size=4))
     new = _members_trained(out)[trained:]
     assert sorted(new) == list(range(4, stop))
-    assert np.array_equal(np.load(out / rundir.MARKS_FILE)["marks"], reference[:stop])
+    assert np.array_equal(np.load(out / layout.MARKS_FILE)["marks"], reference[:stop])
 
 
 def test_a_resumed_auto_run_counts_its_saved_members_on_the_progress_bar(toy, capsys):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from committee import cli
-from committee.pipeline import dataset as pipeline
+from committee.pipeline import dataset
 from committee.config import load_config
 import toyrun
 from toyrun import outputs
@@ -56,13 +56,13 @@ def reference(toy_corpus, tmp_path_factory):
     out = tmp / "out"
     cfg = toyrun.write_config(tmp / "c.yaml", toy_corpus, out, size=SIZE, backend="sequential",
                                iterations=ITERATIONS)
-    pipeline.run(load_config(cfg), progress=False)
+    dataset.run(load_config(cfg), progress=False)
     return out
 
 
 # A task function for Dask workers: importable by name (pytest puts tests/ on
 # sys.path, and the workers inherit it), so it runs inside the worker.
-_REAL_TASK = pipeline._member_task
+_REAL_TASK = dataset._member_task
 
 
 def killing_task(task):
@@ -87,7 +87,7 @@ def test_member_whose_worker_dies_each_time_fails_alone(reference, toy_corpus, t
             n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
             dashboard_address=None) as cluster:
         address = f"parallel.scheduler={cluster.scheduler_address}"
-        monkeypatch.setattr(pipeline, "_member_task", killing_task)
+        monkeypatch.setattr(dataset, "_member_task", killing_task)
         t0 = time.monotonic()
         code = cli.main(["run", str(cfg), "--quiet", "--set", address])
         elapsed = time.monotonic() - t0

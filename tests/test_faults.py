@@ -27,7 +27,7 @@ from committee import cli
 from committee import corpus as corpus_mod
 from committee.learners import crf
 from committee.learners import members as members_mod
-from committee.pipeline import dataset as pipeline
+from committee.pipeline import dataset
 from committee.config import load_config
 from committee.errors import PlausibilityWarning
 import toyrun
@@ -62,7 +62,7 @@ def reference(toy_corpus, tmp_path_factory):
         out = tmp / f"it{iterations}"
         cfg = load_config(write_config(tmp / f"it{iterations}.yaml", toy_corpus, out,
                                        iterations=iterations, backend="sequential"))
-        pipeline.run(cfg, progress=False)
+        dataset.run(cfg, progress=False)
         refs[iterations] = out
     return refs
 
@@ -111,7 +111,7 @@ def test_member_exception_is_reported_and_rerun_trains_only_it(reference, toy_co
 
 # A task function for loky workers: importable by name (pytest puts tests/ on
 # sys.path, and loky workers inherit it), so it runs inside the worker.
-_REAL_TASK = pipeline._member_task
+_REAL_TASK = dataset._member_task
 
 
 def crashing_task(task):
@@ -128,7 +128,7 @@ def crashing_task(task):
 def test_member_exception_in_a_loky_worker(reference, toy_corpus, tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, out, n_jobs=2)
-    monkeypatch.setattr(pipeline, "_member_task", crashing_task)
+    monkeypatch.setattr(dataset, "_member_task", crashing_task)
     assert cli_run(cfg) == 5
     line = one_error_line(capsys.readouterr().err)
     assert "1 of 6 members failed (member 2: RuntimeError: boom in a worker); 5 are saved" in line
@@ -282,13 +282,13 @@ def test_weak_member_rule():
     committee = [members_mod.draw_member(k, 100, ("F1",), (0.1,), seed=0) for k in range(5)]
     records = {k: {"f1": f} for k, f in enumerate([0.90, 0.91, 0.85, 0.79, float("nan")])}
     with pytest.warns(PlausibilityWarning) as record:
-        pipeline._warn_weak_members(committee, records)
+        dataset._warn_weak_members(committee, records)
     (w,) = record
     # median of the defined values 0.88; 0.79 is 0.09 below (kept), nan is undefined
     assert str(w.message).startswith("member 4 (f1 undefined) of 5 scores more than 0.1 f1 "
                                      "below the committee median 0.875")
     # two members: nothing to compare with
-    pipeline._warn_weak_members(committee[:2], {0: {"f1": 0.9}, 1: {"f1": 0.1}})
+    dataset._warn_weak_members(committee[:2], {0: {"f1": 0.9}, 1: {"f1": 0.1}})
 
 
 # --------------------------------------------------------------------------

@@ -336,10 +336,10 @@ def test_saved_member_files_never_crash_a_resume(scratch, data):
     """A member file is used when it is valid for this run, else retrained."""
     from committee.learners import members as members_mod
     from committee.pipeline import marks
-    from committee.pipeline import layout as rundir
+    from committee.pipeline import layout
 
     member = members_mod.draw_member(0, 10, ("F1",), (0.1,), seed=0)
-    path = rundir.member_path(scratch, 0)
+    path = layout.member_path(scratch, 0)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     record = marks.load_member(scratch, member, n_gold=7)

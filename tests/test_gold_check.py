@@ -288,7 +288,7 @@ def test_gold_check_refuses_standard_input(toy_run, capsys):
 
 
 def test_entity_injection_is_seeded_and_each_error_counted_once():
-    from committee.metrics import suspicion_entities as se
+    from committee.metrics import suspicion_entities
 
     full = corpus_mod.read_embedded(entities=True)
     from committee.tasks import NER
@@ -297,8 +297,8 @@ def test_entity_injection_is_seeded_and_each_error_counted_once():
     units = NER.gold(test)
     lengths = [sum(map(len, s)) for s in test.words]
     types = sorted({u[2] for s in units for u in s})
-    a = se.inject_entities(units, lengths, 0.05, 3, types)
-    assert a == se.inject_entities(units, lengths, 0.05, 3, types)
+    a = suspicion_entities.inject_entities(units, lengths, 0.05, 3, types)
+    assert a == suspicion_entities.inject_entities(units, lengths, 0.05, 3, types)
     new, errors, where = a
     n = sum(map(len, units))
     assert len(errors) == round(0.05 * n) == len(where)
@@ -315,11 +315,11 @@ def test_entity_injection_is_seeded_and_each_error_counted_once():
 
 
 def test_members_agreeing_on_a_type_rank_above_scattered_boundaries():
-    from committee.metrics import suspicion_entities as se
+    from committee.metrics import suspicion_entities
 
     # two sentences of 10 characters, one gold entity each at [2, 5)
     lengths = [10, 10]
-    gold = se.Entities.from_units([[(2, 5, "LOC")], [(2, 5, "PER")]], lengths)
+    gold = suspicion_entities.Entities.from_units([[(2, 5, "LOC")], [(2, 5, "PER")]], lengths)
     k = 6
     marks = np.zeros((k, 2), dtype=bool)
     pred = np.zeros((k, 20), dtype=bool)
@@ -328,8 +328,8 @@ def test_members_agreeing_on_a_type_rank_above_scattered_boundaries():
         pred[m, a:b] = True  # scattered spans around the second entity [12, 15)
     text = "我在北京市住" + "了很久" + "他是张三丰的人" + "呢呀哦"
     train_text = "北京市\n张三丰"
-    train_gold = se.Entities.from_units([[(0, 3, "ORG")], [(0, 3, "PER")]], [4, 4])
-    check = se.check_entities(gold, lengths, text, marks, pred, train_text, train_gold)
+    train_gold = suspicion_entities.Entities.from_units([[(0, 3, "ORG")], [(0, 3, "PER")]], [4, 4])
+    check = suspicion_entities.check_entities(gold, lengths, text, marks, pred, train_text, train_gold)
     c = check.candidates
     first = check.order[0]
     assert c.extra["kind"][first] == "type" and (c.start[first], c.end[first]) == (2, 5)
@@ -445,14 +445,14 @@ def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_pa
 
 
 def test_tag_injection_is_seeded_and_each_error_counted_once():
-    from committee.metrics import suspicion_tags as st
+    from committee.metrics import suspicion_tags
 
     full = corpus_mod.read_embedded()
     words, tags = full.words[3000:3300], full.pos[3000:3300]
-    train = st.TagVariation(full.words[:3000], full.pos[:3000])
+    train = suspicion_tags.TagVariation(full.words[:3000], full.pos[:3000])
     names = sorted({t for s in full.pos for t in s})
-    a = st.inject_tags(words, tags, 0.03, 4, train, names)
-    assert a == st.inject_tags(words, tags, 0.03, 4, train, names)
+    a = suspicion_tags.inject_tags(words, tags, 0.03, 4, train, names)
+    assert a == suspicion_tags.inject_tags(words, tags, 0.03, 4, train, names)
     new, errors, where = a
     before, after = [t for s in tags for t in s], [t for s in new for t in s]
     changed = [i for i, (x, y) in enumerate(zip(before, after)) if x != y]
@@ -466,7 +466,7 @@ def test_tag_injection_is_seeded_and_each_error_counted_once():
 
 
 def test_members_agreeing_on_a_tag_rank_above_scattered_tags():
-    from committee.metrics import suspicion_tags as st
+    from committee.metrics import suspicion_tags
 
     names = ["a", "d", "n", "v", "vn"]
     words = [["研究", "工作"], ["研究", "工作"]]
@@ -475,7 +475,7 @@ def test_members_agreeing_on_a_tag_rank_above_scattered_tags():
     codes = np.array([[4, 2, 3, 2]] * k)          # every member: 研究/vn in sentence 1
     codes[:, 3] = [0, 1, 3, 4, 0, 1]              # 工作 in sentence 2: scattered
     train_words, train_tags = [["研究"], ["工作"]], [["vn"], ["n"]]
-    check = st.check_tags(words, tags, codes, names, train_words, train_tags)
+    check = suspicion_tags.check_tags(words, tags, codes, names, train_words, train_tags)
     c = check.candidates
     first = check.order[0]
     assert c.extra["gold"][first] == "研究/v" and c.extra["proposed"][first] == "研究/vn"

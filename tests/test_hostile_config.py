@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from committee import cli
 from committee.learners import members
-from committee.pipeline import layout as rundir
+from committee.pipeline import layout
 from committee import config as config_mod
 from committee.config import yamlsafe
 from committee.errors import ConfigError, PlausibilityWarning, RunError
@@ -448,7 +448,7 @@ def test_a_member_record_edited_by_hand_is_named_and_trained_again(toy_corpus, t
     ends[0] ^= 0xFF
     edited = dict(record, pred_ends=base64.b64encode(bytes(ends)).decode())
     member.write_text(json.dumps(edited) + "\n", encoding="utf-8")
-    before = {name: (out / name).read_bytes() for name in rundir.OUTPUT_FILES}
+    before = {name: (out / name).read_bytes() for name in layout.OUTPUT_FILES}
     assert cli.main(["run", str(cfg), "--set", "committee.size=3", "--quiet"]) == 0
     assert capsys.readouterr().err == (
         f"committee: warning: {member}: its content does not match its checksum (sha256 "
@@ -456,7 +456,7 @@ def test_a_member_record_edited_by_hand_is_named_and_trained_again(toy_corpus, t
         "since committee run saved it; member 1 is trained again\n"
         f"committee: resuming {out}: 2 members saved, 1 to train\n")
     assert member.read_bytes() == original
-    assert {name: (out / name).read_bytes() for name in rundir.OUTPUT_FILES} == before
+    assert {name: (out / name).read_bytes() for name in layout.OUTPUT_FILES} == before
 
 
 # --------------------------------------------------------------------------
@@ -497,7 +497,7 @@ def test_a_tiny_training_set_is_named_and_readers_say_the_run_stopped(toy_corpus
             "corpus.train train5.txt (sighan, utf-8) more sentences (hundreds or more) or raise "
             "committee.ratios, then rerun with --restart")
     assert err == f"committee: error: {stop}\n"
-    assert json.loads((out / "run.json").read_text())[rundir.STOPPED_KEY] == stop
+    assert json.loads((out / "run.json").read_text())[layout.STOPPED_KEY] == stop
     reader = (f"committee: error: {out} holds a committee run that stopped on an error before "
               f"it finished (no manifest.json): {stop}\n")
     test = tmp_path / "test.txt"
@@ -509,25 +509,25 @@ def test_a_tiny_training_set_is_named_and_readers_say_the_run_stopped(toy_corpus
     assert cli.main(["run", str(cfg), "--quiet"]) == 5
     assert capsys.readouterr().err == (f"committee: resuming {out}: 3 members saved, 9 to train\n"
                                        f"committee: error: {stop}\n")
-    assert json.loads((out / "run.json").read_text())[rundir.STOPPED_KEY] == stop
+    assert json.loads((out / "run.json").read_text())[layout.STOPPED_KEY] == stop
 
 
 def test_an_unexpected_error_is_recorded_with_what_to_do(toy_corpus, tmp_path, monkeypatch,
                                                          capsys):
     from toyrun import write_config
 
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
 
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, tmp_path / "run")
 
     def broken(*args, **kwargs):
         raise MemoryError("cannot allocate\n2 GB")
 
-    monkeypatch.setattr(pipeline, "write_outputs", broken)
+    monkeypatch.setattr(dataset, "write_outputs", broken)
     assert cli.main(["run", str(cfg), "--quiet"]) == 1
     capsys.readouterr()
     with pytest.raises(RunError) as info:
-        rundir.check_final(tmp_path / "run")
+        layout.check_final(tmp_path / "run")
     assert str(info.value) == (
         f"{tmp_path / 'run'} holds a committee run that stopped on an error before it finished "
         "(no manifest.json): MemoryError: cannot allocate 2 GB; rerun the same committee run to "
@@ -538,20 +538,20 @@ def test_a_resumed_run_is_no_longer_stopped(tmp_path):
     out = tmp_path / "run"
     out.mkdir()
     (out / "run.json").write_text(json.dumps({"name": "t", "fingerprint": "f", "version": "0",
-                                              rundir.STOPPED_KEY: "it broke; do this"}))
+                                              layout.STOPPED_KEY: "it broke; do this"}))
     with pytest.raises(RunError, match="stopped on an error before it finished .*: it broke; do this$"):
-        rundir.check_final(out)
-    rundir.claim_output_dir(out, "f", "t", restart=False)
-    assert rundir.STOPPED_KEY not in json.loads((out / "run.json").read_text())
+        layout.check_final(out)
+    layout.claim_output_dir(out, "f", "t", restart=False)
+    assert layout.STOPPED_KEY not in json.loads((out / "run.json").read_text())
     with pytest.raises(RunError, match=r"not finished \(no manifest\.json: it was interrupted\); "
                                        "rerun the same committee run to finish it$"):
-        rundir.check_final(out)
+        layout.check_final(out)
 
 
 def test_an_interrupted_run_is_still_called_interrupted(tmp_path):
     (tmp_path / "run.json").write_text('{"name": "t", "fingerprint": "f"}\n')
     with pytest.raises(RunError) as info:
-        rundir.check_final(tmp_path)
+        layout.check_final(tmp_path)
     assert str(info.value) == (f"{tmp_path} holds a committee run that is not finished (no "
                                "manifest.json: it was interrupted); rerun the same committee "
                                "run to finish it")

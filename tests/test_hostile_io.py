@@ -30,11 +30,11 @@ from hypothesis import strategies as st
 
 import toyrun
 from committee import cli, corpus
-from committee.system import files as fileio
+from committee.system import files as files_mod
 from committee.system import inputs as inputs_mod
-from committee.scoring import irt as irtrun
-from committee.pipeline import dataset as pipeline
-from committee.pipeline import layout as rundir
+from committee.scoring import irt as irt_mod
+from committee.pipeline import dataset
+from committee.pipeline import layout
 from committee.config import load_config
 from committee.corpus import decoding
 from committee.errors import DecodeError, InputError, PlausibilityWarning
@@ -50,10 +50,10 @@ def base_run(toy_corpus, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hostile")
     out = tmp / "run"
     cfg = toyrun.write_config(tmp / "toy.yaml", toy_corpus, out, size=6)
-    pipeline.run(load_config(cfg), progress=False)
+    dataset.run(load_config(cfg), progress=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PlausibilityWarning)  # 6 members: few for IRT
-        irtrun.run(out, model="1pl", export=False)
+        irt_mod.run(out, model="1pl", export=False)
     return out
 
 
@@ -418,8 +418,8 @@ def test_an_untouched_run_is_used(run, tmp_path, capsys):
     recorded = json.loads((run / "irt.json").read_text(encoding="utf-8"))["files"]
     assert recorded == {"irt-flags.tsv": sha256_file(run / "irt-flags.tsv"),
                         "items.tsv": sha256_file(run / "items.tsv")}
-    for names in rundir.READ_BY.values():
-        rundir.verify(run, names)
+    for names in layout.READ_BY.values():
+        layout.verify(run, names)
     assert cli.main(_score(run, tmp_path, "--difficulty", str(run), "--irt", str(run),
                            "--train-words", str(run / "train-words.txt"))) == 0
 
@@ -435,8 +435,8 @@ def test_the_advice_works(run, toy_corpus, tmp_path, capsys):
     assert cli.main(["run", str(cfg), "--quiet"]) == 0
     assert "6 members saved, 0 to train" in capsys.readouterr().err
     assert (run / "test.txt").read_bytes() == original
-    for names in rundir.READ_BY.values():
-        rundir.verify(run, names)
+    for names in layout.READ_BY.values():
+        layout.verify(run, names)
 
 
 def test_stdin_endless_lines_refused_at_the_size_limit(run, tmp_path, capsys, monkeypatch):
@@ -711,13 +711,13 @@ def test_open_output_refuses_a_directory_and_names_a_link_loop(tmp_path):
     from committee.errors import OutputError
 
     with pytest.raises(OutputError) as e:
-        with fileio.open_output(tmp_path):
+        with files_mod.open_output(tmp_path):
             pass
     assert (str(e.value), e.value.exit_code) == (
         f"{tmp_path}: cannot write: is a directory; name a file", 6)
     (tmp_path / "loop").symlink_to("loop")
     with pytest.raises(OutputError) as e:
-        with fileio.open_output(tmp_path / "loop"):
+        with files_mod.open_output(tmp_path / "loop"):
             pass
     assert str(e.value) == (f"{tmp_path}/loop: cannot write: is a symbolic link loop: "
                             "following it never reaches a file; name a file")
@@ -734,10 +734,10 @@ def test_a_stream_is_never_refused_as_an_input_it_would_overwrite(tmp_path):
     regular.write_text("x\n", encoding="utf-8")
     args = ("the output (-o)", "the input TEST", "committee segment", "choose another output file")
     for stream in ("/dev/null", fifo):
-        assert fileio.same_file(stream, stream) == "the same path"  # the same file ...
-        assert fileio.refuse_overwrite(stream, args[0], stream, *args[1:]) is None  # ... passes
+        assert files_mod.same_file(stream, stream) == "the same path"  # the same file ...
+        assert files_mod.refuse_overwrite(stream, args[0], stream, *args[1:]) is None  # ... passes
     with pytest.raises(InputError, match="would overwrite its own input"):
-        fileio.refuse_overwrite(regular, args[0], regular, *args[1:])
+        files_mod.refuse_overwrite(regular, args[0], regular, *args[1:])
 
 
 O_STREAM_CASES = {

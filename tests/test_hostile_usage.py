@@ -33,14 +33,15 @@ from hypothesis import strategies as st
 
 import committee
 from committee import metrics, scoring
-from committee.system import arguments as checkargs
-from committee.corpus import plausibility as checks
-from committee.system import pools as parallel
+from committee.system import arguments as arguments_mod
+from committee.corpus import plausibility
+from committee.system import pools
 from committee.metrics import significance
 from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.corpus import Corpus
-from committee.pipeline.difficulty import _parse, load_difficulty
+from committee.pipeline.difficulty import load_difficulty
+from committee.pipeline.weightfiles import _parse
 from committee.errors import InputError, PlausibilityWarning
 from committee.system.files import sha256_file
 
@@ -133,9 +134,9 @@ def test_buckets_alone_means_every_attribute_whose_input_is_given(d, capsys):
 
 
 def test_flag_values_it_accepts_pass():
-    assert checkargs.cli_int(0)("0") == 0 and checkargs.cli_int(0)("+7") == 7
-    assert checkargs.cli_int(0)(str(2**70)) == 2**70  # numpy seeds any integer >= 0
-    assert checkargs.cli_real(0)("0") == 0.0 and checkargs.cli_real(0)("1e-2") == 0.01
+    assert arguments_mod.cli_int(0)("0") == 0 and arguments_mod.cli_int(0)("+7") == 7
+    assert arguments_mod.cli_int(0)(str(2**70)) == 2**70  # numpy seeds any integer >= 0
+    assert arguments_mod.cli_real(0)("0") == 0.0 and arguments_mod.cli_real(0)("1e-2") == 0.01
 
 
 def test_a_bootstrap_that_cannot_fit_in_memory_is_refused_with_the_estimate(d, capsys,
@@ -371,7 +372,7 @@ def test_every_difficulty_the_writer_writes_is_read_back(x):
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="0123456789.eE+-_ ０１５٥nafi", min_size=1, max_size=8))
 def test_a_number_is_accepted_only_in_plain_ascii_decimal_form(text):
-    value = checkargs.parse_decimal(text)
+    value = arguments_mod.parse_decimal(text)
     if value is not None:
         assert text.isascii() and "_" not in text and float(text) == value
         assert np.isfinite(value)
@@ -414,10 +415,10 @@ def test_a_gold_that_looks_like_an_output_of_the_run_gets_the_swap_hint(d, capsy
 
 def test_looks_like_output_is_the_evidence():
     test = Corpus("test.txt", [["我", "爱"], ["北京"]], [1, 2])
-    assert checks.looks_like_output(Corpus("o", [["我爱"], ["北", "京"]], [1, 2]), test)
-    assert not checks.looks_like_output(Corpus("o", [["我爱"]], [1]), test)  # fewer lines
-    assert not checks.looks_like_output(Corpus("o", [["我爱"], ["上海"]], [1, 2]), test)
-    assert not checks.looks_like_output(test, test)
+    assert plausibility.looks_like_output(Corpus("o", [["我爱"], ["北", "京"]], [1, 2]), test)
+    assert not plausibility.looks_like_output(Corpus("o", [["我爱"]], [1]), test)  # fewer lines
+    assert not plausibility.looks_like_output(Corpus("o", [["我爱"], ["上海"]], [1, 2]), test)
+    assert not plausibility.looks_like_output(test, test)
 
 
 # --------------------------------------------------------------------------
@@ -483,8 +484,8 @@ def test_messages_count_and_point_right(d, capsys, prepare, argv, message):
     (4, 5, "1 of 5 members failed (member 2: boom); 4 are saved; details in r/run.log"),
 ])
 def test_member_failures_count_in_good_english(n_saved, size, expected):
-    failure = parallel.MemberFailure(index=2, error="boom", detail="")
-    err = parallel.failed([failure], Path("r"), size, n_saved)
+    failure = pools.MemberFailure(index=2, error="boom", detail="")
+    err = pools.failed([failure], Path("r"), size, n_saved)
     assert str(err) == f"{expected}; rerun the same command to train only the missing members"
 
 

@@ -18,7 +18,7 @@ import pytest
 from committee import corpus as corpus_mod
 from committee import metrics
 from committee.pipeline import workflow
-from committee.report import html as htmlreport
+from committee.report import html as html_mod
 from committee.config import load_config
 from committee.corpus import Corpus
 from committee.errors import InputError
@@ -37,7 +37,7 @@ def _decode(a: dict) -> np.ndarray:
 def test_encode_round_trips_words_difficulties_and_outcomes():
     d = [0.0, 0.5, 1.0, 0.5, 0.0, 0.25, 0.25, 0.0]
     oov = [0, 1, 0, 0, 1, 0, 0, 1]
-    page = htmlreport.encode(ReportData("demo", "sig", GOLD, d, [SystemData("s", PRED)], oov=oov))
+    page = html_mod.encode(ReportData("demo", "sig", GOLD, d, [SystemData("s", PRED)], oov=oov))
     vocab, ids = page["vocab"], _decode(page["word_ids"])
     assert [vocab[i] for i in ids] == [w for s in GOLD for w in s]
     assert np.array(page["d_values"])[_decode(page["d_codes"])].tolist() == d
@@ -55,21 +55,21 @@ def test_encode_round_trips_words_difficulties_and_outcomes():
 
 def test_encode_refuses_bad_input():
     with pytest.raises(ValueError, match="d has shape"):
-        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 3))
+        html_mod.encode(ReportData("x", "", GOLD, [0.0] * 3))
     with pytest.raises(InputError, match="characters differ"):
-        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+        html_mod.encode(ReportData("x", "", GOLD, [0.0] * 8,
                                      [SystemData("bad", [["约翰喜欢玛丽和狗"], ["我爱北京"]])]))
     with pytest.raises(ValueError, match="chart 'pie'"):
-        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+        html_mod.encode(ReportData("x", "", GOLD, [0.0] * 8,
                                      analyses=[Analysis("t", {"a": [1]}, "pie")]))
     with pytest.raises(ValueError, match="no column 'b'"):
-        htmlreport.encode(ReportData("x", "", GOLD, [0.0] * 8,
+        html_mod.encode(ReportData("x", "", GOLD, [0.0] * 8,
                                      analyses=[Analysis("t", {"a": [1]}, "line", x="b")]))
 
 
 def test_page_data_cannot_close_its_script_element(tmp_path):
     gold = [["</script>", "<b>"]]
-    path = htmlreport.write_html(tmp_path / "r.html",
+    path = html_mod.write_html(tmp_path / "r.html",
                                  ReportData("<i>run</i>", "", gold, [0.0, 1.0],
                                             [SystemData("</script><b>", gold)]))
     text = path.read_text(encoding="utf-8")
@@ -122,8 +122,8 @@ def toy(tmp_path_factory):
 """)
     out = workflow.run(load_config(d / "toy.yaml"), progress=False)
     files = [d / "chars.txt", d / "noisy.txt", d / "noisier.txt"]
-    data = htmlreport.from_run(out, files, n_bootstrap=50)
-    page = htmlreport.write_html(out / "report.html", data)
+    data = html_mod.from_run(out, files, n_bootstrap=50)
+    page = html_mod.write_html(out / "report.html", data)
     cli = subprocess.run(
         [sys.executable, "-m", "committee", "score", "--gold", str(out / "test.txt"),
          "--difficulty", str(out / "test.weight"), "--train-words", str(out / "train-words.txt"),
@@ -402,7 +402,7 @@ def _long_sentence_page(tmp_path, kind: str):
         item, d = 2 + 320, np.zeros(sum(map(len, gold)))
         d[item] = 1.0
         data = ReportData("long", "", gold, d, [system])
-        return htmlreport.write_html(tmp_path / "long.html", data), item, long[320]
+        return html_mod.write_html(tmp_path / "long.html", data), item, long[320]
     sentences = [list("今天下雨"), list("".join(long)), list("好")]
     units, tags, at = [[], [], []], [], 0
     for k, w in enumerate(long):
@@ -420,7 +420,7 @@ def _long_sentence_page(tmp_path, kind: str):
     d[item] = 1.0
     data = ReportData("long", "", sentences, d, [system], units=units)
     a, b, _ = units[1][item]
-    return htmlreport.write_html(tmp_path / "long.html", data), item, "".join(long)[a:b]
+    return html_mod.write_html(tmp_path / "long.html", data), item, "".join(long)[a:b]
 
 
 _LAYOUT = """() => {
@@ -475,15 +475,15 @@ def test_a_long_sentence_wraps_in_its_panel_with_the_chosen_item_in_view(browser
 
 def test_from_run_without_system_files_takes_the_reports_segmentations(toy, tmp_path):
     # the toy run's report kept no segmentation (no Table 2, no segmenter run)
-    data = htmlreport.from_run(toy["run"])
+    data = html_mod.from_run(toy["run"])
     assert data.systems == [] and data.name == "toy"
-    page = htmlreport.encode(data)
+    page = html_mod.encode(data)
     assert page["systems"] == [] and page["n_words"] == len([w for s in data.gold for w in s])
     kept = toy["run"] / "report" / "systems"
     kept.mkdir(parents=True)
     shutil.copy(toy["files"][1], kept / "noisy.txt")
     try:
-        data = htmlreport.from_run(toy["run"])
+        data = html_mod.from_run(toy["run"])
     finally:
         shutil.rmtree(kept)
     assert [s.name for s in data.systems] == ["noisy"]
@@ -649,7 +649,7 @@ def test_bars_past_the_palette_are_hatched(browser, tmp_path):
 
 
 def _chart_of(browser, tmp_path, analysis):
-    path = htmlreport.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
+    path = html_mod.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
                                                                  analyses=[analysis]))
     pg = browser.new_page(viewport={"width": 1200, "height": 900})
     try:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from committee.metrics import itemresponse as irt
+from committee.metrics import itemresponse
 from committee.errors import PlausibilityWarning
 
 
@@ -28,7 +28,7 @@ def simulate(k, n, seed, n_all_right=0, n_all_wrong=0):
 @pytest.fixture(scope="module")
 def recovery():
     y, theta, a, b = simulate(240, 4000, seed=11, n_all_right=40, n_all_wrong=20)
-    return irt.fit(y), y, theta, a, b
+    return itemresponse.fit(y), y, theta, a, b
 
 
 def test_recovery_2pl(recovery):
@@ -55,8 +55,8 @@ def test_extreme_items_finite_and_ordered(recovery):
     # discrimination is the prior mean with the prior's sd as SE
     assert est[f.all_correct].max() < np.quantile(est[varied], 0.01)
     assert est[f.all_wrong].min() > np.quantile(est[varied], 0.99)
-    assert np.all(f.discrimination[f.all_correct] == irt.PRIOR_A[0])
-    assert np.all(f.discrimination_se[f.all_correct] == irt.PRIOR_A[1])
+    assert np.all(f.discrimination[f.all_correct] == itemresponse.PRIOR_A[0])
+    assert np.all(f.discrimination_se[f.all_correct] == itemresponse.PRIOR_A[1])
 
 
 def test_standard_errors_cover_truth(recovery):
@@ -72,7 +72,7 @@ def test_standard_errors_cover_truth(recovery):
 def test_agrees_with_girth():
     girth = pytest.importorskip("girth")
     y, theta, a, b = simulate(600, 25, seed=5)
-    f = irt.fit(y, prior_a=(1.0, 100.0), prior_c=(0.0, 100.0), prior_b=(0.0, 100.0))
+    f = itemresponse.fit(y, prior_a=(1.0, 100.0), prior_c=(0.0, 100.0), prior_b=(0.0, 100.0))
     g = girth.twopl_mml(y.T.astype(int))
     assert np.corrcoef(f.difficulty, g["Difficulty"])[0, 1] > 0.99
     assert np.corrcoef(f.discrimination, g["Discrimination"])[0, 1] > 0.97
@@ -81,14 +81,14 @@ def test_agrees_with_girth():
 
 def test_1pl_shares_discrimination():
     y, theta, a, b = simulate(200, 300, seed=2)
-    f = irt.fit(y, model="1pl")
+    f = itemresponse.fit(y, model="1pl")
     assert f.converged and np.unique(f.discrimination).size == 1
     assert np.corrcoef(f.difficulty, b)[0, 1] > 0.95
 
 
 def test_ability_from_subset_close_to_full(recovery):
     f, *_ = recovery
-    items = irt.select_items(f.discrimination, f.difficulty, 400,
+    items = itemresponse.select_items(f.discrimination, f.difficulty, 400,
                              (f.ability.min(), f.ability.max()))
     assert items.size == 400
     # held-out systems: fresh subjects drawn from the true model
@@ -96,15 +96,15 @@ def test_ability_from_subset_close_to_full(recovery):
     _, _, a, b = recovery[1:]
     th_true = rng.normal(size=30)
     y_new = rng.random((30, b.size)) < 1 / (1 + np.exp(-a * (th_true[:, None] - b)))
-    th_full, _ = irt.ability(y_new, f.discrimination, f.difficulty)
-    th_sub, se_sub = irt.ability(y_new[:, items], f.discrimination, f.difficulty, items=items)
+    th_full, _ = itemresponse.ability(y_new, f.discrimination, f.difficulty)
+    th_sub, se_sub = itemresponse.ability(y_new[:, items], f.discrimination, f.difficulty, items=items)
     assert np.sqrt(np.mean((th_sub - th_full) ** 2)) < 0.2
     rand = np.sort(rng.choice(b.size, 400, replace=False))
-    th_rand, _ = irt.ability(y_new[:, rand], f.discrimination, f.difficulty, items=rand)
+    th_rand, _ = itemresponse.ability(y_new[:, rand], f.discrimination, f.difficulty, items=rand)
     assert np.mean((th_sub - th_full) ** 2) < np.mean((th_rand - th_full) ** 2)
     # the recall estimated from the 400 items and the model
     recall = y_new.mean(1)
-    est = np.array([irt.fill_outcomes(t, f.discrimination, f.difficulty, items, y[items]).mean()
+    est = np.array([itemresponse.fill_outcomes(t, f.discrimination, f.difficulty, items, y[items]).mean()
                     for t, y in zip(th_sub, y_new)])
     assert np.mean(np.abs(est - recall)) < 0.015 and np.max(np.abs(est - recall)) < 0.06
 
@@ -116,21 +116,21 @@ def test_ability_from_subset_close_to_full(recovery):
 ])
 def test_bad_responses(bad, message):
     with pytest.raises(ValueError, match=message):
-        irt.fit(bad)
+        itemresponse.fit(bad)
 
 
 def test_committee_size_limits():
     y, *_ = simulate(4, 50, seed=1)
     with pytest.raises(ValueError, match="too few"):
-        irt.fit(y)
+        itemresponse.fit(y)
     y, *_ = simulate(10, 50, seed=1)
     with pytest.warns(PlausibilityWarning, match="only 10 subjects"):
-        irt.fit(y)
+        itemresponse.fit(y)
 
 
 def test_not_converged_is_reported():
     y, *_ = simulate(60, 200, seed=4)
-    f = irt.fit(y, max_iter=2)
+    f = itemresponse.fit(y, max_iter=2)
     assert not f.converged and f.n_iter == 2 and f.max_change > f.settings["tol"]
 
 
@@ -142,16 +142,16 @@ def test_ability_monotone_in_right_answers(outcomes):
     y = np.array(outcomes)
     a = np.linspace(0.5, 2.0, y.size)
     b = np.linspace(-2.0, 2.0, y.size)
-    th, se = irt.ability(y, a, b)
+    th, se = itemresponse.ability(y, a, b)
     for i in np.flatnonzero(~y):
         y2 = y.copy()
         y2[i] = True
-        assert irt.ability(y2, a, b)[0] >= th - 1e-12
+        assert itemresponse.ability(y2, a, b)[0] >= th - 1e-12
     assert 0 < se < 1
 
 
 def test_probability_and_infit_by_hand():
-    p = irt.probability([1.0], [2.0], [0.5])[0, 0]
+    p = itemresponse.probability([1.0], [2.0], [0.5])[0, 0]
     assert p == pytest.approx(1 / (1 + np.exp(-1.0)))
     # one subject, answer right with P = p: infit = (1 - p)^2 / (p (1 - p))
-    assert irt.infit(np.array([[True]]), [2.0], [0.5], [1.0])[0] == pytest.approx((1 - p) / p)
+    assert itemresponse.infit(np.array([[True]]), [2.0], [0.5], [1.0])[0] == pytest.approx((1 - p) / p)

@@ -11,8 +11,8 @@ import pytest
 from committee import corpus as corpus_mod
 from committee.pipeline import difficulty as difficulty_mod
 from committee import metrics
-from committee.metrics import itemresponse as irt
-from committee.scoring import irt as irtrun
+from committee.metrics import itemresponse
+from committee.scoring import irt as irt_mod
 from committee.cli import main
 from committee.system.files import write_npz
 from committee.pipeline.layout import paths
@@ -46,7 +46,7 @@ def test_run_writes_every_file(tmp_path, capsys):
     assert main(["irt", str(tmp_path)]) == 0
     p = paths(tmp_path)
     rows = p.irt_items.read_text(encoding="utf-8").splitlines()
-    assert rows[0].split("\t") == list(irtrun.ITEM_COLUMNS)
+    assert rows[0].split("\t") == list(irt_mod.ITEM_COLUMNS)
     assert len(rows) == 1 + test.n_words()
     first = rows[1].split("\t")
     assert first[2] == test.words[0][0] and first[-1] == "all_wrong" and first[4] == "0"
@@ -164,8 +164,8 @@ def test_the_help_names_the_2pl_threshold():
 
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     model = next(a for a in sub.choices["irt"]._actions if a.dest == "model")
-    assert model.default == "auto" and model.choices == list(irtrun.MODELS)
-    assert f"the 2PL from {irt.MIN_K_2PL} members on" in model.help
+    assert model.default == "auto" and model.choices == list(irt_mod.MODELS)
+    assert f"the 2PL from {itemresponse.MIN_K_2PL} members on" in model.help
 
 
 def test_auto_falls_back_on_the_1pl_when_the_2pl_does_not_converge(tmp_path, capsys):
@@ -197,7 +197,7 @@ def test_check_gold_puts_words_strong_systems_get_right_first(tmp_path):
     chars = [list("".join(s)) for s in test.words]
     corpus_mod.write_sighan(tmp_path / "chars.txt", chars)
     gold = str(tmp_path / "test.txt")
-    irtrun.run(tmp_path, systems=[gold, str(tmp_path / "chars.txt")], export=False)
+    irt_mod.run(tmp_path, systems=[gold, str(tmp_path / "chars.txt")], export=False)
     rows = [r.split("\t") for r in paths(tmp_path).irt_check.read_text("utf-8").splitlines()]
     head, rows = rows[0], rows[1:]
     col = head.index("right_by_strong")
@@ -210,17 +210,17 @@ def test_check_gold_puts_words_strong_systems_get_right_first(tmp_path):
 
 def test_subset_with_every_word_reproduces_the_full_scores(tmp_path):
     make_run(tmp_path)
-    res = irtrun.compute(tmp_path, systems=[str(tmp_path / "test.txt")])
+    res = irt_mod.compute(tmp_path, systems=[str(tmp_path / "test.txt")])
     d = res.data.words["difficulty"].to_numpy()
     gold = res.systems[0]
     every = np.arange(res.fit.n_items)
-    est = irtrun.estimate(res.fit, d, every, gold["marks"], gold["stats"])
+    est = irt_mod.estimate(res.fit, d, every, gold["marks"], gold["stats"])
     assert est["fb"] == pytest.approx(1.0) and est["r"] == pytest.approx(1.0)
     # a perturbed output: the estimate from every word is its own fb
     test = res.data.test
-    pert = irtrun.system("p", test, d, irtrun.perturb(test.words, 0.2, 1))
+    pert = irt_mod.system("p", test, d, irt_mod.perturb(test.words, 0.2, 1))
     full = metrics.compute(pert["stats"])
-    est = irtrun.estimate(res.fit, d, every, pert["marks"], pert["stats"])
+    est = irt_mod.estimate(res.fit, d, every, pert["marks"], pert["stats"])
     assert est["fb"] == pytest.approx(full["fb"]) and est["r"] == pytest.approx(full["r"])
     assert full["r"] < 0.95
 
@@ -231,14 +231,14 @@ def test_subset_command_writes_the_words_and_the_errors(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "RMS error: theta" in out and "gold, 20% perturbed" in out
     rows = paths(tmp_path).irt_subset.read_text("utf-8").splitlines()
-    assert rows[0].split("\t") == list(irtrun.SUBSET_COLUMNS) and len(rows) == 51
+    assert rows[0].split("\t") == list(irt_mod.SUBSET_COLUMNS) and len(rows) == 51
     info = [float(r.split("\t")[-1]) for r in rows[1:]]
     sub = json.loads(paths(tmp_path).irt_fit.read_text("utf-8"))["subset"]
-    assert sub["n"] == 50 and len(sub["systems"]) == len(irtrun.PERTURB_RATES)
+    assert sub["n"] == 50 and len(sub["systems"]) == len(irt_mod.PERTURB_RATES)
     # the chosen words carry more information than the words left out
-    fit = irtrun.compute(tmp_path)
+    fit = irt_mod.compute(tmp_path)
     lo, hi = sub["theta_range"]
-    every = irt.mean_information(fit.fit.discrimination, fit.fit.difficulty, (lo, hi))
+    every = itemresponse.mean_information(fit.fit.discrimination, fit.fit.difficulty, (lo, hi))
     assert min(info) >= np.sort(every)[-50] - 1e-6
     # fewer perturbations, higher θ
     thetas = [r["theta"] for r in sub["systems"]]
@@ -258,7 +258,7 @@ def test_score_with_irt_adds_theta(tmp_path, capsys):
                  "--json", str(tmp_path / "test.txt"), str(tmp_path / "chars.txt")]) == 0
     systems = json.loads(capsys.readouterr().out)["systems"]
     assert systems[0]["theta"] > systems[1]["theta"] + 1 and systems[0]["theta_se"] > 0
-    summary = irtrun.run(tmp_path, systems=[str(tmp_path / "chars.txt")], export=False)
+    summary = irt_mod.run(tmp_path, systems=[str(tmp_path / "chars.txt")], export=False)
     s = committee.score(tmp_path / "test.txt", tmp_path / "chars.txt", irt=tmp_path)
     assert s.theta == pytest.approx(summary["systems"][0]["theta"])
     assert "theta" in str(s)
@@ -298,7 +298,7 @@ def test_report_irt_section(tmp_path):
     d, n_correct = difficulty_mod.difficulties(marks)
     chars = System("chars", "system", [list("".join(s)) for s in test.words])
     gold = System("gold", "system", test.words)
-    half = System("half", "system", irtrun.perturb(test.words, 0.3, 2))
+    half = System("half", "system", irt_mod.perturb(test.words, 0.3, 2))
     systems = [chars, gold, half]
     score(systems, metrics.Collector(test, difficulty=d), test,
           metrics.make_signature(test.words, difficulty=d))
@@ -321,7 +321,7 @@ def test_report_irt_section(tmp_path):
     assert ctx.irt["a"].shape == (test.n_words(),) and set(ctx.irt["theta"]) == {
         "chars", "gold", "half"}
     sub = pd.read_csv(ctx.out_dir / "irt-subset.csv")
-    assert len(sub) == 3 + len(irtrun.PERTURB_RATES)
+    assert len(sub) == 3 + len(irt_mod.PERTURB_RATES)
     b_vs_d = pd.read_csv(ctx.out_dir / "irt-b-vs-d.csv")
     assert b_vs_d["n_words"].sum() == test.n_words()
     assert np.corrcoef(b_vs_d["d"], b_vs_d["b_median"])[0, 1] > 0.9  # harder by d and b
@@ -334,7 +334,7 @@ def test_report_irt_section(tmp_path):
         "## IRT: item response theory on the committee's marks\n\nNot fitted: 3 members are "
         "too few for an IRT fit (at least 5 for the 1PL model, 12 for the 2PL; `committee irt` "
         "refuses the same committee). Train a larger committee (`committee.size`) for this "
-        "section (docs/irt.md).\n")
+        "section (docs/itemresponse.md).\n")
     assert small.notes == [] and small.figures == [] and small.irt is None
 
 
@@ -359,7 +359,7 @@ def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
     assert summary["model"] == "1pl"
     report = (out / "report.md").read_text("utf-8")
     assert ("A 1PL model (one discrimination shared by every word: 6 members are too few "
-            "for the 2PL model (at least 12); docs/irt.md) fitted to the K = 6 members") in report
+            "for the 2PL model (at least 12); docs/itemresponse.md) fitted to the K = 6 members") in report
     assert (f"- IRT: {p.marks}: 6 members are too few for the 2PL model (at least 12): fitted "
             "the 1PL model") in report
     items = p.irt_items.read_bytes()

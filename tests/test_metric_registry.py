@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import committee
-from committee.cli import score as score_cli
+from committee.cli import score as score_mod
 from committee.cli import main
 from committee.corpus import Corpus
 from committee.metrics import records
@@ -46,7 +46,7 @@ def test_a_metric_declared_once_is_everywhere(toy, capsys):
     assert s.jaccard == s["jaccard"] == 12 / 21  # Scores attribute and item
     assert s.to_dict()["jaccard"] == 12 / 21  # --json and the API's dict
     assert "toy         jaccard 57.14" in str(s)  # its own line of str(Scores)
-    assert "jac" in score_cli.metrics_help()  # --metrics' help lists it
+    assert "jac" in score_mod.metrics_help()  # --metrics' help lists it
     argv = ["score", "--gold", str(DATA / "gold.txt"), str(DATA / "out-a.txt")]
     assert main([*argv, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["systems"][0]["jaccard"] == 12 / 21
@@ -120,11 +120,11 @@ def test_theta_without_irt_is_a_usage_error(capsys):
 
 
 def test_columns_of_metrics_with_irt():
-    chosen = score_cli.columns("f1,fb,theta", irt=True)
+    chosen = score_mod.columns("f1,fb,theta", irt=True)
     assert [m.key for m in chosen] == ["f1", "fb", "theta"]
-    assert [m.key for m in score_cli.columns("f1,fb", irt=True)] == ["f1", "fb"]  # no theta unasked
-    assert "theta" in [m.key for m in score_cli.columns(None, irt=True)]
-    assert "theta" not in [m.key for m in score_cli.columns(None, irt=False)]
+    assert [m.key for m in score_mod.columns("f1,fb", irt=True)] == ["f1", "fb"]  # no theta unasked
+    assert "theta" in [m.key for m in score_mod.columns(None, irt=True)]
+    assert "theta" not in [m.key for m in score_mod.columns(None, irt=False)]
     result = {"signature": "sig", "systems": [
         {"name": "a", "f1": 0.5, "fb": None, "theta": 0.25, "theta_se": 0.125,
          "rank_f1": 1, "rank_fb": None}]}

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from committee import corpus as corpus_mod
-from committee.pipeline import dataset as pipeline
-from committee.pipeline import layout as rundir
+from committee.pipeline import dataset
+from committee.pipeline import layout
 from committee.config import load_config, parse_config
 from committee.corpus.embedded import with_entities
 from committee.errors import ConfigError, InputError
@@ -72,7 +72,7 @@ def ner_run(ner_corpus, tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("ner-run")
     cfg = load_config(_config(d / "ner.yaml", ner_corpus, d / "out"))
     with _quiet():  # a toy committee's members are weak: the warning says so
-        return pipeline.run(cfg, progress=False)
+        return dataset.run(cfg, progress=False)
 
 
 class _quiet:
@@ -92,7 +92,7 @@ def test_a_run_writes_one_difficulty_per_gold_entity(ner_run, ner_corpus):
     units = corpus_mod.entities.entities(gold)
     n = sum(map(len, units))
     assert n > 50
-    p = rundir.paths(ner_run)
+    p = layout.paths(ner_run)
     lines = p.weight.read_text(encoding="utf-8").split("\n")[:-1]
     assert [len(line.split()) for line in lines] == [len(u) for u in units]
     marks = np.load(p.marks)["marks"]
@@ -117,7 +117,7 @@ def test_weight_c_holds_entity_d_inside_and_the_members_spurious_share_outside(n
                                                                                 ner_corpus):
     gold = corpus_mod.read_corpus(ner_corpus / "test.bio", format="bio")
     units = corpus_mod.entities.entities(gold)
-    p = rundir.paths(ner_run)
+    p = layout.paths(ner_run)
     per_char = np.array([float(x) for line in p.weight_c.read_text().splitlines()
                          for x in line.split()])
     d = np.array([float(x) for line in p.weight.read_text().splitlines() for x in line.split()])
@@ -138,9 +138,9 @@ def test_weight_c_holds_entity_d_inside_and_the_members_spurious_share_outside(n
 def test_a_rerun_resumes_and_a_second_worker_changes_no_byte(ner_run, ner_corpus, tmp_path):
     cfg = load_config(_config(tmp_path / "ner2.yaml", ner_corpus, tmp_path / "out", n_jobs=2))
     with _quiet():
-        out = pipeline.run(cfg, progress=False)
-    for name in rundir.OUTPUT_FILES:
-        if name != rundir.MANIFEST_FILE:
+        out = dataset.run(cfg, progress=False)
+    for name in layout.OUTPUT_FILES:
+        if name != layout.MANIFEST_FILE:
             assert (out / name).read_bytes() == (ner_run / name).read_bytes(), name
 
 
@@ -246,7 +246,7 @@ def test_a_short_or_misaligned_output_gets_one_line(ner_corpus, tmp_path):
 
 
 def test_score_difficulty_of_a_run_and_the_weight_file_alone(ner_run, tmp_path):
-    p = rundir.paths(ner_run)
+    p = layout.paths(ner_run)
     res = _score_cli("--gold", str(p.test), "--difficulty", str(ner_run), "--json", str(p.test))
     assert res.returncode == 0, res.stderr
     system = json.loads(res.stdout)["systems"][0]
@@ -289,7 +289,7 @@ def test_the_report_of_an_entity_run(ner_run, tmp_path):
     assert "## Entities by type" in text and "| PER |" in text
     assert "Not made for a run of ner (entity difficulties): irt" in text
     assert (run / "report" / "entities-hardest.csv").is_file()
-    assert (run / rundir.REPORT_HTML_FILE).is_file()  # its explorer lists entities
+    assert (run / layout.REPORT_HTML_FILE).is_file()  # its explorer lists entities
 
 
 def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
@@ -300,21 +300,21 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     import shutil
     import warnings
 
-    from committee.report import analyses as experiments
+    from committee.report import analyses as analyses_mod
     from committee import report as report_mod
     from committee.errors import ReportWarning
 
     run = tmp_path / "run"
     shutil.copytree(ner_run, run)
-    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    gold = corpus_mod.read_corpus(layout.paths(run).test, format="bio")
     out = tmp_path / "no_entity.bio"
     corpus_mod.write_bio(out, gold.words, [["O"] * len(s) for s in gold.tags])
-    names = [e.name for e in experiments.REGISTRY if experiments.reads(e, "ner")]
+    names = [e.name for e in analyses_mod.REGISTRY if analyses_mod.reads(e, "ner")]
     assert names == ["table2", "stability", "ranking", "bins", "entities", "confusion"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        page = report_mod(run, overrides=["experiments.table2_fractions=[0.2]",
-                                          "experiments.table2_max_iterations=3"],
+        page = report_mod(run, overrides=["analyses_mod.table2_fractions=[0.2]",
+                                          "analyses_mod.table2_max_iterations=3"],
                           analyses=names, systems=[str(out)], progress=False)
     assert [str(w.message) for w in caught if w.category is ReportWarning] == []
     text = page.read_text(encoding="utf-8")
@@ -336,7 +336,7 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
 
     row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["no_entity"]
     assert row[["f1", "fb", "rank_f1", "rank_fb"]].isna().all() and row["r"] == 0
-    assert (run / rundir.REPORT_HTML_FILE).is_file()
+    assert (run / layout.REPORT_HTML_FILE).is_file()
     matrix = pd.read_csv(run / "report" / "confusion.csv")  # every gold entity missed
     mine = matrix[matrix["system"] == "no_entity"].set_index("gold")
     assert mine["missed"].to_dict() == {"LOC": 66, "ORG": 5, "PER": 34, "spurious": 0}
@@ -390,7 +390,7 @@ def test_the_report_runs_an_entity_tagger_command(ner_run, tmp_path):
 
     run = _reported_with_toy_tagger(ner_run, tmp_path)
     row = pd.read_csv(run / "report" / "systems.csv").set_index("system").loc["toy_tagger"]
-    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    gold = corpus_mod.read_corpus(layout.paths(run).test, format="bio")
     out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
     assert out.words == gold.words
     assert abs(row["f1"] - f1_score(gold.tags, out.tags)) < 1e-9
@@ -403,8 +403,8 @@ def test_a_word_segmenter_is_refused_as_an_entity_tagger(ner_run):
     from committee.report.rundata import check_experiments
 
     assert segmenters.tagger_problem("lac") is None
-    cfg = load_config(ner_run.parent / "ner.yaml", overrides=["experiments.segmenters=[jieba]"])
-    with pytest.raises(ConfigError, match=r"experiments.segmenters\[0\]: jieba: not an entity "
+    cfg = load_config(ner_run.parent / "ner.yaml", overrides=["analyses_mod.segmenters=[jieba]"])
+    with pytest.raises(ConfigError, match=r"analyses_mod.segmenters\[0\]: jieba: not an entity "
                                           "tagger"):
         check_experiments(cfg, ("ranking",))
     with pytest.raises(segmenters.SegmenterUnavailable, match="jieba: not an entity tagger"):
@@ -450,7 +450,7 @@ def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
     from playwright.sync_api import sync_playwright
 
     run = _reported_with_toy_tagger(ner_run, tmp_path)
-    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+    gold = corpus_mod.read_corpus(layout.paths(run).test, format="bio")
     out = corpus_mod.read_corpus(run / "report" / "systems" / "toy_tagger.bio", format="bio")
     counts = Scorer(gold, task="ner").score(out).error_types
     n = sum(counts[k] for k in ("correct", "wrong_type", "wrong_boundary", "missed"))
@@ -461,7 +461,7 @@ def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
         errors = []
         pg.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
         pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto((run / rundir.REPORT_HTML_FILE).as_uri())
+        pg.goto((run / layout.REPORT_HTML_FILE).as_uri())
         pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
         count = lambda: int(pg.text_content("[data-testid=item-count]").replace(",", ""))  # noqa: E731
         assert count() == n
@@ -488,8 +488,8 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     cfg = load_config(_config(tmp_path / "ner6.yaml", ner_corpus, run),
                       overrides=["committee.size=6"])
     with _quiet():  # three more members: the 1PL needs five
-        pipeline.run(cfg, progress=False)
-    gold = corpus_mod.read_corpus(rundir.paths(run).test, format="bio")
+        dataset.run(cfg, progress=False)
+    gold = corpus_mod.read_corpus(layout.paths(run).test, format="bio")
     n = sum(map(len, corpus_mod.entities.entities(gold)))
     out = tmp_path / "tagger.bio"
     corpus_mod.write_bio(out, gold.words, _perturb(gold.tags, 0.05, 4))
@@ -500,7 +500,7 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     items = (run / "items.tsv").read_text(encoding="utf-8").splitlines()
     assert len(items) == n + 1
     theta = float(res.stdout.split(f"{out}: theta ")[1].split()[0])
-    res = _score_cli("--json", "--irt", str(run), "--gold", str(rundir.paths(run).test), str(out))
+    res = _score_cli("--json", "--irt", str(run), "--gold", str(layout.paths(run).test), str(out))
     assert res.returncode == 0, res.stderr
     assert round(json.loads(res.stdout)["systems"][0]["theta"], 3) == theta  # the same θ
     res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--subset", "5"],
@@ -518,7 +518,7 @@ def _score_here(capsys, *args):
 
 
 def test_a_run_of_the_other_task_is_named_as_such(ner_run, tmp_path, capsys):
-    p = rundir.paths(ner_run)
+    p = layout.paths(ner_run)
     manifest = ner_run / "manifest.json"
     words = tmp_path / "words.txt"
     words.write_text("孙 海涛\n", encoding="utf-8")

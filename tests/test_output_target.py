@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from committee import cli
-from committee.system import files as fileio
+from committee.system import files
 
 SENTENCES = "约翰  喜欢  玛丽\n\n计算机  总是  有  问题\n"
 SEGMENTED = "约翰喜欢玛丽\n\n计算机总是有问题\n"  # what cmd:cat gives
@@ -111,10 +111,10 @@ def test_run_files_follow_the_same_rule(tmp_path):
     kept = tmp_path / "kept.tsv"
     kept.write_text("old\n", encoding="utf-8")
     kept.chmod(0o600)
-    fileio.atomic_write_text(kept, "new\n")
+    files.atomic_write_text(kept, "new\n")
     old = os.umask(0o027)
     try:
-        fileio.atomic_write_bytes(tmp_path / "sub" / "new.npz", b"x")  # a run makes its folders
+        files.atomic_write_bytes(tmp_path / "sub" / "new.npz", b"x")  # a run makes its folders
     finally:
         os.umask(old)
     assert (_mode_owner(kept)[0], kept.read_text(encoding="utf-8")) == ("0o600", "new\n")
@@ -128,7 +128,7 @@ def test_a_replaced_file_is_never_readable_by_others_while_written(tmp_path):
     out.chmod(0o600)
     old = os.umask(0)
     try:
-        with fileio.atomic_open(out) as f:
+        with files.atomic_open(out) as f:
             tmp = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
             assert [_mode_owner(p)[0] for p in tmp] == ["0o600"]
             f.write("new\n")
@@ -158,7 +158,7 @@ def test_an_owner_not_kept_is_one_warning_line(sentences_file, tmp_path, capsys,
     lstat = os.lstat
     monkeypatch.setattr(os, "chown", refuse)
     monkeypatch.setattr(os, "lstat", lambda p, **k: them if Path(p) == out else lstat(p, **k))
-    monkeypatch.setattr(fileio, "_owner", lambda st: f"{st.st_uid}:{st.st_gid}")
+    monkeypatch.setattr(files, "_owner", lambda st: f"{st.st_uid}:{st.st_gid}")
     assert cli.main(_cat(sentences_file, out)) == 0
     monkeypatch.undo()
     me = f"{os.geteuid()}:{os.getegid()}"
@@ -190,7 +190,7 @@ def test_another_user_replacing_root_s_file_really(tmp_path):
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                fileio.atomic_write_text(out, "new\n")
+                files.atomic_write_text(out, "new\n")
         finally:
             os.seteuid(0)
             os.setegid(0)
@@ -200,7 +200,7 @@ def test_another_user_replacing_root_s_file_really(tmp_path):
             f"{out}: replaced by a file owned by {_user_name(NOBODY)}:{_group_name(NOBODY)}, "
             "not root:root as before (only root can give a file to another user); its mode "
             "0664 kept as 0644 (the new group gets no more than others)"]
-        assert [w.category for w in caught] == [fileio.OwnerWarning]
+        assert [w.category for w in caught] == [files.OwnerWarning]
     finally:
         for p in d.iterdir():
             p.unlink()
@@ -262,7 +262,7 @@ def test_the_library_refuses_the_same_and_makes_no_directory(tmp_path):
     from committee.errors import OutputError
 
     with pytest.raises(OutputError) as e:
-        with fileio.open_output(tmp_path / "new" / "x.txt"):
+        with files.open_output(tmp_path / "new" / "x.txt"):
             pass
     assert (str(e.value), e.value.exit_code) == (
         f"{tmp_path}/new/x.txt: cannot write: its directory {tmp_path}/new does not exist; "
@@ -276,7 +276,7 @@ def test_a_directory_removed_while_segmenting_is_not_made_again(tmp_path):
     from committee.errors import OutputError
 
     with pytest.raises(OutputError) as e:
-        with fileio.atomic_open(tmp_path / "gone" / "x.txt", make_parents=False):
+        with files.atomic_open(tmp_path / "gone" / "x.txt", make_parents=False):
             pass
     assert str(e.value) == (f"{tmp_path}/gone/x.txt: cannot write: No such file or directory; "
                             "check the output directory")

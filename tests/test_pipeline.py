@@ -18,7 +18,7 @@ import pytest
 
 from committee import corpus as corpus_mod
 from committee.learners import features
-from committee.pipeline import dataset as pipeline
+from committee.pipeline import dataset
 from committee.config import load_config
 from committee.errors import RunError
 import toyrun
@@ -33,7 +33,7 @@ def write_config(tmp_path, corpus_dir, out, **kw):
 
 def run(cfg_path, *overrides, restart=False):
     cfg = load_config(cfg_path, overrides=list(overrides))
-    return pipeline.run(cfg, restart=restart, progress=False)
+    return dataset.run(cfg, restart=restart, progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -113,12 +113,12 @@ def test_the_default_trainer_named_gives_the_same_run(reference_run, toy_corpus,
                         crf="{trainer: crfsuite, preset: legacy, params: {max_iterations: 5}}")
     cfg = load_config(path)
     ref = load_config(write_config(tmp_path, toy_corpus, reference_run, keep_models=True))
-    inputs = pipeline.load_inputs(cfg)
-    assert pipeline.run_fingerprint(cfg, inputs) == pipeline.run_fingerprint(ref, inputs)
-    assert (pipeline.difficulty_signature(cfg, inputs)
-            == pipeline.difficulty_signature(ref, inputs))
-    assert "trainer" not in pipeline.difficulty_signature(cfg, inputs)
-    pipeline.run(cfg, progress=False)
+    inputs = dataset.load_inputs(cfg)
+    assert dataset.run_fingerprint(cfg, inputs) == dataset.run_fingerprint(ref, inputs)
+    assert (dataset.difficulty_signature(cfg, inputs)
+            == dataset.difficulty_signature(ref, inputs))
+    assert "trainer" not in dataset.difficulty_signature(cfg, inputs)
+    dataset.run(cfg, progress=False)
     assert outputs(out) == outputs(reference_run)
 
 

@@ -22,7 +22,7 @@ from committee import tasks
 from committee.cli import main
 from committee.errors import PlausibilityWarning
 from committee.pipeline import marks as marks_mod
-from committee.scoring import irt as irtrun
+from committee.scoring import irt as irt_mod
 
 POS = tasks.PART_OF_SPEECH
 K = 6
@@ -187,7 +187,7 @@ def test_irt_of_a_pos_run_reads_a_tagger_file(pos_report):
     outcomes those of its tags."""
     run = pos_report["run"]
     with pytest.warns(PlausibilityWarning, match="too few for the 2PL model"):
-        summary = irtrun.run(run, systems=[pos_report["dir"] / "member1.txt"], export=False)
+        summary = irt_mod.run(run, systems=[pos_report["dir"] / "member1.txt"], export=False)
     gold = [t for s in pos_report["test"].pos for t in s]
     [system] = summary["systems"]
     assert system["n_correct"] == sum(a == b for a, b in zip(pos_report["member"], gold))
@@ -295,11 +295,11 @@ def test_tags_by_difficulty_without_a_tag_of_enough_words(pos_report, tmp_path, 
     report holds no broken link."""
     import shutil
 
-    from committee.report.analyses import tags as tagsection
+    from committee.report.analyses import tags as tags_mod
 
     run = tmp_path / "run"
     shutil.copytree(pos_report["run"], run)
-    monkeypatch.setattr(tagsection, "MIN_WORDS", 10 ** 6)
+    monkeypatch.setattr(tags_mod, "MIN_WORDS", 10 ** 6)
     assert main(["report", str(run), "--quiet", "--only", "tags"]) == 0
     text = (run / "report.md").read_text(encoding="utf-8")
     section = text.split("## Tags by difficulty", 1)[1]
@@ -321,7 +321,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     tags going with them (hand count of the member's accuracy on the rest)."""
     import shutil
 
-    from committee.report import goldcheck as report_goldcheck
+    from committee.report import goldcheck
     from committee.report.rundata import load_run
     from committee.report.analyses import Context
     from committee.report.systems import System, score
@@ -346,7 +346,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     for ws in test.words:
         mask[start:start + len(ws[0])] = True
         start += sum(map(len, ws))
-    [row] = report_goldcheck._without(ctx, mask)
+    [row] = goldcheck._without(ctx, mask)
     kept = [a == b for ws, ms, gs in zip(test.words, member, test.pos)
             for a, b in zip(ms[1:], gs[1:])]
     assert row["f1_left_out"] == pytest.approx(np.mean(kept), abs=1e-12)

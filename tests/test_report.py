@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from committee import cli, scoring
-from committee.metrics import difficulty_stats as analysis
+from committee.metrics import difficulty_stats
 from committee.pipeline import workflow
 from committee import corpus as corpus_mod
 from committee.config import load_config
@@ -128,7 +128,7 @@ def test_linguistic_csv_counts_every_word_once(toy):
     words = pd.read_csv(out / "words.tsv", sep="\t", keep_default_na=False)
     assert lg["all words n"].sum() == len(words)
     two = words[words["word"].str.len() == 2]
-    assert lg["2-character words n"].tolist() == analysis.bin_counts(
+    assert lg["2-character words n"].tolist() == difficulty_stats.bin_counts(
         two["difficulty"].to_numpy()).tolist()
     assert lg["OOV words n"].sum() == words["oov"].sum()
 
@@ -141,7 +141,7 @@ def test_split_half_pools_table2_members_and_systems(toy):
     r = pd.read_csv(out / "report/fig6-split-half-pearson.csv")
     assert len(r) == 20
     assert r["pearson_fb"].iloc[0] == pytest.approx(
-        analysis.pearson(sh["fb_half_a"], sh["fb_half_b"]))
+        difficulty_stats.pearson(sh["fb_half_a"], sh["fb_half_b"]))
 
 
 def test_word_weights_shows_the_chosen_sentences(toy):
@@ -167,7 +167,7 @@ def test_report_command_reuses_the_table2_models_and_takes_human_judgements(toy,
     assert after == before  # read back, not retrained
     corr = pd.read_csv(out / "report/fig3-human-correlation.csv").set_index("metric")["pearson"]
     systems = pd.read_csv(out / "report/systems.csv")
-    assert corr["f1"] == pytest.approx(analysis.pearson(systems["f1"], [2, 3, 4, 1]))
+    assert corr["f1"] == pytest.approx(difficulty_stats.pearson(systems["f1"], [2, 3, 4, 1]))
     assert "Pearson correlation with the human judgements" in (out / "report.md").read_text(
         encoding="utf-8")
 

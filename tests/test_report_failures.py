@@ -16,7 +16,7 @@ import pytest
 from committee import cli
 from committee.system.files import atomic_open
 from committee.report import analyses
-from committee.report import html as htmlreport
+from committee.report import html
 from toyrun import make_toy_corpus, write_config
 
 pytest.importorskip("matplotlib")
@@ -131,7 +131,7 @@ def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypat
 
 
 def test_a_failing_irt_fit_leaves_the_irt_files_as_they_were(runs, capsys, monkeypatch):
-    from committee.scoring import irt as irtrun
+    from committee.scoring import irt as irt_mod
     from committee.errors import RunError
 
     run = runs[6]
@@ -141,7 +141,7 @@ def test_a_failing_irt_fit_leaves_the_irt_files_as_they_were(runs, capsys, monke
     def no_fit(*args, **kwargs):
         raise RunError(f"{run}/marks.npz: the 1PL fit did not converge")
 
-    monkeypatch.setattr(irtrun, "fit_model", no_fit)
+    monkeypatch.setattr(irt_mod, "fit_model", no_fit)
     code, err = report(run, capsys)
     assert code == 0 and len(err) == 1
     assert err[0].startswith(f"committee: warning: analysis irt failed: {run}/marks.npz: the "
@@ -162,7 +162,7 @@ def test_a_failed_write_of_report_html_is_exit_6(runs, capsys, monkeypatch):
     run = runs[3]
     assert report(run, capsys)[0] == 0
     before = (run / "report.md").stat().st_mtime_ns
-    monkeypatch.setattr(htmlreport, "atomic_write_text", _full_disk)
+    monkeypatch.setattr(html, "atomic_write_text", _full_disk)
     code, err = report(run, capsys, "--skip", "table2,stability")
     assert code == 6
     assert err == [f"committee: error: {run}/report.html: cannot write: No space left on "

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from committee.system import files as fileio
-from committee.pipeline import layout as rundir
-from committee.pipeline import lock as runlock
+from committee.system import files as files_mod
+from committee.pipeline import layout
+from committee.pipeline import lock as lock_mod
 from committee.errors import InputError, RunError
 
 from toyrun import outputs, write_config
@@ -29,8 +29,8 @@ IN_USE = re.compile(r"^(?P<dir>\S+) is in use by committee run \(pid (?P<pid>\d+
 # A process that takes the lock of argv[1] as argv[2], says so, and sleeps.
 HOLDER = textwrap.dedent("""
     import sys, time
-    from committee.pipeline import lock as runlock
-    with runlock.hold(sys.argv[1], sys.argv[2], create=True):
+    from committee.pipeline import lock as lock_mod
+    with lock_mod.hold(sys.argv[1], sys.argv[2], create=True):
         print("locked", flush=True)
         time.sleep(600)
 """)
@@ -54,7 +54,7 @@ def dead_tag() -> str:
     out = subprocess.run([sys.executable, "-c", "from committee.system import files; "
                           "print(files.owner_tag())"], capture_output=True, text=True,
                          check=True).stdout.strip()
-    assert fileio.tag_in(out) == out
+    assert files_mod.tag_in(out) == out
     return out
 
 
@@ -91,9 +91,9 @@ def test_live_holder_is_refused_at_once_with_one_line(tmp_path):
     waits = []
     try:
         with pytest.MonkeyPatch.context() as mp:  # the lock's pauses, counted
-            mp.setattr(runlock, "time", _CountingTime(waits))
+            mp.setattr(lock_mod, "time", _CountingTime(waits))
             with pytest.raises(RunError) as info:
-                with runlock.hold(run_dir, "committee run"):
+                with lock_mod.hold(run_dir, "committee run"):
                     pass
     finally:
         stop(proc)
@@ -104,7 +104,7 @@ def test_live_holder_is_refused_at_once_with_one_line(tmp_path):
     assert info.value.exit_code == 5 and "\n" not in message
     assert waits == []  # at once: no pause for the holder to settle
     # once the holder is gone, the lock is free again
-    with runlock.hold(run_dir, "committee run") as owner:
+    with lock_mod.hold(run_dir, "committee run") as owner:
         assert owner.holder.pid == os.getpid()
 
 
@@ -113,7 +113,7 @@ def test_report_is_refused_with_its_own_hint(tmp_path):
     try:
         with pytest.raises(RunError, match=r"is in use by committee report \(pid \d+, started "
                                            r"[\d:]+\); wait for it to finish$"):
-            with runlock.hold(tmp_path, "committee report"):
+            with lock_mod.hold(tmp_path, "committee report"):
                 pass
     finally:
         stop(proc)
@@ -124,27 +124,27 @@ def test_dead_holders_lock_is_taken_over(tmp_path):
     proc.kill()  # SIGKILL: the lock file and its record stay behind
     proc.wait()
     proc.stdout.close()
-    record = json.loads((tmp_path / runlock.LOCK_FILE).read_text())
+    record = json.loads((tmp_path / lock_mod.LOCK_FILE).read_text())
     assert record["pid"] == proc.pid and record["command"] == "committee run"
-    with runlock.hold(tmp_path, "committee run") as owner:
+    with lock_mod.hold(tmp_path, "committee run") as owner:
         assert owner.previous is not None and owner.previous.pid == proc.pid
-        assert json.loads((tmp_path / runlock.LOCK_FILE).read_text())["pid"] == os.getpid()
-    assert not (tmp_path / runlock.LOCK_FILE).exists()
+        assert json.loads((tmp_path / lock_mod.LOCK_FILE).read_text())["pid"] == os.getpid()
+    assert not (tmp_path / lock_mod.LOCK_FILE).exists()
 
 
 def test_recycled_pid_is_not_the_holder(tmp_path, sleeper):
     """A stale record naming a pid that now belongs to another (live) process:
     the lock is free, readers see no holder, and the record is replaced."""
-    host, boot = fileio.machine()
+    host, boot = files_mod.machine()
     stale = {"command": "committee run", "pid": sleeper.pid, "host": os.uname().nodename,
              "tag": f"pid{sleeper.pid}-1-{host}{boot}", "started": time.time() - 3600}
-    (tmp_path / runlock.LOCK_FILE).write_text(json.dumps(stale))
+    (tmp_path / lock_mod.LOCK_FILE).write_text(json.dumps(stale))
     (tmp_path / "run.json").write_text("{}")
     (tmp_path / "manifest.json").write_text("{}")
-    assert fileio.is_dead(stale["tag"])
-    assert runlock.holder(tmp_path) is None
-    rundir.check_final(tmp_path)
-    with runlock.hold(tmp_path, "committee run") as owner:
+    assert files_mod.is_dead(stale["tag"])
+    assert lock_mod.holder(tmp_path) is None
+    layout.check_final(tmp_path)
+    with lock_mod.hold(tmp_path, "committee run") as owner:
         assert owner.previous.pid == sleeper.pid
 
 
@@ -153,20 +153,20 @@ def test_holder_without_a_record_is_still_a_holder(tmp_path):
     that wrote no record refuses all the same, after a short wait."""
     code = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
             "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(600)")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / runlock.LOCK_FILE)],
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / lock_mod.LOCK_FILE)],
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "locked"
     waits = []
     try:
         with pytest.MonkeyPatch.context() as mp:  # the lock's pauses, counted
-            mp.setattr(runlock, "time", _CountingTime(waits))
+            mp.setattr(lock_mod, "time", _CountingTime(waits))
             with pytest.raises(RunError) as info:
-                with runlock.hold(tmp_path, "committee run"):
+                with lock_mod.hold(tmp_path, "committee run"):
                     pass
         # it waited SETTLE_S for a record, in short pauses, then gave up
         assert waits and set(waits) == {0.01}
-        assert len(waits) <= round(runlock.SETTLE_S / 0.01) + 1  # each pause takes >= 0.01 s
-        assert runlock.holder(tmp_path).pid == 0
+        assert len(waits) <= round(lock_mod.SETTLE_S / 0.01) + 1  # each pause takes >= 0.01 s
+        assert lock_mod.holder(tmp_path).pid == 0
     finally:
         stop(proc)
     assert str(info.value) == (f"{tmp_path} is in use by another process (no record of it); "
@@ -175,17 +175,17 @@ def test_holder_without_a_record_is_still_a_holder(tmp_path):
 
 def test_hold_is_reentrant_and_leaves_nothing(tmp_path):
     run_dir = tmp_path / "new" / "x"
-    with runlock.hold(run_dir, "committee run", create=True) as outer:
-        with runlock.hold(run_dir, "committee report") as inner:
+    with lock_mod.hold(run_dir, "committee run", create=True) as outer:
+        with lock_mod.hold(run_dir, "committee report") as inner:
             assert inner is outer
-        assert (run_dir / runlock.LOCK_FILE).exists()  # the outer hold still has it
-        assert runlock.holder(run_dir) is None  # this process is not "another" holder
+        assert (run_dir / lock_mod.LOCK_FILE).exists()  # the outer hold still has it
+        assert lock_mod.holder(run_dir) is None  # this process is not "another" holder
     assert not run_dir.exists()  # created here, and nothing else was written
 
 
 def test_hold_on_a_missing_directory_without_create(tmp_path):
     with pytest.raises(InputError, match="no such directory"):
-        with runlock.hold(tmp_path / "nope", "committee report"):
+        with lock_mod.hold(tmp_path / "nope", "committee report"):
             pass
     assert not (tmp_path / "nope").exists()
 
@@ -193,11 +193,11 @@ def test_hold_on_a_missing_directory_without_create(tmp_path):
 def test_holder_takes_no_lock_on_a_read_only_lock_file(tmp_path):
     proc = start_holder(tmp_path)
     try:
-        h = runlock.holder(tmp_path)
+        h = lock_mod.holder(tmp_path)
         assert h is not None and h.pid == proc.pid and h.command == "committee run"
     finally:
         stop(proc)
-    assert runlock.holder(tmp_path) is None
+    assert lock_mod.holder(tmp_path) is None
 
 
 # --------------------------------------------------------------------------
@@ -205,22 +205,22 @@ def test_holder_takes_no_lock_on_a_read_only_lock_file(tmp_path):
 
 
 def test_tags_name_live_and_dead_owners(sleeper):
-    assert not fileio.is_dead(fileio.owner_tag())
-    assert fileio.is_dead(dead_tag())
-    host, boot = fileio.machine()
-    live = fileio.process_tag(sleeper.pid)
-    assert not fileio.is_dead(live)
-    assert fileio.is_dead(live.replace(boot, "0" * 6 if boot != "0" * 6 else "1" * 6))
+    assert not files_mod.is_dead(files_mod.owner_tag())
+    assert files_mod.is_dead(dead_tag())
+    host, boot = files_mod.machine()
+    live = files_mod.process_tag(sleeper.pid)
+    assert not files_mod.is_dead(live)
+    assert files_mod.is_dead(live.replace(boot, "0" * 6 if boot != "0" * 6 else "1" * 6))
     other_host = live.replace(host, "0" * 6 if host != "0" * 6 else "1" * 6)
-    assert not fileio.is_dead(other_host)  # another machine cannot be checked
+    assert not files_mod.is_dead(other_host)  # another machine cannot be checked
     with pytest.raises(ValueError):
-        fileio.is_dead("pid12")
+        files_mod.is_dead("pid12")
 
 
 def _leftovers(out: Path, tag: str) -> list[Path]:
     files = [out / f".test.weight.{tag}.ab12cd.tmp",
-             out / rundir.MEMBER_DIR / f".member-0002.json.{tag}.ef34gh.tmp",
-             out / rundir.TMP_DIR / f".member-0001-{tag}-ij56kl.crfsuite"]
+             out / layout.MEMBER_DIR / f".member-0002.json.{tag}.ef34gh.tmp",
+             out / layout.TMP_DIR / f".member-0001-{tag}-ij56kl.crfsuite"]
     for f in files:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_bytes(b"partial")
@@ -230,24 +230,22 @@ def _leftovers(out: Path, tag: str) -> list[Path]:
 def test_resume_keeps_a_live_owners_files_and_removes_the_deads(tmp_path, sleeper):
     out = tmp_path / "run"
     out.mkdir()
-    (out / rundir.STATE_FILE).write_text(json.dumps({"name": "t", "fingerprint": "f"}))
-    live = _leftovers(out, fileio.process_tag(sleeper.pid))
+    (out / layout.STATE_FILE).write_text(json.dumps({"name": "t", "fingerprint": "f"}))
+    live = _leftovers(out, files_mod.process_tag(sleeper.pid))
     dead = _leftovers(out, dead_tag())
-    with runlock.hold(out, "committee run"):
-        rundir.claim_output_dir(out, "f", "t", restart=False)
+    with lock_mod.hold(out, "committee run"):
+        layout.claim_output_dir(out, "f", "t", restart=False)
     assert all(f.exists() for f in live)
     assert not any(f.exists() for f in dead)
     # the end of a run clears its work directory the same way
-    assert not fileio.clear_dir(out / rundir.TMP_DIR)
+    assert not files_mod.clear_dir(out / layout.TMP_DIR)
     sleeper.kill()
     sleeper.wait()
-    assert fileio.clear_dir(out / rundir.TMP_DIR)
-    assert not (out / rundir.TMP_DIR).exists()
+    assert files_mod.clear_dir(out / layout.TMP_DIR)
+    assert not (out / layout.TMP_DIR).exists()
 
 
 def test_temporary_files_carry_their_owner(tmp_path, monkeypatch):
-    from committee.system import files as fileio
-
     seen = []
     real = os.replace
 
@@ -256,27 +254,27 @@ def test_temporary_files_carry_their_owner(tmp_path, monkeypatch):
         return real(src, dst, *a, **k)
 
     monkeypatch.setattr(os, "replace", spy)
-    fileio.atomic_write_text(tmp_path / "a.txt", "x")
-    assert fileio.tag_in(seen[0]) == fileio.owner_tag()
+    files_mod.atomic_write_text(tmp_path / "a.txt", "x")
+    assert files_mod.tag_in(seen[0]) == files_mod.owner_tag()
 
 
 def test_check_final(tmp_path):
-    rundir.check_final(tmp_path)  # not a run directory: nothing to say
+    layout.check_final(tmp_path)  # not a run directory: nothing to say
     (tmp_path / "run.json").write_text("{}")
     with pytest.raises(RunError, match=r"holds a committee run that is not finished \(no "
                                        r"manifest\.json: it was interrupted\)"):
-        rundir.check_final(tmp_path)
+        layout.check_final(tmp_path)
     (tmp_path / "manifest.json").write_text("{}")
-    rundir.check_final(tmp_path)
+    layout.check_final(tmp_path)
     proc = start_holder(tmp_path, "committee report")
     try:
-        rundir.check_final(tmp_path)  # a report does not change the run's files
+        layout.check_final(tmp_path)  # a report does not change the run's files
     finally:
         stop(proc)
     proc = start_holder(tmp_path)
     try:
         with pytest.raises(RunError, match=r"is in use by committee run .*wait for it to finish$"):
-            rundir.check_final(tmp_path)
+            layout.check_final(tmp_path)
     finally:
         stop(proc)
 
@@ -328,7 +326,7 @@ def test_second_concurrent_run_is_refused_and_the_first_completes(toy_corpus, tm
     cfg = write_config(tmp_path / "c.yaml", toy_corpus, run_dir, size=4, iterations=20)
     first = committee("run", cfg, "--quiet")
     try:
-        wait_for(lambda: getattr(runlock.holder(run_dir), "pid", None) == first.pid, first)
+        wait_for(lambda: getattr(lock_mod.holder(run_dir), "pid", None) == first.pid, first)
         first.send_signal(signal.SIGSTOP)
         # the refusal comes before the pipeline (and so any corpus) is imported or
         # read: python -X importtime lists every module the second run imported
@@ -361,7 +359,7 @@ def test_second_concurrent_run_is_refused_and_the_first_completes(toy_corpus, tm
     assert first.returncode == 0, f_err
     assert outputs(run_dir) == outputs(lone_run)
     assert not (run_dir / "report.md").exists()
-    assert not (run_dir / runlock.LOCK_FILE).exists() and not (run_dir / ".tmp").exists()
+    assert not (run_dir / lock_mod.LOCK_FILE).exists() and not (run_dir / ".tmp").exists()
 
 
 def test_report_on_an_interrupted_run_refuses(tmp_path):
@@ -438,7 +436,7 @@ def test_table2_temporary_models_carry_their_owner(tmp_path, monkeypatch):
     monkeypatch.setattr(trainers, "train_and_tag", fake)
     systems._train_one(systems.Table2Job(0, "F2 100%", "F2", [["我"]], ["我"], "crfsuite",
                                          "lbfgs", {}, str(tmp_path), 1))
-    assert fileio.tag_in(seen["prefix"]) == fileio.owner_tag()
+    assert files_mod.tag_in(seen["prefix"]) == files_mod.owner_tag()
     assert seen["prefix"].startswith(".table2-")
 
 
@@ -449,10 +447,10 @@ def test_run_killed_before_its_first_run_json_is_new(tmp_path):
     out.mkdir()
     leftover = out / f".run.json.{dead_tag()}.ab12cd.tmp"
     leftover.write_text("{")
-    assert rundir.check_output_dir(out, "f", restart=False) is False
-    with runlock.hold(out, "committee run"):
-        rundir.claim_output_dir(out, "f", "t", restart=False)
+    assert layout.check_output_dir(out, "f", restart=False) is False
+    with lock_mod.hold(out, "committee run"):
+        layout.claim_output_dir(out, "f", "t", restart=False)
     assert not leftover.exists() and json.loads((out / "run.json").read_text())["fingerprint"] == "f"
     (out / "notes.txt").write_text("mine")
     with pytest.raises(RunError, match="not part of a committee run"):
-        rundir.check_output_dir(out, "f", restart=False)
+        layout.check_output_dir(out, "f", restart=False)

@@ -494,9 +494,9 @@ def test_the_progress_of_an_endless_command_stops_at_its_total():
     stops at the sentences' count, and the outcome says overflow."""
     from tqdm import tqdm
 
-    from committee.system import commands as supervise
+    from committee.system import commands
 
     with tqdm(total=2, disable=False, file=open(os.devnull, "w")) as bar:
-        outcome = supervise.run(["yes", "x y z"], b"a\nb\n", limit=1 << 16, bar=bar)
+        outcome = commands.run(["yes", "x y z"], b"a\nb\n", limit=1 << 16, bar=bar)
         assert outcome.why == "overflow" and outcome.out.count(b"\n") > 2
         assert bar.n == 2

@@ -8,7 +8,7 @@ line says so, no process of the run survives (its process tree is walked:
 its session, since every run here starts a new one), and a rerun resumes,
 ending with the bytes of an uninterrupted run without retraining a member
 that had finished.  A parent killed by SIGKILL takes its workers with it.
-``parallel.n_jobs`` never starts more workers than there are tasks or
+``pools.n_jobs`` never starts more workers than there are tasks or
 usable cores, and says so once.
 
 Runs are paused at a phase by ``tests/stophooks.py`` and signalled there.
@@ -31,9 +31,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from committee import cli
-from committee.cli import score as score_cli
-from committee.system import pools as parallel
-from committee.pipeline import dataset as pipeline
+from committee.cli import score as score_mod
+from committee.system import pools
+from committee.pipeline import dataset as dataset_mod
 from committee.system import process
 from committee.config import load_config
 from committee.errors import Note
@@ -70,8 +70,8 @@ def saved(out: Path) -> list[int]:
 
 def rerun(cfg: Path) -> int:
     """Resume a run in this process (its outputs do not depend on the backend)."""
-    return cli.main(["run", str(cfg), "--quiet", "--set", "parallel.backend=sequential",
-                     "--set", "parallel.n_jobs=1"])
+    return cli.main(["run", str(cfg), "--quiet", "--set", "pools.backend=sequential",
+                     "--set", "pools.n_jobs=1"])
 
 
 def last_run(log: str) -> str:
@@ -100,7 +100,7 @@ def reference(toy_corpus, tmp_path_factory):
     for table2 in (False, True):
         tmp = tmp_path_factory.mktemp(f"ref{int(table2)}")
         cfg = write_config(tmp, toy_corpus, "sequential", table2, n_jobs=1)
-        refs[table2] = outputs(pipeline.run(load_config(cfg), progress=False))
+        refs[table2] = outputs(dataset_mod.run(load_config(cfg), progress=False))
     return refs
 
 
@@ -316,15 +316,15 @@ def test_dask_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
 
 @pytest.mark.parametrize("backend, n_jobs, n_tasks, cores, what, expected, note", [
     ("loky", 100000, 3, 2, "members", 2,
-     "parallel.n_jobs: 100000 reduced to 2 (2 usable cores, 3 members to train)"),
+     "pools.n_jobs: 100000 reduced to 2 (2 usable cores, 3 members to train)"),
     ("loky", 16, 3, 8, "members", 3,
-     "parallel.n_jobs: 16 reduced to 3 (8 usable cores, 3 members to train)"),
+     "pools.n_jobs: 16 reduced to 3 (8 usable cores, 3 members to train)"),
     ("loky", 4, 1, 8, "members", 1,
-     "parallel.n_jobs: 4 reduced to 1 (8 usable cores, 1 member to train)"),
+     "pools.n_jobs: 4 reduced to 1 (8 usable cores, 1 member to train)"),
     ("dask", 3000, 90, 1, "members", 1,
-     "parallel.n_jobs: 3000 reduced to 1 (1 usable core, 90 members to train)"),
+     "pools.n_jobs: 3000 reduced to 1 (1 usable core, 90 members to train)"),
     ("loky", 8, 4, 2, "Table 2 models", 2,
-     "parallel.n_jobs: 8 reduced to 2 (2 usable cores, 4 Table 2 models to train)"),
+     "pools.n_jobs: 8 reduced to 2 (2 usable cores, 4 Table 2 models to train)"),
     ("loky", 2, 3, 2, "members", 2, None),
     ("loky", -1, 3, 8, "members", 3, None),  # all cores, as asked: nothing to say
     ("loky", -1, 30, 8, "members", 8, None),
@@ -334,18 +334,18 @@ def test_dask_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
 ])
 def test_n_jobs_is_capped_and_said_once(monkeypatch, backend, n_jobs, n_tasks, cores, what,
                                         expected, note):
-    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    monkeypatch.setattr(pools, "usable_cores", lambda: cores)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert parallel.worker_count(backend, n_jobs, n_tasks, what) == expected
+        assert pools.worker_count(backend, n_jobs, n_tasks, what) == expected
     assert [(w.category, str(w.message)) for w in caught] == ([(Note, note)] if note else [])
 
 
 def test_the_workers_of_an_external_scheduler_are_not_ours(monkeypatch):
-    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    monkeypatch.setattr(pools, "usable_cores", lambda: 2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert parallel.worker_count("dask", 100, 3, "members", "tcp://10.0.0.1:8786") == 100
+        assert pools.worker_count("dask", 100, 3, "members", "tcp://10.0.0.1:8786") == 100
 
 
 @settings(max_examples=300, deadline=None)
@@ -355,14 +355,14 @@ def test_the_workers_of_an_external_scheduler_are_not_ours(monkeypatch):
 def test_worker_count_properties(backend, n_jobs, n_tasks, cores):
     """Never more than the tasks nor the cores, at least one while there is
     work, and a note exactly when an explicit n_jobs was reduced."""
-    real = parallel.usable_cores
-    parallel.usable_cores = lambda: cores
+    real = pools.usable_cores
+    pools.usable_cores = lambda: cores
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            n = parallel.worker_count(backend, n_jobs, n_tasks, "members")
+            n = pools.worker_count(backend, n_jobs, n_tasks, "members")
     finally:
-        parallel.usable_cores = real
+        pools.usable_cores = real
     assert 0 <= n <= min(n_tasks, cores)
     assert n >= 1 or n_tasks == 0
     if backend == "sequential":
@@ -375,9 +375,9 @@ def test_worker_count_properties(backend, n_jobs, n_tasks, cores):
 
 def test_usable_cores_follow_affinity_and_loky_max_cpu_count(monkeypatch):
     if hasattr(os, "sched_getaffinity"):
-        assert 1 <= parallel.usable_cores() <= len(os.sched_getaffinity(0))
+        assert 1 <= pools.usable_cores() <= len(os.sched_getaffinity(0))
     monkeypatch.setenv("LOKY_MAX_CPU_COUNT", "1")
-    assert parallel.usable_cores() == 1
+    assert pools.usable_cores() == 1
 
 
 @needs_two_cores
@@ -391,7 +391,7 @@ def test_n_jobs_64_starts_two_workers_on_two_cores(toy_corpus, tmp_path, backend
         pytest.importorskip("distributed")
     cfg = write_config(tmp_path, toy_corpus, backend, n_jobs=64)
     out = tmp_path / "out"
-    note = "committee: note: parallel.n_jobs: 64 reduced to 2 (2 usable cores, 3 members to train)\n"
+    note = "committee: note: pools.n_jobs: 64 reduced to 2 (2 usable cores, 3 members to train)\n"
     with Run(tmp_path, ["run", str(cfg), "--quiet"], "members",
              {"LOKY_MAX_CPU_COUNT": "2"}) as run:
         run.wait_until(_ready("members", run, out))
@@ -401,7 +401,7 @@ def test_n_jobs_64_starts_two_workers_on_two_cores(toy_corpus, tmp_path, backend
         assert run.signal(signal.SIGTERM) == 143
         assert run.stderr() == note + STOP_LINES[signal.SIGTERM]
         assert_nothing_survives(run)
-    assert "parallel.n_jobs: 64 reduced to 2" in (out / "run.log").read_text("utf-8")
+    assert "pools.n_jobs: 64 reduced to 2" in (out / "run.log").read_text("utf-8")
 
 
 def test_table2_models_are_capped_too(toy_corpus, tmp_path, monkeypatch, capsys):
@@ -409,13 +409,13 @@ def test_table2_models_are_capped_too(toy_corpus, tmp_path, monkeypatch, capsys)
     cfg = write_config(tmp_path, toy_corpus, "sequential", n_jobs=1)
     out = tmp_path / "out"
     assert cli.main(["run", str(cfg), "--quiet"]) == 0
-    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    monkeypatch.setattr(pools, "usable_cores", lambda: 2)
     capsys.readouterr()
     assert cli.main(["report", str(out), "--only", "table2", "--quiet",
-                     "--set", "parallel.backend=loky", "--set", "parallel.n_jobs=8",
+                     "--set", "pools.backend=loky", "--set", "pools.n_jobs=8",
                      "--set", "experiments.table2_fractions=[0.5,1.0]",
                      "--set", "experiments.table2_max_iterations=5"]) == 0
-    assert capsys.readouterr().err == ("committee: note: parallel.n_jobs: 8 reduced to 2 "
+    assert capsys.readouterr().err == ("committee: note: pools.n_jobs: 8 reduced to 2 "
                                        "(2 usable cores, 2 Table 2 models to train)\n")
     log = (out / "run.log").read_text("utf-8")
     assert "table2: training 2 F2 model(s)" in log and "n_jobs 2\n" in log
@@ -462,7 +462,7 @@ def test_ctrl_c_in_the_api_is_exit_130_and_one_line(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(score_cli, "cmd_score", interrupted)
+    monkeypatch.setattr(score_mod, "cmd_score", interrupted)
     assert cli.main(["score", "--gold", "g.txt", "o.txt"]) == 130
     assert capsys.readouterr().err == STOP_LINES[signal.SIGINT]
 
@@ -489,7 +489,7 @@ def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypat
     marks = tmp_path / "marks"
     marks.mkdir()
     monkeypatch.setenv("COMMITTEE_TEST_MARKS", str(marks))
-    monkeypatch.setattr(pipeline, "_member_task", stophooks.member_task)
+    monkeypatch.setattr(dataset_mod, "_member_task", stophooks.member_task)
     cfg = load_config(write_config(tmp_path, toy_corpus, "loky"))
     out = tmp_path / "out"
 
@@ -505,7 +505,7 @@ def test_an_interrupted_api_run_leaves_no_worker(toy_corpus, tmp_path, monkeypat
     watcher = threading.Thread(target=interrupt, daemon=True)
     watcher.start()
     with pytest.raises(KeyboardInterrupt):
-        pipeline.run(cfg, progress=False)
+        dataset_mod.run(cfg, progress=False)
     watcher.join()
     left = [c for c in me.children(recursive=True) if "popen_loky" in " ".join(c.cmdline())]
     assert left == []

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import public_corpora
 from committee import corpus as corpus_mod
-from committee.pipeline import layout as rundir
+from committee.pipeline import layout
 from committee.config import load_config
 from committee.corpus.splits import (format_ranges, held_out, parse_ranges, range_indices,
                                      seeded_indices, split_by, split_sentences, tail_indices)
@@ -287,7 +287,7 @@ def test_a_seeded_split_is_reproducible(workdir):
     path = write_config(workdir, SPLIT % "{test: 0.25, seed: 11}")
     first = run(str(path), progress=False)
     again = run(str(path), progress=False, **{"output.dir": "again"})
-    for name in rundir.OUTPUT_FILES:
+    for name in layout.OUTPUT_FILES:
         assert (first / name).read_bytes() == (again / name).read_bytes(), name
     test = (first / "test.txt").read_text(encoding="utf-8").splitlines()
     assert test == [SENTENCES[i] for i in seeded_indices(20, 0.25, 11)] and len(test) == 5
@@ -301,14 +301,14 @@ GSDSIMP = public_corpora.find("ud-chinese-gsdsimp", "test.conllu")
 @public_corpora.needs("ud-chinese-gsdsimp", "test.conllu")
 @pytest.mark.parametrize("split", ["{test: 0.2}", "{test: 0.2, seed: 5}", "{test: '101-200'}"])
 def test_a_real_treebank_file_splits_into_disjoint_parts(tmp_path, monkeypatch, split):
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset
 
     monkeypatch.chdir(tmp_path)
     path = write_config(tmp_path, f"""  root: {GSDSIMP}
   train: {{path: test.conllu, format: conllu, split: train}}
   test: {{path: test.conllu, format: conllu, split: test}}
   split: {split}""")
-    inputs = pipeline.load_inputs(load_config(path), str(path))  # the overlap check passes
+    inputs = dataset.load_inputs(load_config(path), str(path))  # the overlap check passes
     whole = corpus_mod.read_corpus(GSDSIMP / "test.conllu", format="conllu")
     train, test = inputs.train, inputs.test
     assert len(whole) == 500 and len(train) == 400 and len(test) == 100

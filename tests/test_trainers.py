@@ -13,7 +13,7 @@ import pytest
 
 from committee.learners import crf
 from committee.learners import members
-from committee.pipeline import dataset as pipeline
+from committee.pipeline import dataset
 from committee.learners import trainers
 from committee.corpus import from_bmes, to_bmes
 from committee.config import load_config
@@ -166,7 +166,7 @@ def test_a_committee_run_through_a_plugged_in_trainer(maxmatch, toy_corpus, tmp_
                                           backend="sequential", crf="{trainer: maxmatch}"))
     assert (cfg.crf.trainer, cfg.crf.algorithm, cfg.crf.trainer_params()) == (
         "maxmatch", "forward", {})
-    pipeline.run(cfg, progress=False)
+    dataset.run(cfg, progress=False)
     assert maxmatch.trained == 3
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["config"]["crf"] == {"trainer": "maxmatch", "preset": None,
@@ -236,10 +236,10 @@ def test_table2_models_train_through_crf_trainer(maxmatch, toy_corpus, tmp_path)
         tmp_path / "c.yaml", toy_corpus, out, backend="sequential", crf="{trainer: maxmatch}",
         experiments="  table2: true\n  table2_fractions: [0.5, 1.0]\n"
                     "  table2_preset: committee\n"))
-    pipeline.run(cfg, progress=False)
+    dataset.run(cfg, progress=False)
     assert maxmatch.trained == 3
     build_report(out, cfg, analyses=("table2",), progress=False,
-                     load_inputs=pipeline.load_inputs)
+                     load_inputs=dataset.load_inputs)
     assert maxmatch.trained == 5
     record = json.loads((out / "report" / "table2" / "F2-1000.json").read_text(encoding="utf-8"))
     assert (record["algorithm"], record["params"]) == ("forward", {})
@@ -260,7 +260,7 @@ def test_a_failed_table2_model_is_named_as_one(maxmatch, toy_corpus, tmp_path, m
     cfg = load_config(toyrun.write_config(
         tmp_path / "c.yaml", toy_corpus, out, backend="sequential", crf="{trainer: maxmatch}",
         experiments="  table2_fractions: [0.5]\n  table2_preset: committee\n"))
-    pipeline.run(cfg, progress=False)
+    dataset.run(cfg, progress=False)
 
     def boom(*args, **kwargs):
         raise RuntimeError("no vocabulary")
@@ -275,4 +275,4 @@ def test_a_failed_table2_model_is_named_as_one(maxmatch, toy_corpus, tmp_path, m
     with pytest.raises(RunError, match=r"^Table 2 model F2 50% failed: RuntimeError: "
                                        r"no vocabulary$"):
         build_report(out, cfg, analyses=("table2",), progress=False,
-                     load_inputs=pipeline.load_inputs)
+                     load_inputs=dataset.load_inputs)

@@ -17,7 +17,7 @@ import pytest
 from committee import config as config_mod
 from committee import corpus as corpus_mod
 from committee import scoring
-from committee.pipeline import dataset as pipeline
+from committee.pipeline import dataset
 from committee.cli import main
 from committee.errors import DecodeError, PlausibilityWarning
 
@@ -186,10 +186,10 @@ def test_a_run_signs_its_corpora_by_content(d):
     gb = config_mod.load_config(_config(d, "g", "train.gb", "gold.gb").as_posix(), [
         "corpus.train.encoding=gb18030", "corpus.test.encoding=gb18030", "name=u",
         f"output.dir={d / 'out-u'}"])
-    a, b = pipeline.load_inputs(utf8), pipeline.load_inputs(gb)
+    a, b = dataset.load_inputs(utf8), dataset.load_inputs(gb)
     assert a.train.sha256 != b.train.sha256  # other bytes
-    assert pipeline.difficulty_signature(utf8, a) == pipeline.difficulty_signature(gb, b)
-    assert pipeline.run_fingerprint(utf8, a) == pipeline.run_fingerprint(gb, b)
+    assert dataset.difficulty_signature(utf8, a) == dataset.difficulty_signature(gb, b)
+    assert dataset.run_fingerprint(utf8, a) == dataset.run_fingerprint(gb, b)
 
 
 # --------------------------------------------------------------------------
@@ -222,7 +222,7 @@ def test_a_large_overlap_warns(d, capsys):
     with pytest.warns(PlausibilityWarning, match=r"mix\.txt: 30 of its 60 sentences \(50\.0%\) "
                                                  r"occur verbatim in the training corpus .*"
                                                  r"\(train/test overlap above 20%\)"):
-        pipeline.load_inputs(config_mod.load_config(path))
+        dataset.load_inputs(config_mod.load_config(path))
 
 
 def test_the_gold_given_as_output_warns(d, capsys):

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 from committee import corpus as corpus_mod
-from committee.pipeline import layout as rundir
+from committee.pipeline import layout
 
-OUTPUTS = rundir.OUTPUT_FILES
+OUTPUTS = layout.OUTPUT_FILES
 
 
 def make_toy_corpus(d: Path) -> Path:

@@ -36,9 +36,9 @@ def add(sub) -> None:
 
 
 def cmd_irt(args) -> int:
-    from committee.scoring import irt as irtrun
+    from committee.scoring import irt as irt_mod
 
-    summary = irtrun.run(args.run_dir, model=args.model, systems=args.system or [],
+    summary = irt_mod.run(args.run_dir, model=args.model, systems=args.system or [],
                          min_a=args.min_a, max_iter=args.max_iter, export=not args.no_export,
                          subset=args.subset, seed=args.seed)
     flags = ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items()) or "none"
@@ -48,5 +48,5 @@ def cmd_irt(args) -> int:
     for s in summary["systems"]:
         print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")
     if "subset" in summary:
-        print(irtrun.format_subset(summary["subset"]))
+        print(irt_mod.format_subset(summary["subset"]))
     return 0

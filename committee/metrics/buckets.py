@@ -300,20 +300,34 @@ class Bucketer:
         for key in self.attrs:
             a = attribute(key)
             p = self.word_buckets(key, pred_words) if a.predicted else None
-            out[key] = bucket_stats(key, a.labels, self.n_sentences, self._gold_sentence,
-                                    self._gold_buckets[key], gold_ok, pred_sentence, p,
-                                    self.difficulty, pred_d)
+            out[key] = bucket_stats(key, a.labels, self.n_sentences,
+                                    UnitBuckets(self._gold_sentence, self._gold_buckets[key],
+                                                self.difficulty),
+                                    gold_ok, UnitBuckets(pred_sentence, p, pred_d))
         return out
 
 
-def bucket_stats(attr: str, labels, S: int, gold_sentence, gold_bucket, gold_ok,
-                 pred_sentence, pred_bucket, d=None, pred_d=None) -> BucketStats:
+@dataclass(frozen=True)
+class UnitBuckets:
+    """One side's units for :func:`bucket_stats`: each unit's ``sentence``
+    and ``bucket`` (``bucket`` None: no such side) and its difficulty or
+    weight (``weights`` None: no difficulties)."""
+
+    sentence: np.ndarray
+    bucket: np.ndarray | None
+    weights: np.ndarray | None = None
+
+
+def bucket_stats(attr: str, labels, S: int, gold: UnitBuckets, gold_ok,
+                 pred: UnitBuckets) -> BucketStats:
     """The :class:`BucketStats` of one attribute from each gold unit's
-    sentence and bucket and whether it is correct, each predicted unit's
-    sentence and bucket (``pred_bucket`` None: no predicted side), and the
-    gold units' difficulties ``d`` and predicted units' weights ``pred_d``
-    (None: no difficulties)."""
+    sentence and bucket and whether it is correct (``gold_ok``), each
+    predicted unit's sentence and bucket (``pred.bucket`` None: no predicted
+    side), and the gold units' difficulties ``gold.weights`` and predicted
+    units' weights ``pred.weights`` (None: no difficulties)."""
     B = len(labels)
+    gold_sentence, gold_bucket, d = gold.sentence, gold.bucket, gold.weights
+    pred_sentence, pred_bucket, pred_d = pred.sentence, pred.bucket, pred.weights
 
     def table(sentence, bucket, weights=None):
         return np.bincount(sentence * B + bucket, weights=weights,

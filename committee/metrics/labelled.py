@@ -26,7 +26,8 @@ import numpy as np
 from committee.corpus import Corpus
 from committee.corpus.entities import detect_scheme
 from committee.metrics.align import check_aligned
-from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, bucket_stats,
+from committee.metrics.buckets import (ENTITY_ATTRIBUTES as _RECORDS, UnitBuckets,
+                                      bucket_stats,
                                       difficulty_bucket, length_bucket)
 from committee.metrics.stats import N_BINS, SufficientStats, difficulty_bins, unit_sums
 from committee.tasks.spans import Spans, inside
@@ -199,8 +200,9 @@ class EntityCollector:
                 labels, gb, pb = _DIFFICULTY, difficulty_bucket(self.difficulty), None
             else:
                 continue
-            out[key] = bucket_stats(key, labels, self.n_sentences, g.sentence, gb, gold_ok,
-                                    p.sentence, pb, self.difficulty, pred_d)
+            out[key] = bucket_stats(key, labels, self.n_sentences,
+                                    UnitBuckets(g.sentence, gb, self.difficulty), gold_ok,
+                                    UnitBuckets(p.sentence, pb, pred_d))
         return out
 
     def error_types(self, pred: Corpus, matched=None) -> dict[str, int]:

@@ -65,7 +65,7 @@ from committee.pipeline import marks as marks_mod
 from committee.learners import members as members_mod
 from committee.system import pools
 from committee.pipeline import layout
-from committee.pipeline import lock as runlock
+from committee.pipeline import lock as lock_mod
 from committee.learners import trainers
 from committee import tasks as tasks_mod
 from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
@@ -358,7 +358,7 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     (:mod:`committee.pipeline.lock`), and a refused run writes nothing.
     """
     out = Path(cfg.output.dir)
-    runlock.check_free(out, runlock.RUN)  # before the corpora are read
+    lock_mod.check_free(out, lock_mod.RUN)  # before the corpora are read
     if inputs is None:
         inputs = load_inputs(cfg)
     check_committee(cfg, inputs, where)
@@ -366,7 +366,7 @@ def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | N
     members = run_fingerprint(cfg, inputs, members=True)
     # refused: not even a lock is written
     layout.check_output_dir(out, fingerprint, restart, members)
-    with runlock.hold(out, runlock.RUN, create=True):
+    with lock_mod.hold(out, lock_mod.RUN, create=True):
         layout.claim_output_dir(out, fingerprint, cfg.name, restart, members)
         handler = layout.open_log(out)
         try:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Sequence
 
 from committee import __version__
-from committee.pipeline import lock as runlock
+from committee.pipeline import lock as lock_mod
 from committee.pipeline import runfiles
 from committee.errors import InputError, OutputError, RunError
 from committee.system.files import atomic_write_text, clear_dir, is_removable, sha256_bytes
@@ -60,7 +60,7 @@ def check_output_dir(out: Path, fingerprint: str, restart: bool,
     """
     if out.exists() and not out.is_dir():
         raise RunError(f"output.dir {out} exists and is not a directory")
-    if out.is_dir() and any(p.name != runlock.LOCK_FILE for p in out.iterdir()):
+    if out.is_dir() and any(p.name != lock_mod.LOCK_FILE for p in out.iterdir()):
         return _check_resumable(out, out / STATE_FILE, fingerprint, restart, members)
     return False
 
@@ -110,7 +110,7 @@ def _check_resumable(out: Path, state_path: Path, fingerprint: str, restart: boo
                      members: str | None = None) -> bool:
     """Refuse a non-empty ``out`` that is not a run of ``fingerprint``; return
     whether it is a run of another fingerprint, to discard (``restart``)."""
-    names = [p.name for p in out.iterdir() if p.name != runlock.LOCK_FILE]
+    names = [p.name for p in out.iterdir() if p.name != lock_mod.LOCK_FILE]
     foreign = sorted(n for n in names if n not in OWN_ENTRIES and not _is_leftover(n))
     if not state_path.exists() and all(_is_leftover(n) for n in names):
         return False  # a run killed while it wrote its first run.json: a new run
@@ -210,11 +210,11 @@ def check_final(run_dir: str | os.PathLike, command: str = "committee score") ->
     >>> check_final("no/such/dir")   # not a run directory: nothing to check
     """
     d = Path(run_dir)
-    if not ((d / STATE_FILE).exists() or (d / runlock.LOCK_FILE).exists()):
+    if not ((d / STATE_FILE).exists() or (d / lock_mod.LOCK_FILE).exists()):
         return
-    h = runlock.holder(d)
-    if h is not None and h.command != runlock.REPORT:
-        raise runlock.in_use_error(d, h, command)
+    h = lock_mod.holder(d)
+    if h is not None and h.command != lock_mod.REPORT:
+        raise lock_mod.in_use_error(d, h, command)
     if not os.path.lexists(d / MANIFEST_FILE):
         stopped = _read_state(d / STATE_FILE).get(STOPPED_KEY)
         if isinstance(stopped, str) and stopped:

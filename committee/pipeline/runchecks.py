@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from committee.errors import InputError
-from committee.pipeline import lock as runlock
+from committee.pipeline import lock
 from committee.pipeline import runfiles
 from committee.pipeline.names import (GOLD_CHECK_FILES, GOLD_CHECK_JSON, IRT_FILES, IRT_FIT_FILE,
                                       LOG_FILE, MANIFEST_FILE, MARKS_FILE, MEMBER_DIR,
@@ -39,7 +39,7 @@ def need(path: Path) -> Path:
 
 #: The files each reader of a run reads, checked by :func:`verify`.
 READ_BY = {
-    runlock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
+    lock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
                      WEIGHT_C_FILE, TRAIN_WORDS_FILE),
     "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE, WEIGHT_C_FILE),  # scoring.irt.COMMAND
     # scoring.goldcheck.COMMAND
@@ -90,7 +90,7 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
             record, writer, fix = (GOLD_CHECK_JSON, "committee check-gold",
                                    f"rerun committee check-gold {root}")
         else:
-            record, writer, fix = MANIFEST_FILE, runlock.RUN, REWRITE
+            record, writer, fix = MANIFEST_FILE, lock.RUN, REWRITE
         if record not in records:
             records[record] = _recorded(root / record, fix)
         expected = records[record].get(name)
@@ -164,10 +164,10 @@ def check_task(paths, task: str, fix=None) -> None:
 #: What each command writes into a run directory: files, and directories it
 #: writes files into (checked by :func:`check_inputs`).
 WRITTEN_BY = {
-    runlock.RUN: (OUTPUT_FILES + (STATE_FILE, LOG_FILE, PREDICTIONS_FILE, REPORT_FILE,
+    lock.RUN: (OUTPUT_FILES + (STATE_FILE, LOG_FILE, PREDICTIONS_FILE, REPORT_FILE,
                                   REPORT_HTML_FILE, TABLE2_FILE),
                   (MEMBER_DIR, TMP_DIR, MODELS_DIR, REPORT_DIR)),
-    runlock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
+    lock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
     "committee irt": (IRT_FILES, ()),  # committee.scoring.irt.COMMAND
     "committee check-gold": (GOLD_CHECK_FILES, ()),  # committee.scoring.goldcheck.COMMAND
 }

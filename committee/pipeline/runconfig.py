@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 from committee import config as config_mod
-from committee import segmenters as seg_mod
+from committee import segmenters as segmenters_mod
 from committee.errors import ConfigError, UntrustedWarning
 from committee.pipeline import layout
 from committee.pipeline import lock
@@ -51,7 +51,7 @@ def _drop_untrusted(data: dict, manifest_path: Path) -> None:
     e = data.get("experiments")
     names = e.get("segmenters") if isinstance(e, dict) else None
     if isinstance(names, list):
-        commands = [n for n in names if isinstance(n, str) and n.startswith(seg_mod.CMD_PREFIX)]
+        commands = [n for n in names if isinstance(n, str) and n.startswith(segmenters_mod.CMD_PREFIX)]
         if commands:
             e["segmenters"] = [n for n in names if n not in commands]
             warnings.warn(f"{manifest_path}: experiments.segmenters names the command "

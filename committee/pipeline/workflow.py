@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 
 from committee import config as config_mod
 from committee.pipeline import layout
-from committee.pipeline import lock as runlock
+from committee.pipeline import lock as lock_mod
 from committee.system.arguments import require, require_many, require_real
 from committee.errors import ConfigError
 
@@ -74,13 +74,13 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     else:
         cfg = config
     out = Path(cfg.output.dir)
-    runlock.check_free(out, runlock.RUN)  # in use: refused before anything heavy is loaded
-    layout.check_inputs(out, _run_inputs(cfg), runlock.RUN)  # none of them is an output
+    lock_mod.check_free(out, lock_mod.RUN)  # in use: refused before anything heavy is loaded
+    layout.check_inputs(out, _run_inputs(cfg), lock_mod.RUN)  # none of them is an output
     from committee import report as report_mod
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset as dataset_mod
 
-    inputs = pipeline.load_inputs(cfg, where)
-    pipeline.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
+    inputs = dataset_mod.load_inputs(cfg, where)
+    dataset_mod.check_committee(cfg, inputs, where)  # refused before a member is drawn or a file written
     chosen = _run_analyses(cfg, analyses)
     if segmenters and "ranking" not in chosen:
         if "ranking" in cfg.experiments.enabled():
@@ -92,14 +92,14 @@ def run(config, restart: bool = False, progress: bool = True, *, where: str | No
     if chosen:
         report_mod.check_experiments(cfg, chosen)
     # refused (another run's files): nothing is written, not even a lock
-    layout.check_output_dir(out, pipeline.run_fingerprint(cfg, inputs), restart,
-                            pipeline.run_fingerprint(cfg, inputs, members=True))
-    with runlock.hold(out, runlock.RUN, create=True):
+    layout.check_output_dir(out, dataset_mod.run_fingerprint(cfg, inputs), restart,
+                            dataset_mod.run_fingerprint(cfg, inputs, members=True))
+    with lock_mod.hold(out, lock_mod.RUN, create=True):
         if chosen:  # said before the committee, which may take hours
             print(f"committee: after the committee, the report: {', '.join(chosen)} "
                   "(--skip NAMES or --no-report leaves analyses out)", file=sys.stderr,
                   flush=True)
-        out = pipeline.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
+        out = dataset_mod.run(cfg, restart=restart, progress=progress, inputs=inputs, where=where)
         if chosen:
             report_mod.build_report(out, cfg, inputs=inputs, analyses=chosen,
                                     progress=progress, segmenters=segmenters, timeout=timeout,
@@ -190,7 +190,7 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     (:func:`committee.segmenters.command`).  An argument of another type is
     a :class:`TypeError` naming it."""
     from committee import report as report_mod
-    from committee.pipeline import dataset as pipeline
+    from committee.pipeline import dataset as dataset_mod
 
     _check_report_args(run_dir, config_path, overrides, analyses, systems, segmenters, human,
                        progress)
@@ -201,7 +201,7 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     recorded = layout.read_manifest(run_dir, "committee report")
 
     def load_inputs(cfg):  # the corpora the run used, and only those
-        return pipeline.load_inputs(cfg, str(manifest_path), recorded, RECORDED_FIX)
+        return dataset_mod.load_inputs(cfg, str(manifest_path), recorded, RECORDED_FIX)
 
     return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
                                    segmenters=segmenters, human=human, progress=progress,
@@ -225,7 +225,7 @@ def written_since(run_dir, since_ns: int) -> list[tuple[Path, int]]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
             path = Path(dirpath) / name
-            if name.startswith(".") or name == runlock.LOCK_FILE:
+            if name.startswith(".") or name == lock_mod.LOCK_FILE:
                 continue
             st = path.stat()
             if st.st_mtime_ns >= since_ns:
@@ -336,4 +336,4 @@ def _run_inputs(cfg) -> list[tuple]:
 def _check_report_inputs(run_dir, cfg, systems: Sequence[str] = (), human=None) -> None:
     """Refuse, before anything runs, a system's output or human judgements
     that the report would overwrite (:func:`committee.pipeline.layout.check_inputs`)."""
-    layout.check_inputs(run_dir, _report_inputs(cfg, systems, human), runlock.REPORT)
+    layout.check_inputs(run_dir, _report_inputs(cfg, systems, human), lock_mod.REPORT)

@@ -14,7 +14,7 @@ from committee import corpus as corpus_mod
 from committee.report import plots
 from committee.pipeline import layout
 from committee.pipeline import lock
-from committee import segmenters as seg_mod
+from committee import segmenters as segmenters_mod
 from committee import tasks as tasks_mod
 from committee.errors import ConfigError, InputError
 from committee.pipeline.runconfig import load_run_config
@@ -151,7 +151,7 @@ def recorded_commands(run_dir) -> list[str]:
         return []
     if not isinstance(names, list):
         return []
-    return [n for n in names if isinstance(n, str) and n.startswith(seg_mod.CMD_PREFIX)]
+    return [n for n in names if isinstance(n, str) and n.startswith(segmenters_mod.CMD_PREFIX)]
 
 
 def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
@@ -186,16 +186,16 @@ def check_experiments(cfg, names: Sequence[str] | None = None) -> None:
                             f"{'max_size' if cfg.committee.auto else 'size'} "
                             f"({cfg.committee.largest})")
     for i, name in enumerate(e.segmenters):
-        problem = seg_mod.tool_problem(task, name)
+        problem = segmenters_mod.tool_problem(task, name)
         if problem:
             problems.append(f"experiments.segmenters[{i}]: {name}: {problem}")
             continue
-        if name.startswith(seg_mod.CMD_PREFIX):
+        if name.startswith(segmenters_mod.CMD_PREFIX):
             continue  # a user's command: checked when it runs (one line on failure)
-        module = seg_mod.SEGMENTERS[name].module
+        module = segmenters_mod.SEGMENTERS[name].module
         if importlib.util.find_spec(module) is None:
             problems.append(f"experiments.segmenters[{i}]: {name} is not installed; "
-                            f"{seg_mod.install_hint(name)}")
+                            f"{segmenters_mod.install_hint(name)}")
     if problems:
         raise ConfigError("experiments", problems)
     plots.require_matplotlib()  # PlotError (exit 3): a package to install, not a setting

@@ -26,7 +26,7 @@ from committee.pipeline import layout
 from committee.pipeline import runfiles
 from committee.learners import trainers
 from committee.learners import members as members_mod
-from committee import segmenters as seg_mod
+from committee import segmenters as segmenters_mod
 from committee import tasks as tasks_mod
 from committee.errors import InputError, RunError
 from committee.system.files import atomic_write_text, clear_dir, owner_tag
@@ -439,7 +439,7 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     ``report/systems/`` and read back while the test set and the tool's
     version are the same."""
     labelled = data.task_record.labels_field is not None
-    seg = seg_mod.tool_loader(data.task_record)(asked, timeout=timeout, timeout_name=timeout_name)
+    seg = segmenters_mod.tool_loader(data.task_record)(asked, timeout=timeout, timeout_name=timeout_name)
     name = scoring.system_name(seg.name, taken)  # a cmd:COMMAND goes by its program's name
     path = out_dir / "systems" / f"{name}.{'bio' if data.task_record.tagged else 'txt'}"
     info_path = out_dir / "systems" / f"{name}.json"
@@ -455,7 +455,7 @@ def _run_tool(data: RunData, out_dir: Path, asked: str, taken: set, progress: bo
     t0 = time.perf_counter()
     texts = ["".join(s) for s in data.test.words]
     where = str(layout.paths(data.run_dir).test)
-    words, tags = seg_mod.apply(data.task_record, seg, texts, where, data.test.lines,
+    words, tags = segmenters_mod.apply(data.task_record, seg, texts, where, data.test.lines,
                                 progress=progress)
     _write_output(data, path, words, tags)
     info = {"segmenter": asked, "version": seg.version, "test": data.test.sha256,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from committee.corpus import Corpus
-from committee.corpus import entities as ent
+from committee.corpus import entities as entities_mod
 from committee.tasks.base import Task
 from committee.tasks.units import ENTITIES, UnitKind
 
@@ -58,7 +58,7 @@ class Entities(Task):
         scheme's own, :func:`committee.corpus.entities.entities`)."""
         if corpus.tags is None:
             raise ValueError(f"{corpus.path}: has no entity tags (a bio corpus is needed)")
-        return ent.entities(corpus, mode, scheme)
+        return entities_mod.entities(corpus, mode, scheme)
 
     def train_sentences(self, corpus: Corpus, units: list) -> list:
         """The sentences a member may train on, each as ``(characters, one IOBES
@@ -69,7 +69,7 @@ class Entities(Task):
         for words, units in zip(corpus.words, units):
             chars = "".join(words)
             if chars:
-                out.append((chars, tuple(ent.bioes(len(chars), units))))
+                out.append((chars, tuple(entities_mod.bioes(len(chars), units))))
         return out
 
     def as_tokens(self, words: list, units: list) -> tuple[list, list]:
@@ -80,7 +80,7 @@ class Entities(Task):
         ([['江', '泽', '民', '好']], [['B-PER', 'I-PER', 'E-PER', 'O']])
         """
         texts = ["".join(s) for s in words]
-        return [list(t) for t in texts], [ent.bioes(len(t), u) for t, u in zip(texts, units)]
+        return [list(t) for t in texts], [entities_mod.bioes(len(t), u) for t, u in zip(texts, units)]
 
     def texts(self, words: list, units: list) -> list[str]:
         """Every entity's characters, in corpus order, from the sentences'
@@ -105,7 +105,7 @@ class Entities(Task):
         >>> NER.decode("江泽民在北京", ["B-PER", "I-PER", "E-PER", "O", "B-LOC", "E-LOC"])
         [(0, 3, 'PER'), (4, 6, 'LOC')]
         """
-        return [(s, e, t) for t, s, e in ent.chunks(list(tags))]
+        return [(s, e, t) for t, s, e in entities_mod.chunks(list(tags))]
 
     def labels(self, *unit_lists) -> tuple[str, ...]:
         """The entity types among several corpora's units, sorted."""

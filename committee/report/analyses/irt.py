@@ -37,22 +37,22 @@ def section(ctx: Context) -> str | None:
     the model chosen as there: 2PL, or 1PL on a small committee), b against
     d, a's distribution, item curves, θ of every system against fb and f1,
     the informative subset's estimates, words to check."""
-    from committee.metrics import itemresponse as irt_mod
-    from committee.scoring import irt as irtrun
+    from committee.metrics import itemresponse
+    from committee.scoring import irt as irt_mod
 
     data, e = ctx.data, ctx.cfg.experiments
-    if data.K < irt_mod.MIN_K:
+    if data.K < itemresponse.MIN_K:
         return (f"## {TITLE}\n\nNot fitted: {data.K} members are too few for an IRT "
-                f"fit (at least {irt_mod.MIN_K} for the 1PL model, {irt_mod.MIN_K_2PL} for the "
+                f"fit (at least {itemresponse.MIN_K} for the 1PL model, {itemresponse.MIN_K_2PL} for the "
                 "2PL; `committee irt` refuses the same committee). Train a larger committee "
                 "(`committee.size`) for this section (docs/irt.md).\n")
     systems = [{"name": s.name, "kind": s.kind, "marks": marks_of(data, s),
                 "stats": s.stats, "scores": s.scores} for s in ctx.ranked]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = irtrun.compute(ctx.run_dir, extra=systems, seed=e.seed,
+        res = irt_mod.compute(ctx.run_dir, extra=systems, seed=e.seed,
                              subset=min(e.irt_subset, data.marks.shape[1]))
-        irtrun.write(ctx.run_dir, res)
+        irt_mod.write(ctx.run_dir, res)
     ctx.notes += [f"IRT: {w.message}" for w in caught
                   if issubclass(w.category, PlausibilityWarning)]
     fit = res.fit
@@ -155,7 +155,7 @@ def _systems_part(ctx: Context, fit, systems) -> str:
 def _subset_part(ctx: Context, sub: dict) -> str:
     """The informative subset: θ, r, fb estimated from its words alone."""
     import pandas as pd
-    from committee.scoring import irt as irtrun
+    from committee.scoring import irt as irt_mod
 
     rows = sub["systems"]
     write_csv(ctx.out_dir / SUBSET_CSV, pd.DataFrame(rows))
@@ -169,7 +169,7 @@ def _subset_part(ctx: Context, sub: dict) -> str:
             f"(`{layout.IRT_SUBSET_FILE}`). Each system below, none of which chose the words (the "
             f"report's systems and the gold {'tags' if ctx.data.labelled else 'segmentation'} "
             "perturbed at "
-            + ", ".join(f"{100 * q:g}%" for q in irtrun.PERTURB_RATES) + "), is scored from its "
+            + ", ".join(f"{100 * q:g}%" for q in irt_mod.PERTURB_RATES) + "), is scored from its "
             "outcomes on those words alone: θ by EAP, fb with every other word's outcome "
             "replaced by P(correct | θ); as many random words for comparison. RMS error "
             f"against the full test: θ {rms['theta_subset']:.3f} (random words "
