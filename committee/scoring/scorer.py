@@ -16,20 +16,18 @@ from committee import metrics
 from committee.corpus import plausibility
 from committee.pipeline import layout
 from committee.metrics import significance
-from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
-from committee.pipeline import difficulty as difficulty_mod
 from committee.system.arguments import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
 from committee.errors import InputError, Note, PlausibilityWarning
 from committee.metrics import records
 from committee.tasks.spans import match
 from committee.tasks.spans import spans as spans_of
+from committee.scoring import goldside
 from committee.scoring.inputs import (SCORER_OPTIONS, check_difficulty, check_file_options,
-                                      check_overlap, check_resampling, check_segmentation,
-                                      check_vocabulary, not_this_gold, vocabulary_of,
-                                      check_oov_rate, check_provenance, python_spelling, rank,
-                                      read_irt_items, read_segmentation, system_name,
+                                      check_resampling, check_segmentation,
+                                      check_vocabulary, python_spelling, rank,
+                                      read_segmentation, system_name,
                                       check_output_size)
 from committee.scoring.results import ScoredSystems
 from committee.scoring.scores import Scores
@@ -187,117 +185,12 @@ class Scorer:
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = self.char_difficulty = None
-        init = {tasks_mod.WORDS: self._init_words, tasks_mod.ENTITIES: self._init_entities,
-                tasks_mod.TAGS: self._init_tags}[self._task.unit_kind]
-        init(difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
-             irt, allow_overlap)
-
-    def _init_words(self, difficulty, train_words, train_format, train_encoding, buckets,
-                    _api: str, irt, allow_overlap: bool) -> None:
-        """The gold side of a task whose units are words (``segmentation``;
-        :class:`committee.metrics.Collector`)."""
-        normalization = self.normalization
-        _no_entity_tags(self.gold)
-        if difficulty is not None:
-            try:
-                self.difficulty = difficulty_mod.load_difficulty(
-                    difficulty, self.gold, argument=(_api, "difficulty"))
-            except InputError as exc:
-                raise not_this_gold(exc, difficulty, self.gold) from None
-            path = difficulty_mod.difficulty_file(difficulty)
-            if path is not None:
-                self.known_golds |= check_provenance(path, self.gold)
-        self.train_words, self.train_words_sha256, train = vocabulary_of(
-            train_words, encoding=train_encoding, normalization=normalization,
-            train_format=train_format, fix=self.spelling("train"), api=_api)
-        if train is not None:
-            check_overlap(train, self.gold, allow_overlap, self.spelling("train"))
-        oov = None
-        if self.train_words is not None:
-            oov = metrics.oov_flags(self.gold, self.train_words)
-            check_oov_rate(self.gold, oov, train_words)
-        bucketer = None
-        if buckets is not None and buckets is not False:
-            from committee.metrics.buckets import Bucketer
-
-            attrs = _bucket_attrs(_api, buckets, {
-                "difficulty": self.difficulty is not None,
-                "vocabulary": self.train_words is not None, "training corpus": train is not None})
-            bucketer = Bucketer(self.gold.words, attrs, difficulty=self.difficulty,
-                                vocabulary=self.train_words,
-                                train_words=None if train is None else train.words)
-        self._collector = metrics.collector_for(self._task.unit_kind, self.gold, self.difficulty,
-                                                task=self._task, oov=oov, bucketer=bucketer)
-        self.irt_items = None if irt is None else read_irt_items(
-            irt, [w for s in self.gold.words for w in s])
-
-    def _init_entities(self, difficulty, train_words, train_format, train_encoding, buckets,
-                       api: str, irt, allow_overlap: bool = False) -> None:
-        """The gold side of a task whose units are entities (``ner``;
-        :class:`committee.metrics.labelled.EntityCollector`)."""
-        from committee.metrics.labelled import ENTITY_ATTRIBUTES
-
-        task, gold = self._task, self.gold
-        task.unit_kind.check_output(gold)
-        units = task.gold(gold, self.mode, self.scheme)
-        if self.mode == "strict" and not any(units):
-            _check_strict_gold(task, gold, self.scheme, self.spelling("output"))
-        char_d = None
-        if difficulty is not None:
-            try:
-                self.difficulty, char_d = difficulty_mod.load_entity_difficulty(
-                    difficulty, gold, units)
-            except InputError as exc:
-                raise not_this_gold(exc, difficulty, gold) from None
-            self.known_golds |= check_provenance(difficulty_mod.difficulty_file(difficulty), gold)
-        self.char_difficulty = char_d
-        words, self.train_words_sha256, train = vocabulary_of(
-            train_words, encoding=train_encoding, normalization=self.normalization,
-            train_format=train_format, fix=self.spelling("train"), api=api)
-        if train is not None:  # a training corpus that is the gold: every entity seen
-            check_overlap(train, gold, allow_overlap, self.spelling("train"))
-        if train is not None and train.tags is not None:  # a tagged corpus: its entities
-            words = set(task.texts(train.words, task.gold(train)))
-            self.train_words_sha256 = corpus_mod.word_list_sha256(words)
-        self.train_words = words
-        oov = None if words is None else np.fromiter(
-            (t not in words for t in task.texts(gold.words, units)), dtype=bool,
-            count=sum(map(len, units)))
-        attrs = _unit_attrs(api, buckets, ENTITY_ATTRIBUTES, char_d is not None)
-        self._collector = metrics.collector_for(task.unit_kind, gold, self.difficulty, char_d,
-                                                task=task, oov=oov, mode=self.mode,
-                                                scheme=self.scheme, buckets=attrs)
-        self.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
-                                                                                 units))
-
-    def _init_tags(self, difficulty, train_words, train_format, train_encoding, buckets,
-                   api: str, irt, allow_overlap: bool = False) -> None:
-        """The gold side of a task whose units are tagged words (``pos``;
-        :class:`committee.metrics.tagged.TagCollector`): one difficulty per
-        gold word, as for words."""
-        from committee.metrics.tagged import TAG_ATTRIBUTES
-
-        gold = self.gold
-        if difficulty is not None:
-            try:
-                self.difficulty = difficulty_mod.load_difficulty(
-                    difficulty, gold, argument=(api, "difficulty"))
-            except InputError as exc:
-                raise not_this_gold(exc, difficulty, gold) from None
-            path = difficulty_mod.difficulty_file(difficulty)
-            if path is not None:
-                self.known_golds |= check_provenance(path, gold)
-        self.train_words, self.train_words_sha256, train = vocabulary_of(
-            train_words, encoding=train_encoding, normalization=self.normalization,
-            train_format=train_format, fix=self.spelling("train"), api=api)
-        if train is not None:
-            check_overlap(train, gold, allow_overlap, self.spelling("train"))
-        oov = None if self.train_words is None else metrics.oov_flags(gold, self.train_words)
-        attrs = _unit_attrs(api, buckets, TAG_ATTRIBUTES, self.difficulty is not None)
-        self._collector = metrics.collector_for(self._task.unit_kind, gold, self.difficulty,
-                                                task=self._task, oov=oov, buckets=attrs)
-        self.irt_items = None if irt is None else read_irt_items(
-            irt, self._task.texts(gold.words, self._collector.units))
+        init = {tasks_mod.WORDS: goldside.init_words,
+                tasks_mod.ENTITIES: goldside.init_entities,
+                tasks_mod.TAGS: goldside.init_tags}[self._task.unit_kind]
+        init(self, goldside.GoldInputs(difficulty, train_words, train_format,
+                                       train_encoding or encoding, buckets, _api, irt,
+                                       allow_overlap))
 
     def _read_as_task(self, source, label: str, format: str, encoding: str, side: str,
                       argument: tuple[str, str]) -> Corpus:
@@ -343,7 +236,7 @@ class Scorer:
                                   ("Scorer.read", "output"))
         plausibility.check_gold_output(self.gold, pred, self.known_golds)
         if not self._task.tagged:
-            _no_entity_tags(pred)
+            goldside.no_entity_tags(pred)
         for kind, message in self._task.output_notes(self.gold, pred):
             warnings.warn(Note(message) if kind == "note" else PlausibilityWarning(message),
                           stacklevel=2)
@@ -492,32 +385,6 @@ class Scorer:
         return ScoredSystems(self.signature(bootstrap, seed).format(), systems)
 
 
-def _check_strict_gold(task, gold: Corpus, scheme: str | None, fix) -> None:
-    """Refuse a gold in which the strict mode finds no entity while the
-    default reading (the conlleval rules) finds some: its tags do not fit
-    the scheme, and every score would be undefined.  Names the scheme the
-    tags look like (:func:`~committee.corpus.entities.detect_scheme`) when
-    it is another."""
-    from committee.corpus.entities import detect_scheme
-    found = sum(map(len, task.gold(gold)))
-    if not found:
-        return
-    detected = detect_scheme(gold.tags)
-    used = scheme or detected
-    hint = (f"its tags look like {detected} ({fix('scheme', detected)})" if detected != used
-            else f"read it by the conlleval rules ({fix('mode', 'default')})")
-    raise InputError(gold.path, None, f"no entity is well formed in {used} (the default "
-                                      f"reading finds {found:,}): the strict mode would score "
-                                      f"none; {hint}")
-
-
-def _no_entity_tags(corpus: Corpus) -> None:
-    """Refuse entity tags where words are scored: a ``bio`` file's tokens are no words."""
-    if corpus.tags is not None:
-        raise InputError(corpus.path, None, "holds entity tags (bio): score its entities with "
-                                            "--task ner (task='ner')")
-
-
 def _check_task(api: str, task, mode, scheme) -> tuple[str, str, str | None]:
     """``task``, ``mode`` and ``scheme`` of a scorer, checked."""
     from committee.corpus.entities import MODES, SCHEMES
@@ -536,53 +403,6 @@ def _check_scorer_args(api: str, gold, difficulty, train_words, options: dict) -
     check_difficulty(api, difficulty)
     check_vocabulary(api, train_words)
     check_file_options(api, options)
-
-
-def _unit_attrs(api: str, buckets, keys: tuple[str, ...], difficulty: bool) -> tuple[str, ...]:
-    """The attributes of labelled units (entities, tagged words) ``buckets``
-    asks for: every one of ``keys`` for True (``difficulty`` only with
-    difficulties), the keys named (a comma-separated str or a list), or none."""
-    if buckets is True:
-        return tuple(k for k in keys if k != "difficulty" or difficulty)
-    if not buckets:
-        return ()
-    names = buckets.split(",") if isinstance(buckets, str) else buckets
-    return tuple(require_choice(api, "buckets", str(k).strip(), keys) for k in names)
-
-
-#: What each input of an attribute is called in messages of the API.
-_BUCKET_INPUTS = {"difficulty": "difficulty", "vocabulary": "train_words",
-                  "training corpus": "a training corpus (train_words as a Corpus or a file "
-                                     "with train_format)"}
-
-
-def _bucket_attrs(api: str, buckets, available: dict) -> tuple[str, ...]:
-    """The attributes of ``buckets`` (True, a comma-separated str or a list
-    of keys): every available one for True, with a :class:`Note` naming
-    those left out; a named attribute without its input is a ValueError."""
-    import warnings
-
-    from committee.errors import Note
-    from committee.metrics.buckets import KEYS, attribute
-
-    def usable(key):
-        return attribute(key).needs is None or available[attribute(key).needs]
-
-    if buckets is True:
-        left = [k for k in KEYS if not usable(k)]
-        if left:
-            warnings.warn(Note("buckets: " + "; ".join(
-                f"{k} left out (no {attribute(k).needs} given)" for k in left)), stacklevel=4)
-        return tuple(k for k in KEYS if usable(k))
-    names = buckets.split(",") if isinstance(buckets, str) else buckets
-    names = require_many(api, "buckets", names, "True or a list of attributes")
-    keys = tuple(dict.fromkeys(str(n).strip() for n in names))
-    for k in keys:
-        require_choice(api, "buckets", k, KEYS)
-        if not usable(k):
-            raise ValueError(f"{api}: buckets: {k} needs "
-                             f"{_BUCKET_INPUTS[attribute(k).needs]}")
-    return keys
 
 
 def score(gold, output, difficulty=None, train_words=None, *, bootstrap: int = 0,
