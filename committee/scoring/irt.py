@@ -336,9 +336,13 @@ class IrtResult:
     items: np.ndarray | None = None
 
 
+#: Convergence tolerance of the EM fit of a run's marks (largest change of
+#: an item parameter between iterations).
+TOL = 1e-3
+
+
 def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float = MIN_A,
-            max_iter: int = 500, tol: float = 1e-3, subset: int | None = None,
-            seed: int = 0) -> IrtResult:
+            max_iter: int = 500, subset: int | None = None, seed: int = 0) -> IrtResult:
     """Fit ``model`` to a run's marks; nothing is written (see :func:`run`).
 
     ``model``: ``2pl``, ``1pl``, or ``auto`` (the default, as in the
@@ -369,7 +373,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     else:
         named = [read_system(data.test, d, s) for s in systems]
     named += list(extra)
-    fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=tol)
+    fit, reason = fit_model(p.marks, data.marks, model, max_iter=max_iter, tol=TOL)
     infit = itemresponse.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)
     summary = _summary(fit, min_a, item_flags)
@@ -429,8 +433,8 @@ def write(run_dir, result: IrtResult, export: bool = True) -> dict:
 
 
 def run(run_dir, model: str = "auto", *, systems=(), min_a: float = MIN_A,
-        max_iter: int = 500, tol: float = 1e-3, export: bool = True,
-        subset: int | None = None, seed: int = 0) -> dict:
+        max_iter: int = 500, export: bool = True, subset: int | None = None,
+        seed: int = 0) -> dict:
     """Fit ``model`` to a run's marks and write the IRT files into ``run_dir``.
 
     ``model``: ``auto``, ``2pl`` or ``1pl`` (:func:`compute`).
@@ -446,7 +450,7 @@ def run(run_dir, model: str = "auto", *, systems=(), min_a: float = MIN_A,
     """
     layout.check_inputs(run_dir, [("--system", s) for s in systems], COMMAND)
     return write(run_dir, compute(run_dir, model, systems=systems, min_a=min_a,
-                                  max_iter=max_iter, tol=tol, subset=subset, seed=seed),
+                                  max_iter=max_iter, subset=subset, seed=seed),
                  export)
 
 
