@@ -35,7 +35,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "pipeline.runconfig"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
      "system.pools", "pipeline.layout", "pipeline.runchecks", "pipeline.lock",
-     "pipeline.unitfiles",
+     "pipeline.unitfiles", "pipeline.runinputs", "pipeline.runmanifest",
      "metrics.difficulty_stats",
      "report.plots", "report.output", "scoring.irt",
      "segmenters", "config", "config.corpussection", "corpus.plausibility",

@@ -44,7 +44,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import platform
 import statistics
 import sys
 import time
@@ -57,8 +56,6 @@ import numpy as np
 
 from committee import __version__
 from committee.metrics import difficulty_stats
-from committee.corpus import plausibility
-from committee import corpus as corpus_mod
 from committee.pipeline import difficulty as difficulty_mod
 from committee.learners import features as features_mod
 from committee.pipeline import marks as marks_mod
@@ -66,172 +63,23 @@ from committee.learners import members as members_mod
 from committee.system import pools
 from committee.pipeline import layout
 from committee.pipeline import lock as lock_mod
-from committee.learners import trainers
 from committee import tasks as tasks_mod
-from committee.errors import CommitteeError, ConfigError, InputError, PlausibilityWarning
+from committee.errors import CommitteeError, PlausibilityWarning
 from committee.system.files import atomic_write_text, clear_dir, sha256_bytes, write_npz
 from committee.pipeline.layout import OUTPUT_FILES, PREDICTIONS_FILE
 from committee.pipeline.unitfiles import UnitFiles
+from committee.pipeline import runmanifest
+# the corpora and the signature have modules of their own; their names stay here too
+from committee.pipeline.runinputs import (RunInputs, load_corpora, load_inputs, load_recorded,
+                                          load_source)
+from committee.pipeline.runmanifest import difficulty_signature
+
+#: What this module offers: :func:`run` and the parts of a run others use.
+__all__ = ["RunInputs", "WEAK_MEMBER_GAP", "auto_bar_total", "check_committee",
+           "difficulty_signature", "load_corpora", "load_inputs", "load_recorded",
+           "load_source", "run", "run_fingerprint", "write_outputs"]
 
 log = logging.getLogger("committee.run")
-
-@dataclass(frozen=True)
-class RunInputs:
-    """The corpora of a run, read once.
-
-    ``train_sentences`` are those a member may train on, in the task's form
-    (:meth:`committee.tasks.Task.train_sentences`); ``test_units``
-    the test set's gold units (words; entities), per sentence.  The
-    vocabulary is the training words (the training entities' strings for
-    ``task: ner``) that OOV flags are taken against.
-    """
-
-    train: corpus_mod.Corpus
-    test: corpus_mod.Corpus
-    train_sentences: list
-    vocabulary: set[str]
-    vocabulary_source: dict
-    task: str = tasks_mod.DEFAULT_TASK
-    test_units: list | None = None
-
-    @property
-    def units(self) -> list:
-        """The test set's gold units, per sentence (its words unless given)."""
-        return self.test.words if self.test_units is None else self.test_units
-
-    def n_units(self) -> int:
-        """Gold units of the test set."""
-        return sum(map(len, self.units))
-
-
-def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
-    """Read one corpus source of the config (a file, or the built-in corpus);
-    ``key`` names it in messages (``corpus.train`` or ``corpus.test``): a
-    file that looks like another format or encoding is refused with the
-    fix spelled as the config key to set (``set corpus.train.format: conllu``)."""
-    if getattr(source, "builtin", None):
-        return corpus_mod.read_embedded(source.split, normalization=source.normalization,
-                                        entities=tasks_mod.get(_task(cfg)).tagged)
-    return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
-                                  encoding=source.encoding, normalization=source.normalization,
-                                  fix=f"{key}.{{key}}: {{value}}")
-
-
-def load_corpora(cfg, where: str = "<config>") -> tuple[corpus_mod.Corpus, corpus_mod.Corpus]:
-    """The training and test corpora of ``cfg``: two sources, or the two
-    parts of one file that ``corpus.split`` divides (read once; a split the
-    file cannot take is a :class:`~committee.errors.ConfigError` of
-    ``where``, naming the key)."""
-    split = cfg.corpus.split
-    if split is None:
-        return (load_source(cfg.corpus.train, cfg, "corpus.train"),
-                load_source(cfg.corpus.test, cfg, "corpus.test"))
-    whole = load_source(cfg.corpus.train, cfg, "corpus.train")
-    try:
-        parts = dict(zip(("train", "test"), corpus_mod.split_by(whole, split.test, split.seed)))
-    except ValueError as exc:
-        raise ConfigError(where, [f"corpus.split.test: {cfg.corpus.train.path}: {exc}"]) from None
-    return parts[cfg.corpus.train.split], parts[cfg.corpus.test.split]
-
-
-def load_recorded(cfg, manifest: dict, where: str, fix: str) -> tuple[corpus_mod.Corpus,
-                                                                     corpus_mod.Corpus]:
-    """The corpora of a finished run read again (:func:`load_corpora`), only
-    if they are the ones it used: a file source must be a regular file
-    (never a FIFO or a device) with the SHA-256 its ``manifest`` (read from
-    ``where``) records, checked before the file is parsed; every corpus must
-    then hold the words it recorded (a part of a split file, the built-in
-    corpus).  Otherwise an :class:`InputError` names the file, both
-    checksums and ``fix``: how to go on for the command that reads them."""
-    from committee.pipeline import runfiles
-    from committee.system.files import sha256_file
-
-    def recorded(part: str, key: str) -> str | None:
-        value = manifest.get("corpus", {}).get(part, {})
-        value = value.get(key) if isinstance(value, dict) else None
-        return value if isinstance(value, str) else None
-
-    def refuse(path, part: str, actual: str, expected: str):
-        return InputError(os.fspath(path), None, f"is not the {part} corpus the run used "
-                          f"(sha256 {actual[:12]}, {where} records {expected[:12]}): edited "
-                          f"since the run? {fix}")
-
-    if cfg.corpus.split is None:
-        for part, source in (("train", cfg.corpus.train), ("test", cfg.corpus.test)):
-            expected = recorded(part, "sha256")
-            if getattr(source, "builtin", None) or expected is None:
-                continue
-            path = cfg.resolve(source)
-            runfiles.check_regular(path, fix)
-            actual = sha256_file(path)
-            if actual != expected:
-                raise refuse(path, "training" if part == "train" else "test", actual, expected)
-    train, test = load_corpora(cfg, where)
-    task = tasks_mod.get(_task(cfg))
-    for part, c in (("train", train), ("test", test)):
-        expected = recorded(part, "content_sha256")
-        c = task.prepare(c, _setting)  # as the run read it (pos: its ids dropped)
-        if expected is not None and c.content_sha256 != expected:
-            raise refuse(c.path, "training" if part == "train" else "test", c.content_sha256,
-                         expected)
-    return train, test
-
-
-def load_inputs(cfg, where: str = "<config>", recorded: dict | None = None,
-                fix: str = "") -> RunInputs:
-    """The corpora of ``cfg`` (:func:`load_corpora`), read and checked: a
-    test set that is the training set is refused unless
-    ``corpus.allow_overlap`` (and a large overlap draws a warning,
-    :func:`committee.corpus.plausibility.check_train_test`).  ``recorded``:
-    the manifest of the finished run whose corpora they must be
-    (:func:`load_recorded`, ``fix`` its way on)."""
-    train, test = (load_corpora(cfg, where) if recorded is None
-                   else load_recorded(cfg, recorded, where, fix))
-    task = tasks_mod.get(_task(cfg))
-    # as the task reads them (pos: every word tagged, People's Daily's ids dropped)
-    train, test = task.prepare(train, _setting), task.prepare(test, _setting)
-    train_units = task.gold(train)
-    train_sentences = task.train_sentences(train, train_units)
-    if not train_sentences:
-        raise InputError(train.path, None, "the training corpus has no words")
-    if sum(map(len, train_units)) == 0:  # entities: every tag O
-        raise InputError(train.path, None, f"the training corpus has no {task.units} (every "
-                                           f"tag is O): members trained on it would find none; "
-                                           f"give corpus.train a corpus with its {task.units} "
-                                           "tagged")
-    units = task.gold(test)
-    if sum(map(len, units)) == 0:
-        raise InputError(test.path, None, f"the test corpus has no {task.units}")
-    allow = cfg.corpus.allow_overlap
-    try:
-        plausibility.check_train_test(train, test, allow_identical=allow)
-    except InputError as exc:
-        raise InputError(exc.path, exc.line,
-                         f"{exc.message}, or accept it with corpus.allow_overlap: true") from None
-    if cfg.corpus.train_words:
-        path = cfg.resolve(cfg.corpus.train_words)
-        vocabulary = corpus_mod.read_word_list(path, fix="corpus.train_words: a UTF-8 file (it reads as {value})")
-        norm = cfg.corpus.train.normalization
-        if norm:
-            vocabulary = {corpus_mod.normalize(w, norm) for w in vocabulary}
-        vsource = {"word_list": str(cfg.corpus.train_words)}
-    else:  # the training words, or the training entities' strings
-        vocabulary = set(task.texts(train.words, train_units))
-        vsource = {"training_corpus": True}
-    # the words, not the file: the same vocabulary in any encoding or file
-    vsource["sha256"] = corpus_mod.word_list_sha256(vocabulary)
-    return RunInputs(train, test, train_sentences, vocabulary, vsource, task.name, units)
-
-
-def _setting(key: str, value) -> str:
-    """A config setting as a message spells it: ``task: segmentation``."""
-    return f"{key}: {value}"
-
-
-def _task(cfg) -> str:
-    """The config's ``task``."""
-    return cfg.task
-
 
 def check_committee(cfg, inputs: RunInputs, where: str = "<config>") -> None:
     """The committee of ``cfg`` against its corpora, before anything is
@@ -296,58 +144,6 @@ def _member_tasks(cfg, inputs: RunInputs, todo, workdir: Path):
 # --------------------------------------------------------------------------
 # the run
 
-def difficulty_signature(cfg, inputs: RunInputs, stability: dict | None = None) -> str:
-    """A citable string naming everything the difficulties depend on; a run
-    of ``size: auto`` names the size it reached and its ``stability``
-    (``K:60|stable:reliability=0.9903>=0.99``; ``<`` when it stopped at
-    ``max_size`` short of the target); members of another trainer than the
-    default name it (``trainer:NAME``)."""
-    c = cfg.committee
-    params = ",".join(f"{k}={v}" for k, v in sorted(cfg.crf.trainer_params().items()))
-    stable = [] if stability is None else [
-        f"stable:reliability={stability['value']}{'>=' if stability['reached'] else '<'}"
-        f"{stability['target']}"]
-    return "|".join([
-        "committee-difficulty",
-        *([] if inputs.task == tasks_mod.DEFAULT_TASK else [f"task:{inputs.task}"]),
-        f"test:sha256={inputs.test.content_sha256[:12]}",
-        f"train:sha256={inputs.train.content_sha256[:12]}",
-        *_split_field(cfg),
-        f"K:{c.size if stability is None else stability['size']}",
-        *stable,
-        f"templates:{','.join(c.templates)}",
-        f"ratios:{','.join(str(r) for r in c.ratios)}",
-        f"draw:{c.draw}",
-        f"seed:{c.seed}",
-        *([] if cfg.crf.trainer == trainers.DEFAULT_TRAINER else [f"trainer:{cfg.crf.trainer}"]),
-        f"crf:{cfg.crf.algorithm}({params})",
-        f"norm:{cfg.corpus.train.normalization or 'none'}",
-        f"version:{__version__}",
-    ])
-
-
-def _split_field(cfg) -> list[str]:
-    """The signature's ``split:`` field when ``corpus.split`` divides one
-    file (``split:test=0.2``, ``split:test=0.2,seed=7``, ``split:test=8001-9000``);
-    none otherwise."""
-    split = cfg.corpus.split
-    if split is None:
-        return []
-    return [f"split:test={split.test}" + ("" if split.seed is None else f",seed={split.seed}")]
-
-
-def _versions() -> dict:
-    import importlib.metadata as md
-
-    out = {"committee": __version__, "python": platform.python_version()}
-    for dist in ("numpy", "python-crfsuite", "joblib", "pandas", "pyyaml"):
-        try:
-            out[dist] = md.version(dist)
-        except md.PackageNotFoundError:
-            out[dist] = None
-    return out
-
-
 def run(cfg, restart: bool = False, progress: bool = True, inputs: RunInputs | None = None,
         where: str = "<config>") -> Path:
     """Run (or resume) the committee of ``cfg``; return the output directory.
@@ -410,13 +206,12 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     bar = tqdm(total=first, initial=min(first, len(records)), unit="member", desc=cfg.name,
                disable=not progress, dynamic_ncols=True)
     try:
+        training = Training(cfg, inputs, out, drawn, records, workdir, bar)
         if c.auto:
-            size, stability, failures = _grow(cfg, inputs, out, drawn, records, workdir, bar,
-                                              judged)
+            size, stability, failures = _grow(training, judged)
         else:
             size, stability = c.size, None
-            failures = _train_members(cfg, inputs, out, drawn, records, _todo(drawn, records),
-                                      workdir, bar, judged)
+            failures = _train_members(training, _todo(drawn, records), judged)
     finally:
         bar.close()
     log.info("members trained in %.1f s", time.monotonic() - started)
@@ -434,6 +229,23 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     return out
 
 
+@dataclass(frozen=True)
+class Training:
+    """A run's members in training: its config, corpora and directory
+    ``out``, the members ``drawn`` (a committee of the largest size, in
+    member order), the ``records`` of those saved so far (by index; filled
+    as members arrive), the ``workdir`` of the members' temporary files and
+    the progress ``bar``."""
+
+    cfg: object
+    inputs: RunInputs
+    out: Path
+    drawn: list
+    records: dict
+    workdir: Path
+    bar: object
+
+
 def _todo(committee, records: dict) -> list:
     """The members of ``committee`` not saved yet, largest first (members
     cost about ratio x attributes per character), so that the last to
@@ -443,19 +255,19 @@ def _todo(committee, records: dict) -> list:
                   key=lambda m: (-m.ratio * features_mod.n_attributes(m.template), m.index))
 
 
-def _grow(cfg, inputs: RunInputs, out: Path, drawn, records: dict, workdir: Path, bar,
-          judged: bool) -> tuple[int, dict, list]:
+def _grow(training: Training, judged: bool) -> tuple[int, dict, list]:
     """``size: auto``: train the members of ``drawn`` in order, round by
     round, until the split-half reliability of the difficulties of the
     first k reaches the target (:func:`committee.metrics.difficulty_stats.reliability`) or
     k is ``max_size``.  Returns k, the stability record of the manifest and
     the members that failed.  The first k members are those of a run of
     ``size: k``: which round trained them changes nothing."""
+    cfg, inputs, drawn, records, bar = (training.cfg, training.inputs, training.drawn,
+                                        training.records, training.bar)
     c = cfg.committee
     target, k, by_size = c.stable.reliability, min(c.stable.min_size, len(drawn)), {}
     while True:
-        failures = _train_members(cfg, inputs, out, drawn, records, _todo(drawn[:k], records),
-                                  workdir, bar, judged)
+        failures = _train_members(training, _todo(drawn[:k], records), judged)
         if failures:
             return k, {}, failures
         # the first members judged once enough have finished, whichever round they came in
@@ -529,13 +341,15 @@ def _saved_members(out: Path, committee, n_gold: int) -> dict[int, dict]:
     return records
 
 
-def _train_members(cfg, inputs: RunInputs, out: Path, committee, records: dict, todo,
-                   workdir: Path, bar, judged: bool) -> list[pools.MemberFailure]:
+def _train_members(training: Training, todo, judged: bool) -> list[pools.MemberFailure]:
     """Train the members of ``todo`` in the pool, saving each as it arrives
-    (into ``records`` too) and, until ``judged``, judging the first ones
-    (:func:`_check_first`); returns the members that failed."""
+    (into ``training.records`` too) and, until ``judged``, judging the first
+    ones (:func:`_check_first`); returns the members that failed."""
     if not todo:
         return []
+    cfg, inputs, out, committee, records, workdir, bar = (
+        training.cfg, training.inputs, training.out, training.drawn, training.records,
+        training.workdir, training.bar)
     n_train, n_gold = len(inputs.train_sentences), inputs.n_units()
     by_index = {m.index: m for m in committee}
     failures: list[pools.MemberFailure] = []
@@ -582,7 +396,7 @@ def _check_first(cfg, records: dict, n_train: int) -> bool:
         f"corpus.train {source_description(cfg.corpus.train)}",
         f"corpus.test {source_description(cfg.corpus.test)}",
         samples=[(r.get("n_sentences", 0), r.get("ratio", 0.0)) for r in records.values()],
-        n_train=n_train, task=tasks_mod.get(_task(cfg)))
+        n_train=n_train, task=tasks_mod.get(cfg.task))
 
 
 #: A member whose f1 is more than this below the committee's median draws a warning.
@@ -633,45 +447,5 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     files = [name for name in OUTPUT_FILES if name != layout.MANIFEST_FILE]
     if marks_mod.write_predictions(p.predictions, committee, records):
         files.append(PREDICTIONS_FILE)
-    layout.write_manifest(out, _manifest(cfg, inputs, committee, records, fingerprint, d, oov,
-                                         stability), files)
-
-
-def _manifest(cfg, inputs: RunInputs, committee, records, fingerprint, d, oov,
-              stability: dict | None = None) -> dict:
-    """What ``manifest.json`` says of a run (its files' checksums are added
-    by :func:`committee.pipeline.layout.write_manifest`)."""
-    config = cfg.to_dict(resolved=False)
-    # how and where it ran does not change what it made: keep the outputs
-    # byte-identical across backends, worker counts and output directories
-    config.pop("parallel", None)
-    config.pop("output", None)
-    return {
-        "name": cfg.name,
-        "signature": difficulty_signature(cfg, inputs, stability),
-        "fingerprint": fingerprint,
-        "config": config,
-        "seeds": {"seed": cfg.committee.seed,
-                  "member_rng": "numpy.random.default_rng(SeedSequence(seed, spawn_key=(k,)))"},
-        "corpus": {
-            "train": _corpus_summary(inputs.train, len(inputs.train_sentences)),
-            "test": _corpus_summary(inputs.test, len(inputs.test.words)),
-            "vocabulary": inputs.vocabulary_source | {"words": len(inputs.vocabulary)},
-            "test_oov_rate": float(oov.mean()),
-        },
-        "committee": {"size": len(committee), "members": [
-            {k: records[m.index][k] for k in ("index", "template", "ratio", "n_sentences",
-                                              "p", "r", "f1")}
-            for m in committee]} | ({} if stability is None else {"stability": stability}),
-        "difficulty": {tasks_mod.get(inputs.task).count_key: int(d.size), "mean": float(d.mean()),
-                       "histogram": difficulty_stats.bin_counts(d).tolist(),
-                       "bins": "[0,0.1), [0.1,0.2), ..., [0.9,1.0]"},
-        "versions": _versions(),
-    }
-
-
-def _corpus_summary(c: corpus_mod.Corpus, n_sentences: int) -> dict:
-    return {"path": c.path if not c.path.startswith("/") else os.path.basename(c.path),
-            "sha256": c.sha256, "content_sha256": c.content_sha256,
-            "sentences": n_sentences, "words": c.n_words(),
-            "characters": sum(len(w) for s in c.words for w in s)}
+    layout.write_manifest(out, runmanifest.manifest(cfg, inputs, committee, records,
+                                                     fingerprint, d, oov, stability), files)
