@@ -11,8 +11,8 @@ converged, EM iterations, largest change at the end, seconds, the largest
 member θ, and the model ``committee irt --model auto`` ends with.  With
 ``--prefixes LO HI``, the fits are of the committee's first K' members for
 every K' from LO to HI (a prefix of the member list is itself a committee)
-instead of the whole committee.  Fits below ``itemresponse.MIN_K`` members, which
-``committee irt`` refuses, are measured too.  docs/itemresponse.md ("Small
+instead of the whole committee.  Fits below ``irt.MIN_K`` members, which
+``committee irt`` refuses, are measured too.  docs/irt.md ("Small
 committees") records the output.
 """
 

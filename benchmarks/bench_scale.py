@@ -13,7 +13,7 @@
    of the words right, and a random segmentation of the test characters),
    saves each with ``marks.save_member``, loads them all back with
    ``marks.load_member`` (what a resumed run does) and calls
-   ``dataset.write_outputs``.  Reports the process's peak resident memory
+   ``pipeline.write_outputs``.  Reports the process's peak resident memory
    (``ru_maxrss``) after the imports, after reading the corpora, after the
    members and after writing the outputs (``VmHWM``: the high-water mark
    of this process alone).

@@ -34,8 +34,8 @@ RUN_IMPORTS = "import committee.cli, committee.config, committee.pipeline.workfl
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from committee.pipeline import lock
-    with lock.hold(sys.argv[1], "committee run", create=True):
+    from committee.pipeline import lock as runlock
+    with runlock.hold(sys.argv[1], "committee run", create=True):
         print("locked", flush=True)
         time.sleep(600)
 """)
@@ -63,7 +63,7 @@ def wall(cmd: list[str], cwd: Path, repeat: int, expect: int = 0) -> tuple[float
 
 def refused_run(tree: Path, repeat: int) -> tuple[float, float] | None:
     """A ``committee run`` on an ``output.dir`` that another process holds."""
-    if not (tree / "committee" / "lock.py").exists():
+    if not (tree / "committee" / "runlock.py").exists():
         return None
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "run"

@@ -82,17 +82,17 @@ def test_the_paper_numbers_have_one_home():
 TOY = '''
 import sys
 from pathlib import Path
-from committee.report import analyses as analyses_mod
+from committee.report import analyses as x
 
 def toy(ctx):
     (ctx.out_dir / "toy.csv").write_text("x,y\\n1,2\\n2,5\\n", encoding="utf-8")
     return f"## Toy heading\\n\\nToy level {ctx.cfg.experiments.toy_level}.\\n"
 
-analyses_mod.REGISTRY = analyses_mod.REGISTRY + (analyses_mod.Analysis(
+x.REGISTRY = x.REGISTRY + (x.Analysis(
     "toy", toy, "Toy heading", "a toy analysis",
-    (analyses_mod.Setting("toy_level", int, 3, "how much toy"),), ("report/toy*",),
-    (analyses_mod.Chart("report/toy.csv", "Toy chart", "line", "x", ("y",)),
-     analyses_mod.Chart("report/toy-never.csv", "Toy chart never written", "table"))),)
+    (x.Setting("toy_level", int, 3, "how much toy"),), ("report/toy*",),
+    (x.Chart("report/toy.csv", "Toy chart", "line", "x", ("y",)),
+     x.Chart("report/toy-never.csv", "Toy chart never written", "table"))),)
 
 from committee import cli, config
 sys.path.insert(0, sys.argv[2])

@@ -334,7 +334,7 @@ def test_report_irt_section(tmp_path):
         "## IRT: item response theory on the committee's marks\n\nNot fitted: 3 members are "
         "too few for an IRT fit (at least 5 for the 1PL model, 12 for the 2PL; `committee irt` "
         "refuses the same committee). Train a larger committee (`committee.size`) for this "
-        "section (docs/itemresponse.md).\n")
+        "section (docs/irt.md).\n")
     assert small.notes == [] and small.figures == [] and small.irt is None
 
 
@@ -359,7 +359,7 @@ def test_config_switch_runs_irt_after_the_committee(toy_corpus, tmp_path):
     assert summary["model"] == "1pl"
     report = (out / "report.md").read_text("utf-8")
     assert ("A 1PL model (one discrimination shared by every word: 6 members are too few "
-            "for the 2PL model (at least 12); docs/itemresponse.md) fitted to the K = 6 members") in report
+            "for the 2PL model (at least 12); docs/irt.md) fitted to the K = 6 members") in report
     assert (f"- IRT: {p.marks}: 6 members are too few for the 2PL model (at least 12): fitted "
             "the 1PL model") in report
     items = p.irt_items.read_bytes()

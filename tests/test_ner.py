@@ -313,8 +313,8 @@ def test_the_report_with_a_tagger_that_finds_no_entity(ner_run, tmp_path):
     assert names == ["table2", "stability", "ranking", "bins", "entities", "confusion"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        page = report_mod(run, overrides=["analyses_mod.table2_fractions=[0.2]",
-                                          "analyses_mod.table2_max_iterations=3"],
+        page = report_mod(run, overrides=["experiments.table2_fractions=[0.2]",
+                                          "experiments.table2_max_iterations=3"],
                           analyses=names, systems=[str(out)], progress=False)
     assert [str(w.message) for w in caught if w.category is ReportWarning] == []
     text = page.read_text(encoding="utf-8")
@@ -403,8 +403,8 @@ def test_a_word_segmenter_is_refused_as_an_entity_tagger(ner_run):
     from committee.report.rundata import check_experiments
 
     assert segmenters.tagger_problem("lac") is None
-    cfg = load_config(ner_run.parent / "ner.yaml", overrides=["analyses_mod.segmenters=[jieba]"])
-    with pytest.raises(ConfigError, match=r"analyses_mod.segmenters\[0\]: jieba: not an entity "
+    cfg = load_config(ner_run.parent / "ner.yaml", overrides=["experiments.segmenters=[jieba]"])
+    with pytest.raises(ConfigError, match=r"experiments.segmenters\[0\]: jieba: not an entity "
                                           "tagger"):
         check_experiments(cfg, ("ranking",))
     with pytest.raises(segmenters.SegmenterUnavailable, match="jieba: not an entity tagger"):

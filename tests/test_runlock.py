@@ -29,8 +29,8 @@ IN_USE = re.compile(r"^(?P<dir>\S+) is in use by committee run \(pid (?P<pid>\d+
 # A process that takes the lock of argv[1] as argv[2], says so, and sleeps.
 HOLDER = textwrap.dedent("""
     import sys, time
-    from committee.pipeline import lock as lock_mod
-    with lock_mod.hold(sys.argv[1], sys.argv[2], create=True):
+    from committee.pipeline import lock as runlock
+    with runlock.hold(sys.argv[1], sys.argv[2], create=True):
         print("locked", flush=True)
         time.sleep(600)
 """)

@@ -8,7 +8,7 @@ line says so, no process of the run survives (its process tree is walked:
 its session, since every run here starts a new one), and a rerun resumes,
 ending with the bytes of an uninterrupted run without retraining a member
 that had finished.  A parent killed by SIGKILL takes its workers with it.
-``pools.n_jobs`` never starts more workers than there are tasks or
+``parallel.n_jobs`` never starts more workers than there are tasks or
 usable cores, and says so once.
 
 Runs are paused at a phase by ``tests/stophooks.py`` and signalled there.
@@ -70,8 +70,8 @@ def saved(out: Path) -> list[int]:
 
 def rerun(cfg: Path) -> int:
     """Resume a run in this process (its outputs do not depend on the backend)."""
-    return cli.main(["run", str(cfg), "--quiet", "--set", "pools.backend=sequential",
-                     "--set", "pools.n_jobs=1"])
+    return cli.main(["run", str(cfg), "--quiet", "--set", "parallel.backend=sequential",
+                     "--set", "parallel.n_jobs=1"])
 
 
 def last_run(log: str) -> str:
@@ -316,15 +316,15 @@ def test_dask_workers_end_with_a_parent_killed_by_sigkill(reference, toy_corpus,
 
 @pytest.mark.parametrize("backend, n_jobs, n_tasks, cores, what, expected, note", [
     ("loky", 100000, 3, 2, "members", 2,
-     "pools.n_jobs: 100000 reduced to 2 (2 usable cores, 3 members to train)"),
+     "parallel.n_jobs: 100000 reduced to 2 (2 usable cores, 3 members to train)"),
     ("loky", 16, 3, 8, "members", 3,
-     "pools.n_jobs: 16 reduced to 3 (8 usable cores, 3 members to train)"),
+     "parallel.n_jobs: 16 reduced to 3 (8 usable cores, 3 members to train)"),
     ("loky", 4, 1, 8, "members", 1,
-     "pools.n_jobs: 4 reduced to 1 (8 usable cores, 1 member to train)"),
+     "parallel.n_jobs: 4 reduced to 1 (8 usable cores, 1 member to train)"),
     ("dask", 3000, 90, 1, "members", 1,
-     "pools.n_jobs: 3000 reduced to 1 (1 usable core, 90 members to train)"),
+     "parallel.n_jobs: 3000 reduced to 1 (1 usable core, 90 members to train)"),
     ("loky", 8, 4, 2, "Table 2 models", 2,
-     "pools.n_jobs: 8 reduced to 2 (2 usable cores, 4 Table 2 models to train)"),
+     "parallel.n_jobs: 8 reduced to 2 (2 usable cores, 4 Table 2 models to train)"),
     ("loky", 2, 3, 2, "members", 2, None),
     ("loky", -1, 3, 8, "members", 3, None),  # all cores, as asked: nothing to say
     ("loky", -1, 30, 8, "members", 8, None),
@@ -391,7 +391,7 @@ def test_n_jobs_64_starts_two_workers_on_two_cores(toy_corpus, tmp_path, backend
         pytest.importorskip("distributed")
     cfg = write_config(tmp_path, toy_corpus, backend, n_jobs=64)
     out = tmp_path / "out"
-    note = "committee: note: pools.n_jobs: 64 reduced to 2 (2 usable cores, 3 members to train)\n"
+    note = "committee: note: parallel.n_jobs: 64 reduced to 2 (2 usable cores, 3 members to train)\n"
     with Run(tmp_path, ["run", str(cfg), "--quiet"], "members",
              {"LOKY_MAX_CPU_COUNT": "2"}) as run:
         run.wait_until(_ready("members", run, out))
@@ -401,7 +401,7 @@ def test_n_jobs_64_starts_two_workers_on_two_cores(toy_corpus, tmp_path, backend
         assert run.signal(signal.SIGTERM) == 143
         assert run.stderr() == note + STOP_LINES[signal.SIGTERM]
         assert_nothing_survives(run)
-    assert "pools.n_jobs: 64 reduced to 2" in (out / "run.log").read_text("utf-8")
+    assert "parallel.n_jobs: 64 reduced to 2" in (out / "run.log").read_text("utf-8")
 
 
 def test_table2_models_are_capped_too(toy_corpus, tmp_path, monkeypatch, capsys):
@@ -412,10 +412,10 @@ def test_table2_models_are_capped_too(toy_corpus, tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(pools, "usable_cores", lambda: 2)
     capsys.readouterr()
     assert cli.main(["report", str(out), "--only", "table2", "--quiet",
-                     "--set", "pools.backend=loky", "--set", "pools.n_jobs=8",
+                     "--set", "parallel.backend=loky", "--set", "parallel.n_jobs=8",
                      "--set", "experiments.table2_fractions=[0.5,1.0]",
                      "--set", "experiments.table2_max_iterations=5"]) == 0
-    assert capsys.readouterr().err == ("committee: note: pools.n_jobs: 8 reduced to 2 "
+    assert capsys.readouterr().err == ("committee: note: parallel.n_jobs: 8 reduced to 2 "
                                        "(2 usable cores, 2 Table 2 models to train)\n")
     log = (out / "run.log").read_text("utf-8")
     assert "table2: training 2 F2 model(s)" in log and "n_jobs 2\n" in log
