@@ -289,7 +289,7 @@
   function heatmap(id, a, nameOf) {
     const gs = groups(a);
     const traces = gs.map((g, k) => ({
-      type: "heatmap", visible: k === 0, colorscale: "Blues", showscale: false,
+      type: "heatmap", visible: k === 0, colorscale: [[0, "#f7fbff"], [1, "#08519c"]], showscale: false,
       name: g.key == null ? a.title : nameOf(g.key),
       x: a.y.map(nameOf), y: pick(a.columns[a.x], g.rows).map(String),
       z: g.rows.map((r) => a.y.map((c) => a.columns[c][r])), texttemplate: "%{z}",
@@ -298,7 +298,7 @@
       buttons: gs.map((g, k) => ({ label: nameOf(g.key), method: "update",
                                    args: [{ visible: gs.map((_, j) => j === k) }] })) }];
     plot(id, traces, { title: { text: a.title }, updatemenus: menu,
-                       xaxis: { title: { text: a.y_title }, automargin: true, side: "top" },
+                       xaxis: { title: { text: a.y_title }, automargin: true },
                        yaxis: { title: { text: a.x_title }, automargin: true, autorange: "reversed" } });
   }
   function lineTraces(a, nameOf) {
