@@ -1,7 +1,6 @@
 """The package's layout (docs/architecture.md): imports only go down the
-floors along the data's path, there is no import cycle, no module is longer
-than 800 lines and no function has more than 60 lines of code (its
-docstring, blank lines and comment-only lines not counted).
+floors along the data's path, there is no import cycle and the top level
+holds at most twelve entries (the size rules: tests/test_sizes.py).
 
 Every module of ``committee`` is parsed with :mod:`ast`, imports inside
 functions included.  ``committee/__init__.py`` (the public API and
@@ -50,8 +49,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}
 
-MAX_MODULE_LINES = 800
-MAX_CODE_LINES = 60
 
 
 def module_name(path: Path) -> str:
@@ -222,43 +219,9 @@ def code_lines(source: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> int
                if n not in skip and line.strip() and not line.strip().startswith("#"))
 
 
-def long_functions() -> set[str]:
-    out = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                n = code_lines(source, node)
-                if n > MAX_CODE_LINES:
-                    out.add(f"{path.relative_to(PACKAGE).as_posix()}:{node.name} ({n})")
-    return out
-
-
-def long_modules() -> set[str]:
-    out = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        n = len(path.read_text(encoding="utf-8").splitlines())
-        if n > MAX_MODULE_LINES:
-            out.add(f"{path.relative_to(PACKAGE).as_posix()} ({n} lines)")
-    return out
-
-
-def test_no_function_has_more_than_60_code_lines():
-    assert long_functions() == set()
-
-
-def test_no_module_is_longer_than_800_lines():
-    assert long_modules() == set()
-
-
 #: The package's top level holds at most this many modules and packages
 #: (``__init__`` and ``__main__`` not counted): one per role.
 MAX_TOP_LEVEL = 12
-
-#: A module or function within 10% of its cap says why in a comment that
-#: starts with this marker (in the module's first 60 lines, or in the function).
-SIZE_NOTE = "# size:"
-
 
 def top_level(package: Path = PACKAGE) -> list[str]:
     return sorted(p.stem if p.is_file() else p.name for p in package.iterdir()
@@ -266,34 +229,9 @@ def top_level(package: Path = PACKAGE) -> list[str]:
                   or (p.is_dir() and (p / "__init__.py").exists()))
 
 
-def near_caps() -> set[str]:
-    """Modules over 90% of MAX_MODULE_LINES and functions over 90% of
-    MAX_CODE_LINES that do not say why in a SIZE_NOTE comment."""
-    out = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        name = path.relative_to(PACKAGE).as_posix()
-        if len(lines) > 0.9 * MAX_MODULE_LINES and not any(
-                line.lstrip().startswith(SIZE_NOTE) for line in lines[:60]):
-            out.add(f"{name} ({len(lines)} lines)")
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                n = code_lines(source, node)
-                body = lines[node.lineno - 1:node.end_lineno]
-                if n > 0.9 * MAX_CODE_LINES and not any(
-                        line.lstrip().startswith(SIZE_NOTE) for line in body):
-                    out.add(f"{name}:{node.name} ({n})")
-    return out
-
-
 def test_at_most_12_modules_at_the_top_level():
     found = top_level()
     assert len(found) <= MAX_TOP_LEVEL, found
-
-
-def test_nothing_within_10_percent_of_a_cap_without_saying_why():
-    assert near_caps() == set()
 
 
 def test_the_size_checks_can_fail(tmp_path):
