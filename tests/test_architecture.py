@@ -268,7 +268,7 @@ DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 #: The kinds of extension docs/architecture.md's "Where to add" table covers.
 EXTENSIONS = {"a metric", "a corpus format", "a segmenter", "a task", "a trainer",
-              "an analysis", "a subcommand"}
+              "an analysis", "a subcommand", "a unit kind"}
 
 _PLACE = re.compile(r"`((?:committee/[\w/<>]+\.py)|pyproject\.toml)`(?: \(`(\w+)`)?")
 
