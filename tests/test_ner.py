@@ -369,8 +369,8 @@ for line in sys.stdin:
 
 
 def _reported_with_toy_tagger(ner_run: Path, tmp_path: Path) -> Path:
-    """A copy of the run with its ranking reported and TAGGER run by the
-    report as ``cmd:`` (``report/systems/toy_tagger.bio``)."""
+    """A copy of the run with its ranking and confusion matrices reported
+    and TAGGER run by the report as ``cmd:`` (``report/systems/toy_tagger.bio``)."""
     import shutil
 
     from committee import report as report_mod
@@ -380,8 +380,8 @@ def _reported_with_toy_tagger(ner_run: Path, tmp_path: Path) -> Path:
     run = tmp_path / "run"
     shutil.copytree(ner_run, run)
     with _quiet():
-        report_mod(run, analyses=["ranking"], segmenters=[f"cmd:{sys.executable} {script}"],
-                   progress=False)
+        report_mod(run, analyses=["ranking", "confusion"],
+                   segmenters=[f"cmd:{sys.executable} {script}"], progress=False)
     return run
 
 
@@ -443,7 +443,8 @@ def test_from_run_builds_the_page_data_of_an_entity_run(ner_run, tmp_path):
 def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
     """report.html of an entity run: every gold entity listed, outcome filters
     counting as the scorer's entity error types, a row showing each system's
-    entities of the sentence; no console error."""
+    entities of the sentence, the confusion matrix as a labelled heat map (its
+    cells those of report/confusion.csv); no console error."""
     from test_html_report import _chromium
 
     exe = _chromium()
@@ -476,8 +477,21 @@ def test_report_html_explores_entities_in_a_browser(ner_run, tmp_path):
         detail = pg.text_content("[data-testid=detail]")
         assert detail.startswith("“") and "gold" in detail and "toy_tagger" in detail
         assert pg.locator("#detail span.e.hit").count() >= 1  # the entity, marked in gold
+        heat = pg.locator("[data-testid=analysis]", has_text="Confusion matrices")
+        heat.scroll_into_view_if_needed()
+        heat.locator(".heatmaplayer").wait_for(timeout=30_000)
+        written = [t.text_content() for t in heat.locator(".heatmaplayer text").all()]
+        axes = [t.text_content() for t in heat.locator(".xtick text, .ytick text").all()]
         browser.close()
     assert errors == []
+    import pandas as pd
+
+    matrix = pd.read_csv(run / "report" / "confusion.csv").set_index("gold")
+    cells = matrix.drop(columns="system").to_numpy()
+    assert written == [str(v) for v in cells.ravel()]  # each cell's count written in it
+    k = len(matrix.columns) - 1  # predicted across, gold down
+    assert axes[:k] == list(matrix.columns[1:]) and sorted(axes[k:]) == sorted(matrix.index)
+    assert matrix.index[-1] == "spurious" and matrix.columns[-1] == "missed"
 
 
 def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus, tmp_path):
