@@ -75,6 +75,12 @@ def systems_of(bank) -> dict[str, list]:
         except segmenters.SegmenterUnavailable:
             continue
         out[name] = segmenters.segment(seg, texts)
+        if name == "jieba":  # its dictionary alone, no HMM for unknown words
+            import jieba
+
+            plain = segmenters.Segmenter("jieba-nohmm", "0",
+                                         lambda t: jieba.lcut(t, HMM=False))
+            out["jieba (no HMM)"] = segmenters.segment(plain, texts)
     for rate in (0.02, 0.05, 0.1, 0.2):
         out[f"gold {100 * rate:g}%"] = perturb(bank.gold.words, rate, 7)
     out["split fours"] = [[c for w in s for c in (w if len(w) == 4 else [w])]

@@ -42,7 +42,7 @@ def selection_probabilities(size: np.ndarray, floor: float) -> np.ndarray:
     distribution: ``(1 − floor) · size / Σ size + floor / n``; uniform when
     every size is 0.
 
-    >>> selection_probabilities(np.array([3.0, 1.0, 0.0, 0.0]), 0.2).tolist()
+    >>> selection_probabilities(np.array([3.0, 1.0, 0.0, 0.0]), 0.2).round(12).tolist()
     [0.65, 0.25, 0.05, 0.05]
     """
     size = np.asarray(size, np.float64)
@@ -96,6 +96,36 @@ def predict(p_correct: np.ndarray, d: np.ndarray, unit_sentence: np.ndarray,
     cd = sentence_sums(d * p_correct, unit_sentence, s)
     return np.column_stack((c, cd, c + kappa[0] * (gold[:, 0] - c),
                             cd + kappa[1] * (gold[:, 1] - cd)))
+
+
+#: Administered sentences needed before the predictions are calibrated (:func:`calibrate`).
+MIN_CALIBRATION = 5
+
+
+def calibrate(model: np.ndarray, gold: np.ndarray, seen: np.ndarray,
+              observed: np.ndarray) -> np.ndarray:
+    """The model's predictions (sentences × 4) calibrated on the sentences
+    ``seen``: each of the four counts regressed, without intercept, on its
+    model prediction and on the sentence's gold total of the same kind
+    (``n_gold`` for the word counts, ``gold_d`` for the weights), by least
+    squares over the ``observed`` rows of ``seen``; below
+    :data:`MIN_CALIBRATION` sentences the model's own.  A model that ranks
+    the sentences well keeps its weight; one that does not gives way to the
+    ratio to the gold totals, as the plain ratio estimate uses them.
+
+    >>> m = np.array([[1.0, 0, 1, 0]] * 6); g = np.array([[2.0, 1.0]] * 6)
+    >>> calibrate(m, g, np.arange(6), np.array([[2.0, 0.5, 2, 0.5]] * 6))[0].round(6).tolist()
+    [2.0, 0.5, 2.0, 0.5]
+    """
+    if seen.size < MIN_CALIBRATION:
+        return model
+    aux = gold[:, [0, 1, 0, 1]]
+    out = np.empty_like(model)
+    for k in range(4):
+        x = np.column_stack((model[seen, k], aux[seen, k]))
+        beta = np.linalg.lstsq(x, observed[:, k], rcond=None)[0]
+        out[:, k] = beta[0] * model[:, k] + beta[1] * aux[:, k]
+    return out
 
 
 def draw_totals(base: np.ndarray, residual: np.ndarray, q: np.ndarray) -> np.ndarray:

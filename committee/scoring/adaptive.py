@@ -176,15 +176,18 @@ def check_words(bank: Bank, i: int, words: list, where: tuple[str, int | None]) 
 
 
 def _predictions(state: _State) -> tuple[np.ndarray, np.ndarray]:
-    """Each sentence's predicted counts at the current θ and its Fisher
-    information, Σ a² P (1 − P) over its words."""
+    """Each sentence's predicted counts at the current θ, calibrated on the
+    sentences administered (:func:`committee.metrics.estimators.calibrate`),
+    and its Fisher information, Σ a² P (1 − P) over its words."""
     bank = state.bank
     p = itemresponse.probability([state.theta], bank.a, bank.b)[0]
     info = estimators.sentence_sums(bank.a ** 2 * p * (1 - p), bank.unit_sentence,
                                     bank.n_sentences)
     seen = state.done
     kappa = estimators.ratios(state.rows[seen], bank.gold_rows[seen])
-    return estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa), info
+    model = estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa)
+    idx = np.flatnonzero(seen)
+    return estimators.calibrate(model, bank.gold_rows, idx, state.rows[idx]), info
 
 
 def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
@@ -243,6 +246,9 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
         cov = np.zeros((4, 4))
     else:
         mean, cov = estimators.combine(_draw_estimates(state))
+        m = state.used  # residuals of a fit of 2 coefficients per total: n / (n - 2)
+        if m >= estimators.MIN_CALIBRATION:
+            cov = cov * m / (m - 2)
     return estimators.intervals(bank.known, mean, cov, keys)
 
 
