@@ -81,7 +81,8 @@ def test_every_file_an_analysis_writes_is_named_in_its_outputs(toy):
                      if any(fnmatch.fnmatch(name, g) for g in globs)] for name in written}
     assert {name: len(o) for name, o in owners.items()} == {name: 1 for name in written}
     # no IRT in this run, and no entities or tags in a segmentation run
-    assert {o[0] for o in owners.values()} == set(OUTPUTS) - {"irt", "entities", "tags"}
+    assert {o[0] for o in owners.values()} == set(OUTPUTS) - {"irt", "entities", "tags",
+                                                               "confusion"}
 
 
 def test_table2_csv_holds_fractions_that_committee_score_reproduces(toy):

@@ -4,7 +4,6 @@ Markdown."""
 
 from __future__ import annotations
 
-from committee import tasks as tasks_mod
 from committee.cli import score_adaptive
 from committee.cli.options import UsageError, check_encodings, file_options, task_option
 from committee.corpus import NORMALIZATIONS
@@ -146,10 +145,8 @@ def _check_labels(args, task) -> None:
                          "standard input ('-')")
 
 
-def _with_labels(text: str, args, scorer, names: list[str]) -> str:
-    """``--json`` with each system's ``schemes`` and ``confusion``, or the
-    text with their tables (``--markdown``: as Markdown)."""
-    import json
+def _label_results(args, scorer) -> list[dict]:
+    """Each output's ``schemes`` and ``confusion`` (those asked for)."""
     import warnings
 
     from committee.metrics import confusion, schemes
@@ -157,15 +154,15 @@ def _with_labels(text: str, args, scorer, names: list[str]) -> str:
     overlap = 1.0 if args.min_overlap is None else args.min_overlap
     with warnings.catch_warnings():  # the outputs' warnings were given once already
         warnings.simplefilter("ignore")
-        extra = [({"schemes": schemes.score_output(scorer, o, min_overlap=overlap)}
-                  if args.schemes else {})
-                 | ({"confusion": confusion.of_output(scorer, o, min_overlap=overlap)}
-                    if args.confusion else {}) for o in args.outputs]
-    if args.json:
-        data = json.loads(text)
-        for row, more in zip(data["systems"], extra):
-            row.update({k: v.to_dict() for k, v in more.items()})
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return [({"schemes": schemes.score_output(scorer, o, min_overlap=overlap)}
+                 if args.schemes else {})
+                | ({"confusion": confusion.of_output(scorer, o, min_overlap=overlap)}
+                   if args.confusion else {}) for o in args.outputs]
+
+
+def _with_labels(text: str, args, extra: list[dict], names: list[str]) -> str:
+    """The text with each output's schemes and confusion tables (``--markdown``:
+    as Markdown)."""
     parts = [text]
     for name, more in zip(names, extra):
         for key, value in more.items():
@@ -208,15 +205,16 @@ def cmd_score(args) -> int:
 
         sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
                                      full=result.systems, check=check)
+    extra = _label_results(args, scorer) if args.schemes or args.confusion else None
     if args.json:
         text = result.json(args.columns if args.metrics is not None else None,
-                           gold_check=sens)
+                           gold_check=sens, per_system=extra)
     elif args.markdown:
         text = result.markdown(args.columns)
     else:
         text = result.text(args.columns)
-    if args.schemes or args.confusion:
-        text = _with_labels(text, args, scorer, [s["name"] for s in result.systems])
+    if extra is not None and not args.json:
+        text = _with_labels(text, args, extra, [s["name"] for s in result.systems])
     print(text)
     if sens is not None and not args.json:
         print()

@@ -65,7 +65,9 @@ def check(args) -> None:
     if not args.target > 0:
         raise UsageError(f"--target: {args.target:g} points: the width of the interval that "
                          "stops the test must be above 0")
-    if args.task != "segmentation" or (args.format or "sighan") != "sighan":
+    from committee.tasks import get as get_task
+
+    if get_task(args.task).unit_kind.labelled or (args.format or "sighan") != "sighan":
         raise UsageError("--adaptive reads segmentations of one sentence a line: --task "
                          "segmentation and --format sighan")
     if "-" in args.outputs:

@@ -11,6 +11,7 @@ import os
 import sys
 from dataclasses import replace
 
+from committee import tasks as tasks_mod
 from committee.errors import InputError
 from committee.metrics import estimators
 from committee.scoring import adaptive
@@ -33,7 +34,7 @@ def load_bank(gold, run, difficulty=None, options=None, *, quiet: bool = False):
     from committee.scoring import irt
 
     options = replace(options or scoring.ScorerOptions(), irt=None, buckets=None)
-    if options.task != "segmentation":
+    if tasks_mod.get(options.task).unit_kind.labelled:
         raise ValueError(f"--adaptive scores segmentations (--task segmentation), not "
                          f"--task {options.task}")
     if run is None or not os.path.isdir(run):
