@@ -257,11 +257,10 @@ def group_alive(pgid: int) -> bool:
     ended (it waits for its parent, or an init that may never reap it, to
     collect its status), so on Linux the group's members are read from
     ``/proc``; elsewhere any member, zombies too, counts."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        names = None
-    if not names:
+    from committee.system import reaper
+
+    stats = reaper.proc_stats()
+    if not stats:
         try:
             os.killpg(pgid, 0)
         except ProcessLookupError:
@@ -269,19 +268,7 @@ def group_alive(pgid: int) -> bool:
         except OSError:  # a member that is not ours to signal is still alive
             return True
         return True
-    wanted = str(pgid).encode("ascii")
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                text = f.read()
-        except OSError:  # it ended meanwhile
-            continue
-        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid pgrp
-        if len(fields) > 2 and fields[0] not in (b"Z", b"X") and fields[2] == wanted:
-            return True
-    return False
+    return any(group == pgid and state not in (b"Z", b"X") for _, state, _, group in stats)
 
 
 def _signal_group(pgid: int, signum: int) -> None:

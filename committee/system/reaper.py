@@ -99,15 +99,14 @@ class Supervisor:
         return code if code >= 0 else 128 - code
 
 
-def descendants(root: int) -> list[int]:
-    """The live processes below ``root`` (a zombie has ended), by the
-    parent ids of ``/proc/*/stat``."""
-    children: dict[int, list[int]] = {}
-    live = set()
+def proc_stats() -> list[tuple[int, bytes, int, int]] | None:
+    """``(pid, state, ppid, pgrp)`` of every process in ``/proc`` (a process
+    that ends while it is read is left out); None without ``/proc``."""
     try:
         names = os.listdir("/proc")
-    except OSError:  # no /proc: the command's group is all that is stopped
-        names = []
+    except OSError:
+        return None
+    out = []
     for name in names:
         if not name.isdigit():
             continue
@@ -116,12 +115,20 @@ def descendants(root: int) -> list[int]:
                 text = f.read()
         except OSError:  # it ended meanwhile
             continue
-        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid
-        if len(fields) < 2:
-            continue
-        pid = int(name)
-        children.setdefault(int(fields[1]), []).append(pid)
-        if fields[0] not in (b"Z", b"X"):
+        fields = text[text.rfind(b")") + 2:].split()  # after "pid (comm) ": state ppid pgrp
+        if len(fields) > 2:
+            out.append((int(name), fields[0], int(fields[1]), int(fields[2])))
+    return out
+
+
+def descendants(root: int) -> list[int]:
+    """The live processes below ``root`` (a zombie has ended), by the
+    parent ids of ``/proc/*/stat``."""
+    children: dict[int, list[int]] = {}
+    live = set()
+    for pid, state, ppid, _ in proc_stats() or ():  # no /proc: the group is all that is stopped
+        children.setdefault(ppid, []).append(pid)
+        if state not in (b"Z", b"X"):
             live.add(pid)
     found, todo = [], [root]
     while todo:
