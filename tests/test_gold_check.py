@@ -860,6 +860,6 @@ def test_a_system_in_another_encoding_or_format_says_what_check_gold_reads(toy_r
     code = main(["check-gold", str(toy_run), "--system", str(pku)])
     err = capsys.readouterr().err
     assert code == 3 and err == (
-        f"committee: error: {pku}:1: looks like pku (word/POS tokens), not a SIGHAN "
-        "segmentation: --system reads segmentations as UTF-8 SIGHAN files (words separated by "
-        "spaces); give the output's words in that format\n")
+        f"committee: error: {pku}:1: looks like pku (word/POS tokens), read as sighan: "
+        "--system reads segmentations as UTF-8 SIGHAN files (words separated by spaces); give "
+        "this output in that format\n")

@@ -125,21 +125,10 @@ def system_ends(test: Corpus, path):
     encoding or format is refused with what ``check-gold`` reads (it has no
     option to read others)."""
     from committee import corpus as corpus_mod
-    from committee.errors import DecodeError, FormatMismatchError, InputError
     from committee.metrics import suspicion
     from committee.metrics.align import check_aligned
 
-    try:
-        out = corpus_mod.read_corpus(path, format="sighan")
-    except DecodeError as exc:
-        found = f" (it decodes as {' or '.join(exc.candidates)})" if exc.candidates else ""
-        raise InputError(exc.path, exc.line, f"cannot decode as {exc.encoding} at byte "
-                         f"{exc.column} (0x{exc.bad.hex()}): {SYSTEM_FILES}; give this output "
-                         f"in UTF-8{found}") from None
-    except FormatMismatchError as exc:
-        raise InputError(exc.path, exc.line, f"looks like {exc.evidence}, not a SIGHAN "
-                         f"segmentation: {SYSTEM_FILES}; give the output's words in that "
-                         "format") from None
+    out = corpus_mod.reading.read_fixed(path, "sighan", SYSTEM_FILES)
     check_aligned(test, out)
     return suspicion.ends_of(out.words)
 
