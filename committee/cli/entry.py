@@ -35,7 +35,7 @@ import sys
 import warnings
 
 from committee import __version__
-from committee.cli import check_gold, irt, report, run, score, segment
+from committee.cli import check_gold, export, irt, report, run, score, segment
 from committee.cli.options import Parser, UsageError
 from committee.errors import CommitteeError, Note
 from committee.system.process import (
@@ -44,7 +44,7 @@ from committee.system.process import (
 #: The subcommands, in the order ``committee --help`` lists them: each a
 #: module whose ``add(sub)`` declares its parser, its handler (``func``)
 #: and, when argparse cannot say everything, its check (``check``).
-COMMANDS = (score, run, report, irt, check_gold, segment)
+COMMANDS = (score, run, report, irt, check_gold, segment, export)
 
 
 def build_parser() -> Parser:
