@@ -32,7 +32,6 @@ def cmd_export(args) -> int:
 
     done = export_mod.export(args.run_dir, args.out_dir, members=args.members,
                              force=args.force, license=args.license)
-    irt = ", IRT items" if done.irt else ""
     print(f"wrote {done.dir}/{export_mod.DATA_FILE} and {export_mod.CARD_FILE}: "
-          f"{done.rows:,} rows, columns {', '.join(done.columns)}{irt}; license {done.license}")
+          f"{done.rows:,} rows, columns {', '.join(done.columns)}; license {done.license}")
     return 0

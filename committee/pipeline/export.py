@@ -179,7 +179,7 @@ def table(cols: list[Column]):
     the ``datasets`` library records them (its ``huggingface`` metadata)."""
     import pyarrow as pa
 
-    schema = pa.schema([pa.field(c.name, c.arrow, nullable=False) for c in cols])
+    schema = pa.schema([pa.field(c.name, c.arrow) for c in cols])
     info = {"info": {"features": {c.name: c.info for c in cols}}}
     schema = schema.with_metadata({"huggingface": json.dumps(info, ensure_ascii=False)})
     return pa.Table.from_arrays([pa.array(c.values, type=c.arrow) for c in cols], schema=schema)
