@@ -170,7 +170,7 @@ def systems(paper_dir: Path) -> dict[str, list[list[str]]]:
 
     from committee import corpus as corpus_mod
     from committee.config import ExperimentsConfig
-    from committee.report.systems import _table2_file
+    from committee.report.analyses import table2
     from committee.segmenters import SEGMENTERS
 
     names = [n for n, tool in SEGMENTERS.items()
@@ -180,7 +180,7 @@ def systems(paper_dir: Path) -> dict[str, list[list[str]]]:
             "--quiet", "--set", "experiments.table2_preset=paper",
             "--set", "experiments.table2_max_iterations=null", "--set", "parallel.n_jobs=2"]
     args += [a for n in names for a in ("--with", n)]
-    made = [paper_dir / "report" / "table2" / f"{_table2_file('F2', f)}.txt"
+    made = [paper_dir / "report" / table2.output_file("F2", f)
             for f in ExperimentsConfig().table2_fractions]
     made += [paper_dir / "report" / "systems" / f"{n}.txt" for n in names]
     t0 = time.perf_counter()

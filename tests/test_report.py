@@ -96,11 +96,39 @@ def test_table2_csv_holds_fractions_that_committee_score_reproduces(toy):
                             train_words=out / "train-words.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        scored = scorer.score_all([out / "report/table2/F2-0500.txt",
-                                   out / "report/table2/F2-1000.txt"])
+        scored = scorer.score_all([out / "report/table2/F2-50.txt",
+                                   out / "report/table2/F2-100.txt"])
     for row, s in zip(t2.itertuples(), scored["systems"]):
         for k in ("p", "r", "f1", "pb", "rb", "fb"):
             assert getattr(row, k) == pytest.approx(s[k], abs=1e-12)
+
+
+def test_committee_score_takes_each_table2_output_as_it_is(toy, capsys):
+    """Each Table 2 model's output, beside its record in report/table2/, is
+    scored by `committee score GOLD OUTPUT` (no format option) to the f1 of
+    its row of report.md's Table 2, under the name F2-50, F2-100."""
+    import json
+
+    from committee.report.output import pct
+
+    _, out = toy
+    assert sorted(p.name for p in (out / "report/table2").iterdir() if p.is_file()) == [
+        "F2-100.json", "F2-100.txt", "F2-50.json", "F2-50.txt"]
+    capsys.readouterr()
+    code = cli.main(["score", "--json", "--gold", str(out / "test.txt"), "--difficulty",
+                     str(out / "test.weight"), str(out / "report/table2/F2-50.txt"),
+                     str(out / "report/table2/F2-100.txt")])
+    assert code == 0
+    scored = json.loads(capsys.readouterr().out)["systems"]
+    assert [s["name"] for s in scored] == ["F2-50", "F2-100"]
+    table = (out / "report/table2.md").read_text(encoding="utf-8").splitlines()[2:]
+    shown = {line.split("|")[1].strip(): line.split("|")[5].strip() for line in table}
+    assert shown == {"F2 50%": pct(scored[0]["f1"]), "F2 100%": pct(scored[1]["f1"])}
+    t2 = pd.read_csv(out / "table2.csv")
+    assert t2["f1"].tolist() == [s["f1"] for s in scored]  # golden: the same numbers
+    assert t2["fb"].tolist() == [s["fb"] for s in scored]
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "`report/table2/F2-50.txt`, `report/table2/F2-100.txt`" in report
 
 
 def test_systems_are_ranked_and_the_gold_copy_is_perfect(toy):
@@ -171,6 +199,22 @@ def test_report_command_reuses_the_table2_models_and_takes_human_judgements(toy,
     assert corr["f1"] == pytest.approx(difficulty_stats.pearson(systems["f1"], [2, 3, 4, 1]))
     assert "Pearson correlation with the human judgements" in (out / "report.md").read_text(
         encoding="utf-8")
+
+
+def test_table2_models_kept_under_their_former_names_are_renamed_and_reused(toy, capsys):
+    """A report of an earlier version kept F2-0500.json/.txt: the next report
+    renames them to F2-50 and reads the model back instead of training it."""
+    _, out = toy
+    t2dir = out / "report/table2"
+    for stem, old in (("F2-50", "F2-0500"), ("F2-100", "F2-1000")):
+        for suffix in (".json", ".txt"):
+            (t2dir / f"{stem}{suffix}").rename(t2dir / f"{old}{suffix}")
+    before = {p.name: p.read_bytes() for p in t2dir.iterdir() if p.is_file()}
+    code = cli.main(["report", str(out), "--quiet", "--only", "table2"])
+    assert code == 0, capsys.readouterr().err
+    after = {p.name: p.read_bytes() for p in t2dir.iterdir() if p.is_file()}
+    assert after == {name.replace("-0500", "-50").replace("-1000", "-100"): data
+                     for name, data in before.items()}
 
 
 def test_report_refusals(toy, tmp_path, capsys):

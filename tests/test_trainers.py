@@ -241,7 +241,7 @@ def test_table2_models_train_through_crf_trainer(maxmatch, toy_corpus, tmp_path)
     build_report(out, cfg, analyses=("table2",), progress=False,
                      load_inputs=dataset.load_inputs)
     assert maxmatch.trained == 5
-    record = json.loads((out / "report" / "table2" / "F2-1000.json").read_text(encoding="utf-8"))
+    record = json.loads((out / "report" / "table2" / "F2-100.json").read_text(encoding="utf-8"))
     assert (record["algorithm"], record["params"]) == ("forward", {})
     # the paper preset is python-crfsuite's: this trainer has none
     with pytest.raises(ConfigError) as err:

@@ -12,7 +12,9 @@ writes, inside the run directory:
   training times;
 * ``report/`` — one PNG and one CSV per analysis, ``systems.csv`` (every
   system's scores), and ``report/table2/`` with each Table 2 model's
-  segmentation of the test set (SIGHAN) and its record (settings, times).
+  output of the test set in the task's format (``F2-50.txt``: F2 on 50%
+  of the training sentences; ``committee score`` reads it as it is and
+  names it ``F2-50``) and its record (``F2-50.json``: settings, times).
 
 Systems are (1) the Table 2 models: template F2 (configurable) trained on
 20/50/80/100% of the training sentences, nested random samples drawn with

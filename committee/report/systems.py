@@ -31,6 +31,7 @@ from committee import tasks as tasks_mod
 from committee.errors import InputError, RunError
 from committee.system.files import atomic_write_text, clear_dir, owner_tag
 from committee.system.inputs import read_text
+from committee.report.analyses import table2
 from committee.report.rundata import RunData
 
 log = logging.getLogger("committee.run")
@@ -96,8 +97,16 @@ def _table2_name(template: str, fraction: float) -> str:
     return f"{template} {100 * fraction:g}%"
 
 
-def _table2_file(template: str, fraction: float) -> str:
-    return f"{template}-{round(1000 * fraction):04d}"
+def _renamed_legacy(out_dir: Path, template: str, fraction: float) -> None:
+    """Give the files of a Table 2 model that a report of an earlier version
+    kept under :func:`~committee.report.analyses.table2.legacy_stem` their
+    current names, so that the model is read back rather than trained again
+    and its output is where the report says."""
+    for suffix, current in ((table2.RECORD_SUFFIX, table2.record_file(template, fraction)),
+                            (table2.OUTPUT_SUFFIX, table2.output_file(template, fraction))):
+        old = out_dir / table2.MODELS_DIR / f"{table2.legacy_stem(template, fraction)}{suffix}"
+        if old.is_file() and not old.is_symlink() and not (out_dir / current).exists():
+            os.replace(old, out_dir / current)
 
 
 @dataclass(frozen=True)
@@ -207,11 +216,13 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
     """
     e = cfg.experiments
     notes: list[str] = []
-    tdir = out_dir / "table2"
+    tdir = out_dir / table2.MODELS_DIR
     train_sha = data.manifest.get("corpus", {}).get("train", {}).get("sha256", "")
     # sizes of the samples need the number of non-empty training sentences
     train_sentences = inputs.train_sentences if inputs is not None else None
-    records = _table2_records(e, tdir)
+    for fraction in e.table2_fractions:
+        _renamed_legacy(out_dir, e.table2_template, fraction)
+    records = _table2_records(e, out_dir)
     n_train = None
     if train_sentences is not None:
         n_train = len(train_sentences)
@@ -222,7 +233,7 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
     for fraction in e.table2_fractions:
         rec = records.get(fraction)
         key = None if n_train is None else _table2_key(data, cfg, fraction, n_train, train_sha)
-        out_path = tdir / f"{_table2_file(e.table2_template, fraction)}.txt"
+        out_path = out_dir / table2.output_file(e.table2_template, fraction)
         if rec is not None and key is not None and rec.get("key") == key and out_path.is_file():
             pred = _read_output(data, out_path)
             systems.append(System(_table2_name(e.table2_template, fraction), "table2",
@@ -252,12 +263,12 @@ def table2_systems(cfg, data: RunData, out_dir: Path, train: bool, inputs=None,
     return systems, notes
 
 
-def _table2_records(e, tdir: Path) -> dict:
+def _table2_records(e, out_dir: Path) -> dict:
     """The records of the Table 2 models already made, by fraction (a
     record that cannot be read is left out: its model is trained again)."""
     records = {}
     for fraction in e.table2_fractions:
-        rec_path = tdir / f"{_table2_file(e.table2_template, fraction)}.json"
+        rec_path = out_dir / table2.record_file(e.table2_template, fraction)
         if rec_path.is_file():
             try:
                 records[fraction] = runfiles.read_json(rec_path, "table2", dict)
@@ -335,9 +346,9 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Tra
                  result) -> System:
     """Write a trained Table 2 model's segmentation and record; return its system."""
     e = cfg.experiments
-    name = _table2_file(e.table2_template, fraction)
     words, tags = data.task_record.as_tokens(data.test.words, result.pred)
-    _write_output(data, tdir / f"{name}.txt", words, tags)
+    report_dir = tdir.parent
+    _write_output(data, report_dir / table2.output_file(e.table2_template, fraction), words, tags)
     rec = {"key": _table2_key(data, cfg, fraction, training.n_train, training.train_sha),
            "template": e.table2_template, "fraction": fraction, "n_train": training.n_train,
            "n_sentences": len(sents),
@@ -345,7 +356,8 @@ def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Tra
            "algorithm": training.algorithm, "params": training.params, "seed": e.seed,
            "timings": {k: round(v, 1) for k, v in result.timings.items()},
            "version": __version__}
-    atomic_write_text(tdir / f"{name}.json", json.dumps(rec, indent=2) + "\n")
+    atomic_write_text(report_dir / table2.record_file(e.table2_template, fraction),
+                      json.dumps(rec, indent=2) + "\n")
     log.info("table2: %s (%d sentences) trained in %.0f s, tagged in %.1f s",
              _table2_name(e.table2_template, fraction), len(sents),
              result.timings["train_s"], result.timings["tag_s"])

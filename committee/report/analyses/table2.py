@@ -4,7 +4,11 @@ pb, rb, fb (``table2.csv``, ``report/table2.md``, ``report/table2.png``).
 
 The models themselves are trained (or read back) by
 :func:`committee.report.systems.table2_systems` before the analyses run;
-this module shows their scores.
+this module shows their scores and names their files: each model's output
+of the test set, ``report/table2/F2-50.txt`` (``F2`` trained on 50% of the
+training sentences), in the task's format (:func:`output_file`), which
+``committee score`` reads as it is and names ``F2-50``, and its record
+beside it (``F2-50.json``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,51 @@ TITLE = "Table 2: segmenters trained on more data"
 #: The table in Markdown and the figure, in ``report/``.
 MARKDOWN = "table2.md"
 FIGURE = "table2.png"
+
+#: The directory of ``report/`` that keeps the Table 2 models' outputs and records.
+MODELS_DIR = "table2"
+#: A model's output of the test set: words (``sighan``), tokens and entity
+#: tags (``bio``) or words and parts of speech (``pku``), as the task's
+#: format; :func:`committee.scoring.system_name` strips the suffix.
+OUTPUT_SUFFIX = ".txt"
+#: A model's record: its training sample, recipe, timings and the key that
+#: decides whether it is trained again.
+RECORD_SUFFIX = ".json"
+
+
+def model_stem(template: str, fraction: float) -> str:
+    """The name of a Table 2 model's files, and the row ``committee score``
+    gives its output.
+
+    >>> [model_stem("F2", f) for f in (0.2, 0.5, 1.0, 0.125)]
+    ['F2-20', 'F2-50', 'F2-100', 'F2-12.5']
+    """
+    return f"{template}-{100 * fraction:g}"
+
+
+def legacy_stem(template: str, fraction: float) -> str:
+    """The name the files of a Table 2 model had in runs reported before
+    :func:`model_stem` (per mille, four digits): ``F2-0500``.
+
+    >>> legacy_stem("F2", 0.5)
+    'F2-0500'
+    """
+    return f"{template}-{round(1000 * fraction):04d}"
+
+
+def output_file(template: str, fraction: float) -> str:
+    """A Table 2 model's output of the test set, relative to ``report/``.
+
+    >>> output_file("F2", 1.0)
+    'table2/F2-100.txt'
+    """
+    return f"{MODELS_DIR}/{model_stem(template, fraction)}{OUTPUT_SUFFIX}"
+
+
+def record_file(template: str, fraction: float) -> str:
+    """A Table 2 model's record, relative to ``report/``, beside its output."""
+    return f"{MODELS_DIR}/{model_stem(template, fraction)}{RECORD_SUFFIX}"
+
 
 #: Readers' names of the metric columns of Table 2.
 _METRIC_NAMES = {"p": "precision p", "r": "recall r", "f1": "F1", "pb": "balanced precision pb",
@@ -92,7 +141,10 @@ def section(ctx: Context) -> str | None:
         f"({', '.join(f'{k}={v}' for k, v in sorted(params.items()))}), nested random "
         f"samples of the {t2[0].info['n_train']:,} training sentences (seed "
         f"{t2[0].info['seed']}). Scores in %; data in `{layout.TABLE2_FILE}` (fractions in "
-        "[0, 1]).\n\n"
+        "[0, 1]). Each model's output of the test set is kept in the task's format, which "
+        "`committee score` reads as it is: "
+        + ", ".join(f"`{layout.REPORT_DIR}/{output_file(s.info['template'], s.info['fraction'])}`"
+                    for s in t2) + ".\n\n"
         + md + "\n\n" + spread.strip() + f"\n\n![Table 2]({layout.REPORT_DIR}/{FIGURE})\n")
 
 
