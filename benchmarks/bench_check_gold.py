@@ -3,7 +3,7 @@ cleanlab, variation n-grams alone, the IRT flag list and difficulty alone
 (docs/benchmarks.md, "Suspicious gold").
 
 For each finished run of segmentation given and each seed, errors are
-injected into its test gold (:func:`committee.metrics.suspicion.inject_words`:
+injected into its test gold (:func:`committee.metrics.checkgold.inject_words`:
 merges, splits and boundary shifts at ``--rate`` of the words, each new
 word a word of the corpus), and every method ranks the corrupted gold
 using the members' readings that the run recorded (the members never saw
@@ -15,7 +15,7 @@ average precision over the whole list.
 
 The methods:
 
-* ``check-gold``: :func:`committee.metrics.suspicion.check_words`;
+* ``check-gold``: :func:`committee.metrics.checkgold.check_words`;
 * ``variation n-grams``: its candidates that the training corpus or the
   rest of the test gold reads another way, by the share of that other
   reading (Dickinson & Meurers 2003);
@@ -32,11 +32,11 @@ The methods:
 * ``difficulty``: the corrupted gold's words by difficulty (share of
   members that miss them), ties in corpus order.
 
-``--fit`` prints the weights of :data:`committee.metrics.suspicion.WEIGHTS`
+``--fit`` prints the weights of :data:`committee.metrics.checkgold.WEIGHTS`
 fitted on the first run's clean gold with
-:data:`~committee.metrics.suspicion.FIT_RATE` injected errors (seed 1000):
+:data:`~committee.metrics.checkgold.FIT_RATE` injected errors (seed 1000):
 a candidate is an error when it overlaps one and proposes the reading the
-injection replaced (:func:`committee.metrics.suspicion.restores`).
+injection replaced (:func:`committee.metrics.checkgold.restores`).
 
 Usage: python benchmarks/bench_check_gold.py RUN [RUN ...] [--rate 0.02] [--seeds 1 2 3]
 """
@@ -51,9 +51,9 @@ import warnings
 import numpy as np
 
 from committee.errors import PlausibilityWarning
-from committee.metrics import suspicion as S
+from committee.metrics import checkgold as S
 from committee.pipeline import marks as marks_mod
-from committee.scoring import goldcheck
+from committee.scoring import checkgold
 from committee.tasks import spans as spans_mod
 
 
@@ -167,7 +167,7 @@ class EntityRun:
     run's readings say where members put entities, not their types)."""
 
     def __init__(self, data):
-        from committee.metrics import suspicion_entities as se
+        from committee.metrics import checkgold_entities as se
 
         self.se, self.data = se, data
         test, train, task = data.test, data.train, data.task
@@ -221,7 +221,7 @@ class TagRun:
     corpus gives the same word, when it gives one)."""
 
     def __init__(self, data):
-        from committee.metrics import suspicion_tags as st
+        from committee.metrics import checkgold_tags as st
 
         self.st, self.data = st, data
         self.names, self.codes = data.pred
@@ -281,7 +281,7 @@ class TagRun:
 
 
 def case_of(run):
-    data = goldcheck.load_inputs(run)
+    data = checkgold.load_inputs(run)
     kind = data.task.collector
     return {"words": Words, "entities": EntityRun, "tags": TagRun}[kind](data)
 

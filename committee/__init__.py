@@ -40,7 +40,7 @@ _LAZY = {
     "load_difficulty": ("committee.pipeline.difficulty", "load_difficulty"),
     "run": ("committee.pipeline.workflow", "run"),
     "report": ("committee.pipeline.workflow", "report"),
-    "check_gold": ("committee.scoring.goldcheck", "check_gold"),
+    "check_gold": ("committee.scoring.checkgold", "check_gold"),
     "adaptive_score": ("committee.scoring.adaptive_run", "adaptive_score"),
     "schemes": ("committee.metrics.schemes", "score_output"),
     "confusion": ("committee.metrics.confusion", "of_output"),

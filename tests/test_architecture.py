@@ -30,8 +30,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "committee"
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
     ("pipeline.workflow",),
-    ("pipeline.dataset", "report", "scoring.goldcheck", "scoring.adaptive_run",
-     "pipeline.runconfig"),
+    ("pipeline.dataset", "report", "scoring.checkgold", "scoring.adaptive_run",
+     "pipeline.runconfig", "pipeline.export"),
     ("learners.members", "pipeline.marks", "pipeline.difficulty", "scoring",
      "system.pools", "pipeline.layout", "pipeline.runchecks", "pipeline.lock",
      "pipeline.unitfiles", "pipeline.runinputs", "pipeline.runmanifest",
@@ -42,7 +42,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("learners.crf", "learners.trainers", "learners.draws", "learners.checks", "metrics",
      "metrics.significance", "corpus",
      "learners.features", "tasks.spans", "metrics.itemresponse", "metrics.irtem",
-     "metrics.suspicion_model", "metrics.suspicion_injected", "tasks", "pipeline.runfiles",
+     "metrics.checkgold_model", "metrics.checkgold_injected", "tasks", "pipeline.runfiles",
      "pipeline.names", "pipeline.weightfiles"),
     ("system.files", "system.owners", "system.inputs", "errors", "system.arguments",
      "system.commands", "system.process", "system.reaper", "learners", "pipeline", "system"),
@@ -193,10 +193,10 @@ def test_scoring_imports_nothing_from_report():
 
 
 def test_the_crossing_check_can_fail():
-    graph = {"committee.scoring.goldcheck": {"committee.report.rundata", "committee.pipeline"},
+    graph = {"committee.scoring.checkgold": {"committee.report.rundata", "committee.pipeline"},
              "committee.report.build": {"committee.scoring"}}
     assert crossings(graph, "scoring", "report") == [
-        "committee.scoring.goldcheck imports committee.report.rundata"]
+        "committee.scoring.checkgold imports committee.report.rundata"]
 
 
 def test_imports_inside_functions_count():

@@ -13,7 +13,7 @@ one-line message.
 Each case runs ``committee.cli.main`` in-process and asserts its exit code,
 no internal error and no traceback on stderr, and something of its output:
 the JSON keys docs promise (README.md, "Scoring"), the left-out columns of
-``--gold-check``, ``–`` for an undefined metric, the files written.
+``--check-gold``, ``–`` for an undefined metric, the files written.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ OPTIONS = {
         "difficulty": [None, "run", "file"],
         "train": [None, "words", "corpus"],
         "irt": [None, "run"],
-        "gold_check": [None, "run"],
+        "check_gold": [None, "run"],
         "buckets": [None, "all", "named"],
         "bootstrap": [None, "20"],
         "shape": [None, "json", "markdown"],
@@ -52,6 +52,7 @@ OPTIONS = {
     "check-gold": {"system": [None, "one"]},
     "segment": {"with": ["cmd", "jieba"], "output": ["file", "-"], "format": [None, "given"],
                 "quiet": [None, "yes"]},
+    "export": {"irt": [None, "k5"], "members": [None, "yes"], "into": [None, "earlier"]},
 }
 
 #: Options that do not apply to a task: (command, option, value) -> tasks.
@@ -161,8 +162,8 @@ def _score_argv(r, row) -> list:
         argv += ["--train", r.train, "--train-format", r.train_format]
     if row["irt"]:
         argv += ["--irt", r.k5]
-    if row["gold_check"]:
-        argv += ["--gold-check", r.k3]
+    if row["check_gold"]:
+        argv += ["--check-gold", r.k3]
     if row["bootstrap"]:
         argv += ["--bootstrap", row["bootstrap"]]
     if row["shape"]:
@@ -204,9 +205,9 @@ def _score(r, row, tmp_path, capsys):
                 assert s["fb"] is None  # undefined without difficulties, not 0
         if r.task == "ner" and (chosen is None or "f1" in chosen):
             assert systems[1]["f1"] is None  # a tagger that finds no entity
-        assert ("gold_check" in data) == bool(row["gold_check"])
-        if row["gold_check"]:
-            gc = data["gold_check"]
+        assert ("check_gold" in data) == bool(row["check_gold"])
+        if row["check_gold"]:
+            gc = data["check_gold"]
             assert {"run", "n_left_out", "systems", "flips"} <= set(gc)
             assert [s["system"] for s in gc["systems"]] == names
             assert {"f1", "f1_left_out", "fb", "fb_left_out"} <= set(gc["systems"][0])
@@ -227,13 +228,13 @@ def _score(r, row, tmp_path, capsys):
     if r.task == "ner" and (chosen is None or "f1" in chosen):
         assert "–" in rows["none"]
     assert any(line.startswith("committee-score|") for line in lines)
-    if row["gold_check"]:
-        at = next(k for k, line in enumerate(lines) if line.startswith("gold check ("))
+    if row["check_gold"]:
+        at = next(k for k, line in enumerate(lines) if line.startswith("check-gold ("))
         assert lines[at + 1].split() == ["system", "f1", "left", "out", "fb", "left", "out"]
         assert [line.split()[0] for line in lines[at + 2:at + 2 + len(names)]] == names
         assert lines[at + 2 + len(names)].startswith("ranking by f1:")
     else:
-        assert "gold check" not in out
+        assert "check-gold (" not in out
 
 
 # -- run -----------------------------------------------------------------------
@@ -336,10 +337,10 @@ def _check_gold(r, row, tmp_path, capsys):
     assert code == 0, err
     assert out.startswith(f"wrote {run}/check-gold.tsv, check-gold.json: ")
     assert "expected annotation errors" in out
-    from committee.scoring import goldcheck
+    from committee.scoring import checkgold
 
     rows = (run / "check-gold.tsv").read_text(encoding="utf-8").splitlines()
-    assert rows[0].split("\t") == list(goldcheck.COLUMNS) and len(rows) > 1
+    assert rows[0].split("\t") == list(checkgold.COLUMNS) and len(rows) > 1
 
 
 # -- segment -------------------------------------------------------------------
@@ -369,6 +370,29 @@ def _segment(r, row, tmp_path, capsys):
     assert code == 0, err
     [system] = json.loads(out)["systems"]
     assert system["f1"] is None or 0 <= system["f1"] < 1
+
+
+# -- export --------------------------------------------------------------------
+
+def _export(r, row, tmp_path, capsys):
+    run = r.k5 if row["irt"] else r.k3
+    out = tmp_path / "ds"
+    if row["into"]:  # an earlier export of the same run: its files replaced
+        assert call(["export", run, out]) == 0
+        capsys.readouterr()
+    argv = ["export", run, out] + (["--members"] if row["members"] else [])
+    code = call(argv)
+    out_text, err = capsys.readouterr()
+    _clean(err)
+    assert code == 0, err
+    assert out_text.startswith(f"wrote {out}/data/test-00000-of-00001.parquet and README.md: ")
+    import pyarrow.parquet as pq
+
+    names = pq.read_schema(out / "data" / "test-00000-of-00001.parquet").names
+    assert ("irt_b" in names and "irt_a" in names) == bool(row["irt"])
+    assert ("members" in names) == bool(row["members"])
+    assert ("label" in names) == (r.task != "segmentation")
+    assert (out / "README.md").read_text(encoding="utf-8").startswith("---\nlanguage:\n- zh\n")
 
 
 # -- refusals ------------------------------------------------------------------

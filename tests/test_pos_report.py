@@ -121,14 +121,14 @@ def test_table2_taggers_keep_the_gold_words_and_score_their_accuracy(pos_report)
     table = pd.read_csv(run / "table2.csv").set_index("model")
     assert list(table.index) == ["F2 50%", "F2 100%"]
     gold = [t for s in test.pos for t in s]
-    for model, file in (("F2 50%", "F2-0500.txt"), ("F2 100%", "F2-1000.txt")):
+    for model, file in (("F2 50%", "F2-50.txt"), ("F2 100%", "F2-100.txt")):
         out = corpus_mod.read_corpus(run / "report" / "table2" / file, format="pku")
         assert out.words == test.words  # taggers of the gold words
         tags = [t for s in out.pos for t in s]
         accuracy = np.mean([a == b for a, b in zip(tags, gold)])
         assert table.loc[model, "f1"] == pytest.approx(accuracy, abs=1e-12)
         assert 0.5 < accuracy < 1
-    record = json.loads((run / "report" / "table2" / "F2-1000.json").read_text("utf-8"))
+    record = json.loads((run / "report" / "table2" / "F2-100.json").read_text("utf-8"))
     assert record["n_sentences"] == 300  # every training sentence
 
 
@@ -279,9 +279,9 @@ def test_from_run_builds_the_page_data_of_a_pos_run(pos_report):
     run = pos_report["run"]
     data = html.from_run(run, analyses=[])
     assert data.page == "pos" and data.units is not None
-    assert [s.name for s in data.systems] == ["F2-0500", "F2-1000"]
+    assert [s.name for s in data.systems] == ["F2-100", "F2-50"]
     table = pd.read_csv(run / "table2.csv").set_index("model")
-    for s, model in zip(data.systems, ("F2 50%", "F2 100%")):
+    for s, model in zip(data.systems, ("F2 100%", "F2 50%")):
         assert s.scores["f1"] == pytest.approx(table.loc[model, "f1"], abs=1e-12)
         assert s.tags is not None and s.words == pos_report["test"].words
     page = html.encode(data)
@@ -321,7 +321,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     tags going with them (hand count of the member's accuracy on the rest)."""
     import shutil
 
-    from committee.report import goldcheck
+    from committee.report import checkgold
     from committee.report.rundata import load_run
     from committee.report.analyses import Context
     from committee.report.systems import System, score
@@ -346,7 +346,7 @@ def test_the_suspicious_gold_section_of_a_pos_report(pos_report, tmp_path):
     for ws in test.words:
         mask[start:start + len(ws[0])] = True
         start += sum(map(len, ws))
-    [row] = goldcheck._without(ctx, mask)
+    [row] = checkgold._without(ctx, mask)
     kept = [a == b for ws, ms, gs in zip(test.words, member, test.pos)
             for a, b in zip(ms[1:], gs[1:])]
     assert row["f1_left_out"] == pytest.approx(np.mean(kept), abs=1e-12)

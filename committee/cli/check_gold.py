@@ -1,5 +1,5 @@
 """``committee check-gold``: the gold spans of a run most likely to be
-annotation errors (:func:`committee.scoring.goldcheck.run`)."""
+annotation errors (:func:`committee.scoring.checkgold.run`)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ def add(sub) -> None:
 
 
 def cmd_check_gold(args) -> int:
-    from committee.scoring import goldcheck
+    from committee.scoring import checkgold
 
-    summary = goldcheck.run(args.run_dir, systems=args.system or [], train=args.train)
+    summary = checkgold.run(args.run_dir, systems=args.system or [], train=args.train)
     units, n = summary["units"], summary["n_units"]
     print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
           f"suspicious spans of {n:,} gold {units} (K={summary['n_members']}); expected "

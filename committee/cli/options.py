@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from committee.corpus import FORMATS
 from committee.system.arguments import cli_real
@@ -183,3 +184,22 @@ def check_encodings(args) -> None:
                 raise UsageError(f"--{flag.replace('_', '-')}: {exc.args[0]}; use one of utf-8, "
                                  "utf-8-sig, gb18030, cp936, big5, cp950, big5hkscs, "
                                  "utf-16") from None
+
+
+class _Renamed(argparse.Action):
+    """An option under its former name: it works as the new one, with a
+    warning naming the new one (``new``)."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"committee: warning: {option_string} is now {self.new}; the old name will go",
+              file=sys.stderr)  # parsed before the command's warnings are set up
+        setattr(namespace, self.dest, values)
+
+
+def renamed_option(parser, old: str, new: str, dest: str) -> None:
+    """Accept ``old``, a former name of the option ``new``, without listing it in ``--help``."""
+    parser.add_argument(old, dest=dest, action=_Renamed, new=new, help=argparse.SUPPRESS)

@@ -5,7 +5,8 @@ Markdown."""
 from __future__ import annotations
 
 from committee.cli import score_adaptive
-from committee.cli.options import UsageError, check_encodings, file_options, task_option
+from committee.cli.options import (UsageError, check_encodings, file_options, renamed_option,
+                                   task_option)
 from committee.corpus import NORMALIZATIONS
 from committee.corpus.entities import MODES, SCHEMES
 from committee.system.arguments import cli_int, parse_decimal
@@ -78,10 +79,11 @@ def _output_options(s) -> None:
                    help="add results by word attribute: length, oov, frequency, consistency, "
                         "sentence, difficulty (default: every one whose input is given; "
                         "docs/metrics.md)")
-    s.add_argument("--gold-check", metavar="RUN_DIR",
+    s.add_argument("--check-gold", metavar="RUN_DIR",
                    help="also give f1 and fb with the run's most suspicious gold spans left "
                         "out (as many as check-gold.tsv expects errors; run `committee "
                         "check-gold RUN_DIR` first) and whether the ranking changes")
+    renamed_option(s, "--gold-check", "--check-gold", "check_gold")
     s.add_argument("--irt", metavar="RUN_DIR",
                    help="add each output's IRT ability theta (EAP, items of RUN_DIR/items.tsv "
                         "fixed; run `committee irt RUN_DIR` first)")
@@ -189,26 +191,26 @@ def cmd_score(args) -> int:
     if args.adaptive:
         return score_adaptive.cmd_adaptive(args, _scorer_options(args))
     check = None
-    if args.gold_check is not None:
-        from committee.scoring import goldcheck
+    if args.check_gold is not None:
+        from committee.scoring import checkgold
 
-        check = goldcheck.read(args.gold_check)  # refused before any scoring
+        check = checkgold.read(args.check_gold)  # refused before any scoring
     scorer = scoring.Scorer(args.gold, args.difficulty, args.train_words or args.train,
                             _scorer_options(args))
     if check is not None:  # a list of this gold, before any output is scored
-        goldcheck.check_scored_gold(check[1], scorer, args.gold_check)
+        checkgold.check_scored_gold(check[1], scorer, args.check_gold)
     result = scorer.score_all(args.outputs, bootstrap=args.bootstrap, seed=args.seed,
                               progress=True)
     sens = None
-    if args.gold_check is not None:
-        from committee.scoring import goldcheck
+    if args.check_gold is not None:
+        from committee.scoring import checkgold
 
-        sens = goldcheck.sensitivity(scorer, args.outputs, args.gold_check,
+        sens = checkgold.sensitivity(scorer, args.outputs, args.check_gold,
                                      full=result.systems, check=check)
     extra = _label_results(args, scorer) if args.schemes or args.confusion else None
     if args.json:
         text = result.json(args.columns if args.metrics is not None else None,
-                           gold_check=sens, per_system=extra)
+                           check_gold=sens, per_system=extra)
     elif args.markdown:
         text = result.markdown(args.columns)
     else:
@@ -218,7 +220,7 @@ def cmd_score(args) -> int:
     print(text)
     if sens is not None and not args.json:
         print()
-        print(goldcheck.format_sensitivity(sens))
+        print(checkgold.format_sensitivity(sens))
     return 0
 
 
@@ -329,7 +331,7 @@ def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:
 
 def check(args) -> None:
     """Argument checks argparse cannot express, in order: ``--bootstrap``,
-    the encodings, ``--gold-check`` with standard input, ``--metrics``,
+    the encodings, ``--check-gold`` with standard input, ``--metrics``,
     ``--mode``/``--scheme``, ``--buckets``, ``--schemes``/``--confusion``/
     ``--min-overlap``, standard input given twice; OUTPUT (or ``--adaptive
     --with``) and ``--gold`` given, and the options
@@ -347,8 +349,8 @@ def check(args) -> None:
         except ValueError as exc:
             raise UsageError(f"--bootstrap: {exc}") from None
     check_encodings(args)
-    if args.gold_check is not None and "-" in args.outputs:
-        raise UsageError("--gold-check scores each output twice: give files, not standard "
+    if args.check_gold is not None and "-" in args.outputs:
+        raise UsageError("--check-gold scores each output twice: give files, not standard "
                          "input ('-')")
     args.columns = columns(args.metrics, irt=args.irt is not None)
     task = get_task(args.task)

@@ -14,7 +14,7 @@ ONLY_ADAPTIVE = {"batch": ("--batch", 10), "target": ("--target", 1.0),
                  "segmenter": ("--with", None), "draws": ("-o", None),
                  "timeout": ("--timeout", None)}
 #: Options of ``committee score`` that ``--adaptive`` does not take (dest → flag).
-NOT_ADAPTIVE = {"bootstrap": "--bootstrap", "buckets": "--buckets", "gold_check": "--gold-check",
+NOT_ADAPTIVE = {"bootstrap": "--bootstrap", "buckets": "--buckets", "check_gold": "--check-gold",
                 "markdown": "--markdown", "metrics": "--metrics"}
 
 

@@ -207,7 +207,7 @@ class Collector:
         character (one boolean per test character) left out, and in
         :meth:`collect` every predicted word that overlaps one as well: the
         scores of the test set without those spans (``committee score
-        --gold-check``).  The boundary counts and TNR, which need whole
+        --check-gold``).  The boundary counts and TNR, which need whole
         sentences, are not collected.
 
         >>> g = Corpus("gold.txt", [["约翰", "喜欢", "玛丽"]], [1])

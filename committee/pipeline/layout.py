@@ -30,7 +30,7 @@ from committee.pipeline import runfiles
 from committee.errors import InputError, OutputError, RunError
 from committee.system.files import atomic_write_text, clear_dir, is_removable, sha256_bytes
 from committee.pipeline.names import (  # noqa: F401  (re-exported)
-    GOLD_CHECK_FILE, GOLD_CHECK_FILES, GOLD_CHECK_JSON, IRT_CHECK_FILE, IRT_FILES, IRT_FIT_FILE,
+    CHECK_GOLD_FILE, CHECK_GOLD_FILES, CHECK_GOLD_JSON, IRT_CHECK_FILE, IRT_FILES, IRT_FIT_FILE,
     IRT_ITEMS_FILE, IRT_NPZ_FILE, IRT_PYIRT_FILE, IRT_SUBSET_FILE, LOG_FILE, MANIFEST_FILE,
     MARKS_FILE, MEMBER_DIR, MODELS_DIR, OUTPUT_FILES, OWN_ENTRIES, PREDICTIONS_FILE,
     REPORT_DIR, REPORT_ENTRIES, REPORT_FILE, REPORT_HTML_FILE, RESIZE_KEEPS, STATE_FILE,

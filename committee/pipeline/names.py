@@ -49,9 +49,9 @@ IRT_FILES = (IRT_ITEMS_FILE, IRT_CHECK_FILE, IRT_SUBSET_FILE, IRT_PYIRT_FILE, IR
              IRT_FIT_FILE)
 #: ``committee check-gold``: the ranked suspicious spans, and its summary
 #: (which records the list's checksum under ``"files"``).
-GOLD_CHECK_FILE = "check-gold.tsv"
-GOLD_CHECK_JSON = "check-gold.json"
-GOLD_CHECK_FILES = (GOLD_CHECK_FILE, GOLD_CHECK_JSON)
+CHECK_GOLD_FILE = "check-gold.tsv"
+CHECK_GOLD_JSON = "check-gold.json"
+CHECK_GOLD_FILES = (CHECK_GOLD_FILE, CHECK_GOLD_JSON)
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
                 TRAIN_WORDS_FILE, MANIFEST_FILE)
@@ -68,7 +68,7 @@ REPORT_ENTRIES = {REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE, REPORT_DIR}
 #: run directory is foreign: a rerun refuses it).
 OWN_ENTRIES = (set(OUTPUT_FILES) | {STATE_FILE, MEMBER_DIR, TMP_DIR, LOG_FILE, MODELS_DIR,
                                     PREDICTIONS_FILE} | REPORT_ENTRIES | set(IRT_FILES)
-               | set(GOLD_CHECK_FILES))
+               | set(CHECK_GOLD_FILES))
 
 #: What a run resized to another committee size keeps: its members and its
 #: log (everything else was made from the members of the old size).
@@ -138,12 +138,12 @@ class RunPaths:
         return self.root / IRT_CHECK_FILE
 
     @property
-    def gold_check(self) -> Path:
-        return self.root / GOLD_CHECK_FILE
+    def check_gold(self) -> Path:
+        return self.root / CHECK_GOLD_FILE
 
     @property
-    def gold_check_json(self) -> Path:
-        return self.root / GOLD_CHECK_JSON
+    def check_gold_json(self) -> Path:
+        return self.root / CHECK_GOLD_JSON
 
     @property
     def irt_pyirt(self) -> Path:

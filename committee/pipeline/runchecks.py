@@ -13,7 +13,7 @@ from typing import Sequence
 from committee.errors import InputError
 from committee.pipeline import lock
 from committee.pipeline import runfiles
-from committee.pipeline.names import (GOLD_CHECK_FILES, GOLD_CHECK_JSON, IRT_FILES, IRT_FIT_FILE,
+from committee.pipeline.names import (CHECK_GOLD_FILES, CHECK_GOLD_JSON, IRT_FILES, IRT_FIT_FILE,
                                       LOG_FILE, MANIFEST_FILE, MARKS_FILE, MEMBER_DIR,
                                       MODELS_DIR, OUTPUT_FILES, PREDICTIONS_FILE, REPORT_DIR,
                                       REPORT_FILE, REPORT_HTML_FILE, STATE_FILE, TABLE2_FILE,
@@ -42,7 +42,7 @@ READ_BY = {
     lock.REPORT: (TEST_FILE, WORDS_FILE, MARKS_FILE, PREDICTIONS_FILE, WEIGHT_FILE,
                      WEIGHT_C_FILE, TRAIN_WORDS_FILE),
     "committee irt": (TEST_FILE, WORDS_FILE, MARKS_FILE, WEIGHT_C_FILE),  # scoring.irt.COMMAND
-    # scoring.goldcheck.COMMAND
+    # scoring.checkgold.COMMAND
     "committee check-gold": (TEST_FILE, MARKS_FILE, PREDICTIONS_FILE, TRAIN_WORDS_FILE),
 }
 
@@ -86,8 +86,8 @@ def verify(run_dir: str | os.PathLike, names: Sequence[str]) -> None:
     for name in names:
         if name in IRT_FILES:
             record, writer, fix = IRT_FIT_FILE, "committee irt", f"rerun committee irt {root}"
-        elif name in GOLD_CHECK_FILES:
-            record, writer, fix = (GOLD_CHECK_JSON, "committee check-gold",
+        elif name in CHECK_GOLD_FILES:
+            record, writer, fix = (CHECK_GOLD_JSON, "committee check-gold",
                                    f"rerun committee check-gold {root}")
         else:
             record, writer, fix = MANIFEST_FILE, lock.RUN, REWRITE
@@ -169,7 +169,7 @@ WRITTEN_BY = {
                   (MEMBER_DIR, TMP_DIR, MODELS_DIR, REPORT_DIR)),
     lock.REPORT: ((REPORT_FILE, REPORT_HTML_FILE, TABLE2_FILE), (REPORT_DIR,)),
     "committee irt": (IRT_FILES, ()),  # committee.scoring.irt.COMMAND
-    "committee check-gold": (GOLD_CHECK_FILES, ()),  # committee.scoring.goldcheck.COMMAND
+    "committee check-gold": (CHECK_GOLD_FILES, ()),  # committee.scoring.checkgold.COMMAND
 }
 
 

@@ -1,6 +1,6 @@
 """A finished run's config, read back from its manifest: for the report
 (:mod:`committee.report.rundata`) and ``committee check-gold``
-(:mod:`committee.scoring.goldcheck`), which both sit above this module."""
+(:mod:`committee.scoring.checkgold`), which both sit above this module."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The one reader of a run directory's records: JSON and ``.npz`` files.
 
 A run directory is the hand-off between ``committee run``, ``check-gold``,
-``score --difficulty/--irt/--gold-check``, ``report`` and ``irt``, and it
+``score --difficulty/--irt/--check-gold``, ``report`` and ``irt``, and it
 may come from someone else (a colleague's run, a paper's released runs,
 a directory edited by hand).  Every JSON record and every array file of a
 run is read here, the same careful way:

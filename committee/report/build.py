@@ -135,7 +135,7 @@ def _build(run_dir: Path, cfg, analyses, opts: ReportOptions) -> Path:
                 if section is not None:
                     sections.append(section)
                     made.append(name)
-        section = _gold_check(ctx)
+        section = _check_gold(ctx)
         if section is not None:
             sections.append(section)
         html_problem = _without_plotly(ctx)
@@ -147,16 +147,16 @@ def _build(run_dir: Path, cfg, analyses, opts: ReportOptions) -> Path:
         layout.close_log(handler)
 
 
-def _gold_check(ctx: Context) -> str | None:
-    """The "Suspicious gold" section (:mod:`committee.report.goldcheck`); one
+def _check_gold(ctx: Context) -> str | None:
+    """The "Suspicious gold" section (:mod:`committee.report.checkgold`); one
     that fails becomes a note, never the report's end."""
-    from committee.report import goldcheck
+    from committee.report import checkgold
 
     try:
-        return goldcheck.section(ctx)
+        return checkgold.section(ctx)
     except Exception as exc:  # noqa: BLE001 - one failing part never takes the report down
         log.warning("suspicious gold: %s", _reason(exc))
-        ctx.notes.append(f"{goldcheck.TITLE}: not made ({_reason(exc)}).")
+        ctx.notes.append(f"{checkgold.TITLE}: not made ({_reason(exc)}).")
         return None
 
 
@@ -426,10 +426,10 @@ def _write_html(ctx: Context, made: Sequence[str]) -> None:
 
 def _page_analyses(ctx: Context, made: Sequence[str]) -> list:
     """The charts of the analyses ``made`` for report.html, titled for the run's task."""
-    from committee.report import goldcheck, html
+    from committee.report import checkgold, html
 
     return [replace(a, title=_analyses.for_task(a.title, ctx.data.task))
-            for a in html.run_analyses(ctx.run_dir, made)] + goldcheck.page_tables(ctx)
+            for a in html.run_analyses(ctx.run_dir, made)] + checkgold.page_tables(ctx)
 
 
 def _missing_charts(run_dir: Path, made: Sequence[str]) -> list[str]:

@@ -15,7 +15,7 @@ member got the word right), ``words.tsv`` and ``test.txt``; fits a 1PL or
   --irt`` refuses an ``items.tsv`` edited since, :func:`committee.pipeline.layout.verify`);
 * ``irt-flags.tsv`` — the flagged words: negative or near-zero
   discrimination, or missed by every member (``committee check-gold``
-  ranks the likely annotation errors, :mod:`committee.scoring.goldcheck`);
+  ranks the likely annotation errors, :mod:`committee.scoring.checkgold`);
 * ``irt-responses.jsonlines`` (py-irt's input: one subject per line) and
   ``irt-responses.npz`` (``responses``: items × subjects as girth takes it,
   ``difficulty``/``discrimination``/``ability``: the estimates).

@@ -67,17 +67,17 @@ class ScoredSystems(dict):
         return format_table(result, columns) + ("\n" + buckets if buckets else "")
 
     def json(self, columns: Sequence[records.Metric] | None = None,
-             gold_check: dict | None = None, per_system: Sequence[dict] | None = None) -> str:
+             check_gold: dict | None = None, per_system: Sequence[dict] | None = None) -> str:
         """What ``committee score --json`` prints (``--metrics``: ``columns``;
-        ``gold_check``: the scores without the suspicious spans, under
-        ``"gold_check"``; ``per_system``: more results of each system, in
+        ``check_gold``: the scores without the suspicious spans, under
+        ``"check_gold"``; ``per_system``: more results of each system, in
         order, each a dict of objects with ``to_dict()``, such as its
         matching schemes and confusion matrix)."""
         data = self.select(columns).to_dict()
         for row, more in zip(data["systems"], per_system or ()):
             row.update({k: v.to_dict() for k, v in more.items()})
-        if gold_check is not None:
-            data["gold_check"] = gold_check
+        if check_gold is not None:
+            data["check_gold"] = check_gold
         return json_mod.dumps(data, ensure_ascii=False, indent=2)
 
     def markdown(self, columns: Sequence[records.Metric] | None = None) -> str:

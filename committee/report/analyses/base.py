@@ -167,7 +167,7 @@ class Context:
     failed : list of (str, str)
         The analyses that failed and why, in report order (filled by
         :func:`committee.report.build.build_report`).
-    gold_check_files : set of str
+    check_gold_files : set of str
         The CSV files of the "Suspicious gold" section written in this build.
     """
 
@@ -185,7 +185,7 @@ class Context:
     figures: list[str] = field(default_factory=list)
     irt: dict | None = None
     failed: list[tuple[str, str]] = field(default_factory=list)
-    gold_check_files: set[str] = field(default_factory=set)
+    check_gold_files: set[str] = field(default_factory=set)
 
     @property
     def run_dir(self) -> Path:

@@ -116,8 +116,8 @@ class UnitKind:
 
     def suspicious(self, data, systems, reasons, irt_flags) -> tuple:
         """``committee check-gold``'s candidates of a run (``data``: a
-        :class:`committee.scoring.goldcheck.RunInputs`): the check
-        (:class:`committee.metrics.suspicion.Check`), its rows ``(candidate,
+        :class:`committee.scoring.checkgold.RunInputs`): the check
+        (:class:`committee.metrics.checkgold.Check`), its rows ``(candidate,
         gold, proposed, unit index, reasons)`` and the characters of each
         sentence.  ``systems`` are outputs whose readings the reasons name,
         ``reasons(c, i, names, sys_ends, irt, word_ids)`` words the evidence

@@ -97,18 +97,18 @@ class Entities(UnitKind):
         import numpy as np
 
         from committee.errors import InputError
-        from committee.metrics import suspicion_entities
+        from committee.metrics import checkgold_entities
 
         if systems:
             raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run "
                              "of entities is checked from its members alone")
         task, test, train = data.task, data.test, data.train
         lengths = [sum(map(len, s)) for s in test.words]
-        gold = suspicion_entities.Entities.from_units(task.gold(test), lengths)
+        gold = checkgold_entities.Entities.from_units(task.gold(test), lengths)
         train_texts = ["".join(s) for s in train.words]
-        train_gold = suspicion_entities.Entities.from_units(task.gold(train), [len(t) + 1 for t in train_texts])
+        train_gold = checkgold_entities.Entities.from_units(task.gold(train), [len(t) + 1 for t in train_texts])
         text = "".join("".join(s) for s in test.words)
-        check = suspicion_entities.check_entities(gold, lengths, text, data.marks, data.pred,
+        check = checkgold_entities.check_entities(gold, lengths, text, data.marks, data.pred,
                                   "\n".join(train_texts), train_gold)
         c = check.candidates
         rows = []

@@ -85,14 +85,14 @@ class Tags(UnitKind):
         import os
 
         from committee.errors import InputError
-        from committee.metrics import suspicion_tags
+        from committee.metrics import checkgold_tags
 
         if systems:
             raise InputError(os.fspath(systems[0]), None, "--system reads segmentations: a run "
                              "of tagged words is checked from its members alone")
         names, codes = data.pred
         test, train = data.test, data.train
-        check = suspicion_tags.check_tags(test.words, test.pos, codes, names, train.words, train.pos)
+        check = checkgold_tags.check_tags(test.words, test.pos, codes, names, train.words, train.pos)
         c = check.candidates
         rows = [(i, c.extra["gold"][i], c.extra["proposed"][i], int(c.extra["unit"][i]),
                  reasons(c, i, (), (), {}, ())) for i in check.order.tolist()]

@@ -84,11 +84,11 @@ class Words(UnitKind):
 
         import numpy as np
 
-        from committee.metrics import suspicion
+        from committee.metrics import checkgold
 
         test = data.test
         sys_ends = [system_ends(test, s) for s in systems]
-        check = suspicion.check_words(test.words, data.pred, data.train.words, data.vocabulary)
+        check = checkgold.check_words(test.words, data.pred, data.train.words, data.vocabulary)
         c = check.candidates
         text = "".join("".join(s) for s in test.words)
         unit_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words
@@ -100,8 +100,8 @@ class Words(UnitKind):
             s, e = int(c.start[i]), int(c.end[i])
             piece = text[s:e]
             w0, w1 = (int(np.searchsorted(unit_starts, x)) for x in (s, e))
-            rows.append((i, " ".join(suspicion.cut(piece, c.gold[i])),
-                         " ".join(suspicion.cut(piece, c.alt[i])), w0,
+            rows.append((i, " ".join(checkgold.cut(piece, c.gold[i])),
+                         " ".join(checkgold.cut(piece, c.alt[i])), w0,
                          reasons(c, i, names, sys_ends, irt, range(w0, w1))))
         return check, rows, [sum(map(len, x)) for x in test.words]
 
@@ -125,12 +125,12 @@ def system_ends(test: Corpus, path):
     encoding or format is refused with what ``check-gold`` reads (it has no
     option to read others)."""
     from committee import corpus as corpus_mod
-    from committee.metrics import suspicion
+    from committee.metrics import checkgold
     from committee.metrics.align import check_aligned
 
     out = corpus_mod.reading.read_fixed(path, "sighan", SYSTEM_FILES)
     check_aligned(test, out)
-    return suspicion.ends_of(out.words)
+    return checkgold.ends_of(out.words)
 
 
 def perturb(words, rate: float, seed: int) -> list[list[str]]:

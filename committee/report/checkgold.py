@@ -5,8 +5,8 @@ list expects to be errors.
 
 It is made when the run directory holds a ``check-gold.tsv`` that
 ``committee check-gold`` wrote (its checksum checked); a run without one
-gets a note saying how to add it.  Files: ``report/gold-check.csv`` (the
-rows shown) and ``report/gold-check-systems.csv``.
+gets a note saying how to add it.  Files: ``report/check-gold.csv`` (the
+rows shown) and ``report/check-gold-systems.csv``.
 """
 
 from __future__ import annotations
@@ -42,22 +42,22 @@ def _without(ctx, mask) -> list[dict]:
 
 def section(ctx) -> str | None:
     """The section, or None (with a note) when the run has no list."""
-    from committee.scoring import goldcheck
+    from committee.scoring import checkgold
 
     p = layout.paths(ctx.run_dir)
-    for name in ("gold-check.csv", "gold-check-systems.csv"):  # an earlier build's
+    for name in ("check-gold.csv", "check-gold-systems.csv"):  # an earlier build's
         (ctx.out_dir / name).unlink(missing_ok=True)
-    if not p.gold_check.is_file():
+    if not p.check_gold.is_file():
         ctx.notes.append(f"{TITLE}: run `committee check-gold {ctx.run_dir}` before the report "
                          "for the gold spans most likely to be annotation errors "
                          "(docs/method.md §15).")
         return None
-    rows, summary = goldcheck.read(ctx.run_dir)
-    mask, n = goldcheck.left_out(rows, summary, ctx.data.test.n_chars())
-    shown = pd.DataFrame([{k: r[k] for k in goldcheck.COLUMNS} for r in rows[:SHOWN]])
+    rows, summary = checkgold.read(ctx.run_dir)
+    mask, n = checkgold.left_out(rows, summary, ctx.data.test.n_chars())
+    shown = pd.DataFrame([{k: r[k] for k in checkgold.COLUMNS} for r in rows[:SHOWN]])
     if not shown.empty:
-        write_csv(ctx.out_dir / "gold-check.csv", shown)
-        ctx.gold_check_files.add("gold-check.csv")
+        write_csv(ctx.out_dir / "check-gold.csv", shown)
+        ctx.check_gold_files.add("check-gold.csv")
     units = summary.get("units", ctx.data.units_name)
     text = [f"## {TITLE}", "",
             f"`committee check-gold` lists {len(rows):,} spans of the gold where the members or "
@@ -71,13 +71,13 @@ def section(ctx) -> str | None:
     text += [markdown_table(["#", "gold", "proposed", "P(error)", "sentence"], body), ""]
     if ctx.ranked and n:
         systems = _without(ctx, mask)
-        write_csv(ctx.out_dir / "gold-check-systems.csv", pd.DataFrame(systems))
-        ctx.gold_check_files.add("gold-check-systems.csv")
+        write_csv(ctx.out_dir / "check-gold-systems.csv", pd.DataFrame(systems))
+        ctx.check_gold_files.add("check-gold-systems.csv")
         body = [[r["system"], pct(r["f1"]), pct(r["f1_left_out"]), pct(r["fb"]),
                  pct(r["fb_left_out"])] for r in systems]
-        flips = [k for k, changed in goldcheck.ranking_changes(systems).items() if changed]
+        flips = [k for k, changed in checkgold.ranking_changes(systems).items() if changed]
         text += [f"Without the {n:,} most suspicious spans ({int(mask.sum()):,} characters), "
-                 "each system's scores (`committee score --gold-check`):", "",
+                 "each system's scores (`committee score --check-gold`):", "",
                  markdown_table(["system", "f1", "f1 without", "fb", "fb without"], body), "",
                  ("The ranking by " + " and by ".join(flips) + " changes without them."
                   if flips else "No ranking (by f1 or by fb) changes without them."), ""]
@@ -98,15 +98,15 @@ def page_tables(ctx) -> list:
 
     out = []
     for name, title, text in (
-            ("gold-check.csv", f"{TITLE}: the most suspicious spans",
+            ("check-gold.csv", f"{TITLE}: the most suspicious spans",
              "The first rows of check-gold.tsv (committee check-gold): the gold's reading, "
              "the proposed one, the probability that the gold is wrong there, the sentence "
              "with the span in 【】 and the evidence."),
-            ("gold-check-systems.csv", f"{TITLE}: scores without those spans",
+            ("check-gold-systems.csv", f"{TITLE}: scores without those spans",
              "Each system's f1 and fb on the whole test set and with the spans the list "
-             "expects to be errors left out (committee score --gold-check).")):
+             "expects to be errors left out (committee score --check-gold).")):
         path = ctx.out_dir / name
-        if path.is_file() and name in ctx.gold_check_files:
+        if path.is_file() and name in ctx.check_gold_files:
             df = runfiles.read_table(path, keep_default_na=False, dtype=str)
             if "context" in df.columns:  # the sentence in view, the evidence after it
                 df = df[["gold", "proposed", "score", "context", "sentence", "word_index",

@@ -1,5 +1,5 @@
 """Suspicious gold tags (docs/method.md §15): the candidates, features and
-injected errors of :mod:`committee.metrics.suspicion` for a run whose units
+injected errors of :mod:`committee.metrics.checkgold` for a run whose units
 are the gold words with a label each (parts of speech).
 
 Such a run keeps every member's label of every gold word
@@ -17,13 +17,13 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from committee.metrics.suspicion import (Candidates, Check, Injected, adjust_prior,
+from committee.metrics.checkgold import (Candidates, Check, Injected, adjust_prior,
                                          fill_shared, probabilities, rank, touches)
 
-#: Weights of :data:`committee.metrics.suspicion.FEATURES` (intercept first)
+#: Weights of :data:`committee.metrics.checkgold.FEATURES` (intercept first)
 #: for labelled words: fitted on the embedded corpus's default
 #: part-of-speech committee (``configs/default-pos.yaml``, K = 30) with
-#: :data:`~committee.metrics.suspicion.FIT_RATE` of its test words given
+#: :data:`~committee.metrics.checkgold.FIT_RATE` of its test words given
 #: another tag, seed 1000 (``benchmarks/bench_check_gold.py RUN --fit``).
 WEIGHTS = np.array([-6.6571, 2.2171, 3.5929, 0.0, 0.0733, -0.0919, 0.6193, 1.8594, -2.9970, 0.0])
 #: The share of candidates that were errors where :data:`WEIGHTS` were fitted.
@@ -81,7 +81,7 @@ def tag_candidates(gold_codes: np.ndarray, codes: np.ndarray, starts: np.ndarray
 
 def features(c: Candidates, words: list[str], gold_tags: list[str], names, train: TagVariation,
              test: TagVariation) -> np.ndarray:
-    """The :data:`committee.metrics.suspicion.FEATURES` of tag candidates:
+    """The :data:`committee.metrics.checkgold.FEATURES` of tag candidates:
     the members' counts, and the training (test) counts of the word with
     the proposed and the gold tag (``gold_unseen``/``alt_unseen``: the
     training corpus never gives the word that tag; ``direction`` 0)."""

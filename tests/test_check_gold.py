@@ -1,4 +1,4 @@
-"""``committee check-gold`` and ``committee score --gold-check``: suspicious
+"""``committee check-gold`` and ``committee score --check-gold``: suspicious
 gold spans (docs/method.md §15)."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.corpus import Corpus
-from committee.metrics import Collector, suspicion as S
+from committee.metrics import Collector, checkgold as S
 from committee.metrics import compute
 from committee.pipeline.layout import paths
-from committee.scoring import goldcheck
+from committee.scoring import checkgold
 
 
 # --------------------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_leaving_out_equals_rescoring_without_those_words():
 def toy_run(tmp_path_factory, toy_corpus):
     from toyrun import write_config
 
-    d = tmp_path_factory.mktemp("goldcheck")
+    d = tmp_path_factory.mktemp("checkgold")
     cfg = write_config(d / "toy.yaml", toy_corpus, d / "run", size=3, iterations=20)
     assert main(["run", str(cfg), "--quiet"]) == 0
     return d / "run"
@@ -189,14 +189,14 @@ def test_check_gold_writes_a_ranked_list(toy_run, capsys):
     out = capsys.readouterr().out
     assert "check-gold.tsv, check-gold.json" in out and "expected annotation errors" in out
     p = paths(toy_run)
-    lines = p.gold_check.read_text(encoding="utf-8").splitlines()
-    assert lines[0].split("\t") == list(goldcheck.COLUMNS)
-    rows = [dict(zip(goldcheck.COLUMNS, line.split("\t"))) for line in lines[1:]]
+    lines = p.check_gold.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == list(checkgold.COLUMNS)
+    rows = [dict(zip(checkgold.COLUMNS, line.split("\t"))) for line in lines[1:]]
     assert rows, "a K = 3 toy committee disagrees with its gold somewhere"
     scores = [float(r["score"]) for r in rows]
     assert scores == sorted(scores, reverse=True)
     test = corpus_mod.read_corpus(p.test)
-    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    summary = json.loads(p.check_gold_json.read_text(encoding="utf-8"))
     assert summary["expected_errors"] == pytest.approx(sum(scores), rel=1e-4)
     assert summary["n_members"] == 3 and summary["n_units"] == test.n_words()
     for r in rows[:20]:
@@ -208,11 +208,11 @@ def test_check_gold_writes_a_ranked_list(toy_run, capsys):
         ctx = r["context"]
         assert "【" + text[a:b] + "】" in ctx
         assert ctx.strip("…").replace("【", "").replace("】", "") in text
-        assert len(ctx.strip("…")) <= 2 * goldcheck.CONTEXT + (b - a) + 2
+        assert len(ctx.strip("…")) <= 2 * checkgold.CONTEXT + (b - a) + 2
         assert r["reasons"].startswith("members: ")
 
 
-def test_score_gold_check_equals_a_rescoring_without_those_spans(toy_run, tmp_path, capsys):
+def test_score_check_gold_equals_a_rescoring_without_those_spans(toy_run, tmp_path, capsys):
     assert main(["check-gold", str(toy_run)]) == 0
     p = paths(toy_run)
     test = corpus_mod.read_corpus(p.test)
@@ -220,11 +220,11 @@ def test_score_gold_check_equals_a_rescoring_without_those_spans(toy_run, tmp_pa
     corpus_mod.write_sighan(out, [[c for w in s for c in w] if i % 3 == 0 else s
                                   for i, s in enumerate(test.words)])  # some sentences by character
     capsys.readouterr()
-    assert main(["score", "--gold", str(p.test), "--difficulty", str(toy_run), "--gold-check",
+    assert main(["score", "--gold", str(p.test), "--difficulty", str(toy_run), "--check-gold",
                  str(toy_run), "--json", str(out)]) == 0
     data = json.loads(capsys.readouterr().out)
-    sens = data["gold_check"]
-    rows, summary = goldcheck.read(toy_run)
+    sens = data["check_gold"]
+    rows, summary = checkgold.read(toy_run)
     n = int(round(summary["expected_errors"]))
     assert sens["n_left_out"] == n
     # by hand: the gold words and the output's words overlapping those spans removed
@@ -252,9 +252,9 @@ def test_gold_check_refuses_a_list_edited_since(toy_run, tmp_path, capsys):
     shutil.copytree(toy_run, run)
     assert main(["check-gold", str(run)]) == 0
     p = paths(run)
-    p.gold_check.write_text(p.gold_check.read_text(encoding="utf-8") + "x\n", encoding="utf-8")
+    p.check_gold.write_text(p.check_gold.read_text(encoding="utf-8") + "x\n", encoding="utf-8")
     capsys.readouterr()
-    code = main(["score", "--gold", str(p.test), "--gold-check", str(run), str(p.test)])
+    code = main(["score", "--gold", str(p.test), "--check-gold", str(run), str(p.test)])
     err = capsys.readouterr().err
     last = err.strip().splitlines()[-1]
     assert code != 0 and "check-gold.tsv: changed since committee check-gold wrote it" in last
@@ -265,7 +265,7 @@ def test_gold_check_before_check_gold_says_what_to_run(toy_run, tmp_path, capsys
     run = tmp_path / "fresh"
     shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
     p = paths(run)
-    code = main(["score", "--gold", str(p.test), "--gold-check", str(run), str(p.test)])
+    code = main(["score", "--gold", str(p.test), "--check-gold", str(run), str(p.test)])
     err = capsys.readouterr().err
     assert code != 0 and f"run `committee check-gold {run}` first" in err
 
@@ -278,9 +278,9 @@ def test_check_gold_on_a_directory_that_is_no_run(tmp_path, capsys):
 
 def test_gold_check_refuses_standard_input(toy_run, capsys):
     p = paths(toy_run)
-    code = main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "-"])
+    code = main(["score", "--gold", str(p.test), "--check-gold", str(toy_run), "-"])
     err = capsys.readouterr().err
-    assert code == 2 and "--gold-check scores each output twice" in err
+    assert code == 2 and "--check-gold scores each output twice" in err
 
 
 # --------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_gold_check_refuses_standard_input(toy_run, capsys):
 
 
 def test_entity_injection_is_seeded_and_each_error_counted_once():
-    from committee.metrics import suspicion_entities
+    from committee.metrics import checkgold_entities
 
     full = corpus_mod.read_embedded(entities=True)
     from committee.tasks import NER
@@ -297,8 +297,8 @@ def test_entity_injection_is_seeded_and_each_error_counted_once():
     units = NER.gold(test)
     lengths = [sum(map(len, s)) for s in test.words]
     types = sorted({u[2] for s in units for u in s})
-    a = suspicion_entities.inject_entities(units, lengths, 0.05, 3, types)
-    assert a == suspicion_entities.inject_entities(units, lengths, 0.05, 3, types)
+    a = checkgold_entities.inject_entities(units, lengths, 0.05, 3, types)
+    assert a == checkgold_entities.inject_entities(units, lengths, 0.05, 3, types)
     new, errors, where = a
     n = sum(map(len, units))
     assert len(errors) == round(0.05 * n) == len(where)
@@ -315,11 +315,11 @@ def test_entity_injection_is_seeded_and_each_error_counted_once():
 
 
 def test_members_agreeing_on_a_type_rank_above_scattered_boundaries():
-    from committee.metrics import suspicion_entities
+    from committee.metrics import checkgold_entities
 
     # two sentences of 10 characters, one gold entity each at [2, 5)
     lengths = [10, 10]
-    gold = suspicion_entities.Entities.from_units([[(2, 5, "LOC")], [(2, 5, "PER")]], lengths)
+    gold = checkgold_entities.Entities.from_units([[(2, 5, "LOC")], [(2, 5, "PER")]], lengths)
     k = 6
     marks = np.zeros((k, 2), dtype=bool)
     pred = np.zeros((k, 20), dtype=bool)
@@ -328,8 +328,8 @@ def test_members_agreeing_on_a_type_rank_above_scattered_boundaries():
         pred[m, a:b] = True  # scattered spans around the second entity [12, 15)
     text = "我在北京市住" + "了很久" + "他是张三丰的人" + "呢呀哦"
     train_text = "北京市\n张三丰"
-    train_gold = suspicion_entities.Entities.from_units([[(0, 3, "ORG")], [(0, 3, "PER")]], [4, 4])
-    check = suspicion_entities.check_entities(gold, lengths, text, marks, pred, train_text, train_gold)
+    train_gold = checkgold_entities.Entities.from_units([[(0, 3, "ORG")], [(0, 3, "PER")]], [4, 4])
+    check = checkgold_entities.check_entities(gold, lengths, text, marks, pred, train_text, train_gold)
     c = check.candidates
     first = check.order[0]
     assert c.extra["kind"][first] == "type" and (c.start[first], c.end[first]) == (2, 5)
@@ -368,7 +368,7 @@ def ner_toy_run(tmp_path_factory):
 def test_check_gold_and_gold_check_on_a_run_of_entities(ner_toy_run, tmp_path, capsys):
     assert main(["check-gold", str(ner_toy_run)]) == 0
     assert "gold entities (K=3)" in capsys.readouterr().out
-    rows, summary = goldcheck.read(ner_toy_run)
+    rows, summary = checkgold.read(ner_toy_run)
     assert summary["task"] == "ner" and rows
     p = paths(ner_toy_run)
     test = corpus_mod.read_corpus(p.test, format="bio")
@@ -381,8 +381,8 @@ def test_check_gold_and_gold_check_on_a_run_of_entities(ner_toy_run, tmp_path, c
     corpus_mod.write_bio(out, test.words, [["O"] * len(s) for s in test.words])
     capsys.readouterr()
     assert main(["score", "--task", "ner", "--gold", str(p.test), "--difficulty",
-                 str(ner_toy_run), "--gold-check", str(ner_toy_run), "--json", str(out)]) == 0
-    sens = json.loads(capsys.readouterr().out)["gold_check"]
+                 str(ner_toy_run), "--check-gold", str(ner_toy_run), "--json", str(out)]) == 0
+    sens = json.loads(capsys.readouterr().out)["check_gold"]
     assert sens["n_left_out"] == int(round(summary["expected_errors"]))
     row = sens["systems"][0]
     assert row["r"] == 0.0 and row["r_left_out"] == 0.0
@@ -394,10 +394,10 @@ def test_the_api_returns_the_rows_the_command_writes(toy_run, tmp_path):
     run = tmp_path / "api"
     shutil.copytree(toy_run, run, ignore=shutil.ignore_patterns("check-gold.*"))
     result = committee.check_gold(run, write_files=False)
-    assert not paths(run).gold_check.exists()
+    assert not paths(run).check_gold.exists()
     written = committee.check_gold(run)
-    assert paths(run).gold_check.read_text(encoding="utf-8") == result.tsv() == written.tsv()
-    rows, summary = goldcheck.read(run)
+    assert paths(run).check_gold.read_text(encoding="utf-8") == result.tsv() == written.tsv()
+    rows, summary = checkgold.read(run)
     assert [r["proposed"] for r in rows] == [r["proposed"] for r in result.rows]
     assert summary["expected_errors"] == pytest.approx(result.summary["expected_errors"])
 
@@ -417,16 +417,16 @@ def test_the_report_shows_the_list_and_the_scores_without_it(toy_run, tmp_path):
                  "--quiet"]) == 0
     page = (run / "report.md").read_text(encoding="utf-8")
     assert "## Suspicious gold" in page and "| # | gold | proposed | P(error) | sentence |" in page
-    rows, summary = goldcheck.read(run)
+    rows, summary = checkgold.read(run)
     assert f"lists {len(rows):,} spans" in page
     assert "【" + rows[0]["context"].split("【")[1] in page
-    shown = (run / "report" / "gold-check.csv").read_text(encoding="utf-8").splitlines()
+    shown = (run / "report" / "check-gold.csv").read_text(encoding="utf-8").splitlines()
     assert len(shown) == 1 + min(20, len(rows))
     page_html = (run / "report.html").read_text(encoding="utf-8")
     assert "Suspicious gold: the most suspicious spans" in page_html
     assert json.dumps(rows[0]["proposed"], ensure_ascii=False) in page_html
     if int(round(summary["expected_errors"])):
-        systems = (run / "report" / "gold-check-systems.csv").read_text(encoding="utf-8")
+        systems = (run / "report" / "check-gold-systems.csv").read_text(encoding="utf-8")
         assert "chars" in systems and "| system | f1 | f1 without | fb | fb without |" in page
 
 
@@ -437,7 +437,7 @@ def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_pa
     code = main(["check-gold", str(run)])
     err = capsys.readouterr().err
     assert code != 0 and "predictions.npz: no members' readings of the test set" in err
-    assert err.count("\n") == 1 and not paths(run).gold_check.exists()
+    assert err.count("\n") == 1 and not paths(run).check_gold.exists()
 
 
 # --------------------------------------------------------------------------
@@ -445,14 +445,14 @@ def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_pa
 
 
 def test_tag_injection_is_seeded_and_each_error_counted_once():
-    from committee.metrics import suspicion_tags
+    from committee.metrics import checkgold_tags
 
     full = corpus_mod.read_embedded()
     words, tags = full.words[3000:3300], full.pos[3000:3300]
-    train = suspicion_tags.TagVariation(full.words[:3000], full.pos[:3000])
+    train = checkgold_tags.TagVariation(full.words[:3000], full.pos[:3000])
     names = sorted({t for s in full.pos for t in s})
-    a = suspicion_tags.inject_tags(words, tags, 0.03, 4, train, names)
-    assert a == suspicion_tags.inject_tags(words, tags, 0.03, 4, train, names)
+    a = checkgold_tags.inject_tags(words, tags, 0.03, 4, train, names)
+    assert a == checkgold_tags.inject_tags(words, tags, 0.03, 4, train, names)
     new, errors, where = a
     before, after = [t for s in tags for t in s], [t for s in new for t in s]
     changed = [i for i, (x, y) in enumerate(zip(before, after)) if x != y]
@@ -466,7 +466,7 @@ def test_tag_injection_is_seeded_and_each_error_counted_once():
 
 
 def test_members_agreeing_on_a_tag_rank_above_scattered_tags():
-    from committee.metrics import suspicion_tags
+    from committee.metrics import checkgold_tags
 
     names = ["a", "d", "n", "v", "vn"]
     words = [["研究", "工作"], ["研究", "工作"]]
@@ -475,7 +475,7 @@ def test_members_agreeing_on_a_tag_rank_above_scattered_tags():
     codes = np.array([[4, 2, 3, 2]] * k)          # every member: 研究/vn in sentence 1
     codes[:, 3] = [0, 1, 3, 4, 0, 1]              # 工作 in sentence 2: scattered
     train_words, train_tags = [["研究"], ["工作"]], [["vn"], ["n"]]
-    check = suspicion_tags.check_tags(words, tags, codes, names, train_words, train_tags)
+    check = checkgold_tags.check_tags(words, tags, codes, names, train_words, train_tags)
     c = check.candidates
     first = check.order[0]
     assert c.extra["gold"][first] == "研究/v" and c.extra["proposed"][first] == "研究/vn"
@@ -493,22 +493,22 @@ def test_check_gold_and_gold_check_on_a_run_of_tagged_words(tmp_path, capsys):
     capsys.readouterr()
     assert main(["check-gold", str(run)]) == 0
     assert "gold words (K=3)" in capsys.readouterr().out
-    rows, summary = goldcheck.read(run)
+    rows, summary = checkgold.read(run)
     assert summary["task"] == "pos" and rows
     for r in rows[:10]:
         word, tag = r["gold"].rsplit("/", 1)
         assert r["proposed"].rsplit("/", 1)[0] == word and r["proposed"] != r["gold"]
         assert "【" + word + "】" in r["context"]
     assert main(["score", "--task", "pos", "--gold", str(run / "test.txt"), "--difficulty",
-                 str(run), "--gold-check", str(run), "--json", str(run / "test.txt")]) == 0
-    sens = json.loads(capsys.readouterr().out)["gold_check"]
+                 str(run), "--check-gold", str(run), "--json", str(run / "test.txt")]) == 0
+    sens = json.loads(capsys.readouterr().out)["check_gold"]
     row = sens["systems"][0]  # the gold itself: perfect with or without the spans
     assert row["f1"] == row["f1_left_out"] == 1.0
     assert sens["n_left_out"] == int(round(summary["expected_errors"]))
     # the list of tagged words is no list of a segmentation's words
     words = tmp_path / "words.txt"
     corpus_mod.write_sighan(words, corpus_mod.read_corpus(run / "test.txt", format="pku").words)
-    code = main(["score", "--gold", str(words), "--gold-check", str(run), str(words)])
+    code = main(["score", "--gold", str(words), "--check-gold", str(run), str(words)])
     err = capsys.readouterr().err
     assert code == 3 and err == (
         f"committee: error: {run / 'check-gold.json'}: lists suspicious gold of a run of task "
@@ -525,7 +525,7 @@ def test_the_report_of_an_entity_run_shows_its_suspicious_entities(ner_toy_run, 
     assert main(["check-gold", str(run)]) == 0
     assert main(["report", str(run), "--only", "entities", "--system", str(none), "--quiet"]) == 0
     page = (run / "report.md").read_text(encoding="utf-8")
-    rows, summary = goldcheck.read(run)
+    rows, summary = checkgold.read(run)
     assert "## Suspicious gold" in page and f"lists {len(rows):,} spans" in page
     assert rows[0]["proposed"] in page
     if int(round(summary["expected_errors"])):
@@ -545,24 +545,24 @@ def test_gold_check_without_difficulties_shows_undefined_fb_as_a_dash(toy_run, t
     assert main(["check-gold", str(toy_run)]) == 0
     p = paths(toy_run)
     capsys.readouterr()
-    code = main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "--metrics", "f1",
+    code = main(["score", "--gold", str(p.test), "--check-gold", str(toy_run), "--metrics", "f1",
                  str(p.test)])
     out, err = capsys.readouterr()
     assert code == 0 and "internal error" not in err
-    rows, summary = goldcheck.read(toy_run)
+    rows, summary = checkgold.read(toy_run)
     n = int(round(summary["expected_errors"]))
     chars = sum(r["g_end"] - r["g_start"] for r in rows[:n])
     assert _last_lines(out, 5) == [
-        f"gold check ({toy_run}): the {n:,} most suspicious spans left out ({chars:,} characters; "
+        f"check-gold ({toy_run}): the {n:,} most suspicious spans left out ({chars:,} characters; "
         f"the list expects {summary['expected_errors']:.0f} errors)",
         f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}",
         f"{'test':<28} {'100.00':>7} {'100.00':>9} {'–':>7} {'–':>9}",
         "ranking by f1: unchanged without them",
         "ranking by fb: unchanged without them"]
     # the JSON keeps null for the undefined values
-    assert main(["score", "--gold", str(p.test), "--gold-check", str(toy_run), "--json",
+    assert main(["score", "--gold", str(p.test), "--check-gold", str(toy_run), "--json",
                  str(p.test)]) == 0
-    row = json.loads(capsys.readouterr().out)["gold_check"]["systems"][0]
+    row = json.loads(capsys.readouterr().out)["check_gold"]["systems"][0]
     assert (row["fb"], row["fb_left_out"], row["pb"], row["rb_left_out"]) == (None,) * 4
 
 
@@ -574,7 +574,7 @@ def test_gold_check_with_every_difficulty_zero_shows_a_dash(toy_run, tmp_path, c
     zero.write_text("".join(" ".join("0" for _ in s) + "\n" for s in test.words),
                     encoding="utf-8")
     capsys.readouterr()
-    code = main(["score", "--gold", str(p.test), "--difficulty", str(zero), "--gold-check",
+    code = main(["score", "--gold", str(p.test), "--difficulty", str(zero), "--check-gold",
                  str(toy_run), str(p.test)])
     out, err = capsys.readouterr()
     assert code == 0 and "internal error" not in err
@@ -589,7 +589,7 @@ def test_an_entity_output_without_entities_shows_dashes(ner_toy_run, tmp_path, c
     corpus_mod.write_bio(out, test.words, [["O"] * len(s) for s in test.words])
     capsys.readouterr()
     code = main(["score", "--task", "ner", "--gold", str(p.test), "--difficulty",
-                 str(ner_toy_run), "--gold-check", str(ner_toy_run), str(out)])
+                 str(ner_toy_run), "--check-gold", str(ner_toy_run), str(out)])
     text, err = capsys.readouterr()
     assert code == 0 and "internal error" not in err
     assert _last_lines(text, 3)[0] == f"{'none':<28} {'–':>7} {'–':>9} {'–':>7} {'–':>9}"
@@ -599,8 +599,8 @@ def test_format_sensitivity_of_undefined_values():
     sens = {"run": "runs/x", "n_left_out": 0, "n_chars_left_out": 0, "expected_errors": None,
             "systems": [{"system": "a", "f1": None, "f1_left_out": None, "fb": 0.5,
                          "fb_left_out": None}], "flips": {"f1": False, "fb": False}}
-    assert goldcheck.format_sensitivity(sens).splitlines()[:3] == [
-        "gold check (runs/x): the 0 most suspicious spans left out (0 characters; the list "
+    assert checkgold.format_sensitivity(sens).splitlines()[:3] == [
+        "check-gold (runs/x): the 0 most suspicious spans left out (0 characters; the list "
         "expects – errors)",
         f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}",
         f"{'a':<28} {'–':>7} {'–':>9} {'50.00':>7} {'–':>9}"]
@@ -674,7 +674,7 @@ def _score_error(capsys, *args) -> tuple[int, str]:
 
 def test_check_gold_json_records_the_gold_and_the_run(toy_run, tmp_path):
     run = _gold_check_of(toy_run, tmp_path)
-    summary = json.loads(paths(run).gold_check_json.read_text(encoding="utf-8"))
+    summary = json.loads(paths(run).check_gold_json.read_text(encoding="utf-8"))
     manifest = json.loads(paths(run).manifest.read_text(encoding="utf-8"))
     test = corpus_mod.read_corpus(paths(run).test)
     assert summary["task"] == "segmentation"
@@ -691,11 +691,11 @@ def test_gold_check_refuses_a_gold_of_the_same_sentences_reversed(toy_run, tmp_p
     lines = p.test.read_text(encoding="utf-8").splitlines(keepends=True)
     reverse = tmp_path / "reverse.txt"
     reverse.write_text("".join(reversed(lines)), encoding="utf-8")
-    code, err = _score_error(capsys, "score", "--gold", reverse, "--gold-check", run, reverse)
+    code, err = _score_error(capsys, "score", "--gold", reverse, "--check-gold", run, reverse)
     mine = corpus_mod.read_corpus(p.test).content_sha256
     theirs = corpus_mod.read_corpus(reverse).content_sha256
     assert code == 3 and err == (
-        f"committee: error: {p.gold_check_json}: lists spans of the test set of {run} ({p.test}, "
+        f"committee: error: {p.check_gold_json}: lists spans of the test set of {run} ({p.test}, "
         f"content sha256 {mine[:12]}), not of the gold {reverse} ({theirs[:12]}): run committee "
         f"check-gold on the run of that gold, or score against {p.test}")
 
@@ -703,10 +703,10 @@ def test_gold_check_refuses_a_gold_of_the_same_sentences_reversed(toy_run, tmp_p
 def test_gold_check_refuses_an_entity_list_for_a_segmentation(toy_run, ner_toy_run, capsys):
     assert main(["check-gold", str(ner_toy_run)]) == 0
     p, ner = paths(toy_run), paths(ner_toy_run)
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", ner_toy_run,
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", ner_toy_run,
                              p.test)
     assert code == 3 and err == (
-        f"committee: error: {ner.gold_check_json}: lists suspicious gold of a run of task ner, "
+        f"committee: error: {ner.check_gold_json}: lists suspicious gold of a run of task ner, "
         f"the gold scored is of task segmentation: score {ner.test} with --task ner, or run "
         "committee check-gold on the run of this gold")
 
@@ -717,13 +717,13 @@ def test_gold_check_names_the_normalisation_that_changes_the_gold(toy_run, tmp_p
     text = p.test.read_text(encoding="utf-8")
     assert corpus_mod.normalize(text, "nfkc") != text  # full-width digits and letters
     code, err = _score_error(capsys, "score", "--gold", p.test, "--normalize", "nfkc",
-                             "--gold-check", run, p.test)
+                             "--check-gold", run, p.test)
     assert code == 3 and err == (
-        f"committee: error: {p.gold_check_json}: lists spans of the run's test set read with "
+        f"committee: error: {p.check_gold_json}: lists spans of the run's test set read with "
         f"normalization none; the gold {p.test} is that file read with --normalize nfkc, which "
         "changes its text: score with --normalize none")
     capsys.readouterr()
-    assert main(["score", "--gold", str(p.test), "--normalize", "none", "--gold-check", str(run),
+    assert main(["score", "--gold", str(p.test), "--normalize", "none", "--check-gold", str(run),
                  str(p.test)]) == 0
 
 
@@ -736,25 +736,25 @@ def test_the_same_gold_in_another_format_is_accepted(ner_toy_run, tmp_path, caps
     crlf.write_bytes(p.test.read_bytes().replace(b"\n", b"\r\n"))
     capsys.readouterr()
     assert main(["score", "--task", "ner", "--gold", str(crlf), "--difficulty", str(ner_toy_run),
-                 "--gold-check", str(ner_toy_run), "--json", str(crlf)]) == 0
+                 "--check-gold", str(ner_toy_run), "--json", str(crlf)]) == 0
 
 
 def _edit_summary(run, **changes):
     p = paths(run)
-    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    summary = json.loads(p.check_gold_json.read_text(encoding="utf-8"))
     summary.update(changes)
     for key in [k for k, v in changes.items() if v is ...]:
         del summary[key]
-    p.gold_check_json.write_text(json.dumps(summary), encoding="utf-8")
+    p.check_gold_json.write_text(json.dumps(summary), encoding="utf-8")
 
 
 def test_a_list_of_an_older_version_is_refused(toy_run, tmp_path, capsys):
     run = _gold_check_of(toy_run, tmp_path)
     p = paths(run)
     _edit_summary(run, test_content_sha256=..., test_sha256=..., signature=...)
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", run, p.test)
     assert code == 3 and err == (
-        f"committee: error: {p.gold_check_json}: written by an older version of committee "
+        f"committee: error: {p.check_gold_json}: written by an older version of committee "
         f"check-gold (it does not record the test set its list belongs to); rerun committee "
         f"check-gold {run}")
 
@@ -764,9 +764,9 @@ def test_a_list_of_an_earlier_committee_in_the_directory_is_refused(toy_run, tmp
     p = paths(run)
     _edit_summary(run, signature="committee-difficulty|K:2")
     manifest = json.loads(p.manifest.read_text(encoding="utf-8"))
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", run, p.test)
     assert code == 3 and err == (
-        f"committee: error: {p.gold_check_json}: made for another committee (difficulty "
+        f"committee: error: {p.check_gold_json}: made for another committee (difficulty "
         f"signature committee-difficulty|K:2) than the run in this directory "
         f"({manifest['signature']}); rerun committee check-gold {run}")
 
@@ -778,19 +778,19 @@ def test_a_list_of_an_earlier_committee_in_the_directory_is_refused(toy_run, tmp
 def test_a_forged_expected_errors_is_refused(toy_run, tmp_path, capsys, value, shown):
     run = _gold_check_of(toy_run, tmp_path)
     p = paths(run)
-    text = p.gold_check_json.read_text(encoding="utf-8")
+    text = p.check_gold_json.read_text(encoding="utf-8")
     summary = json.loads(text)
     old = f'"expected_errors": {summary["expected_errors"]!r}'
     assert old in text
-    p.gold_check_json.write_text(text.replace(old, f'"expected_errors": {value}'),
+    p.check_gold_json.write_text(text.replace(old, f'"expected_errors": {value}'),
                                  encoding="utf-8")
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", run, p.test)
     n = summary["n_rows"]
     assert code == 3 and err in {
-        f"committee: error: {p.gold_check_json}: expected_errors is {shown}, not a number from "
+        f"committee: error: {p.check_gold_json}: expected_errors is {shown}, not a number from "
         f"0 to {n} (the rows of check-gold.tsv); rerun committee check-gold {run}",
         # NaN and Infinity are no JSON numbers: refused by the reader of run files
-        f"committee: error: {p.gold_check_json}: not valid JSON ({shown} is not a JSON number), "
+        f"committee: error: {p.check_gold_json}: not valid JSON ({shown} is not a JSON number), "
         f"so the files it records cannot be checked; rerun committee check-gold {run}"}
     if value not in ("NaN", "Infinity"):
         assert "not valid JSON" not in err
@@ -799,13 +799,13 @@ def test_a_forged_expected_errors_is_refused(toy_run, tmp_path, capsys, value, s
 def test_a_check_gold_json_that_is_a_list_is_refused(toy_run, tmp_path, capsys):
     run = _gold_check_of(toy_run, tmp_path)
     p = paths(run)
-    p.gold_check_json.write_text("[1, 2]\n", encoding="utf-8")
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    p.check_gold_json.write_text("[1, 2]\n", encoding="utf-8")
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", run, p.test)
     assert code == 3 and err in {
-        f"committee: error: {p.gold_check_json}: holds a JSON array, not an object; rerun "
+        f"committee: error: {p.check_gold_json}: holds a JSON array, not an object; rerun "
         f"committee check-gold {run}",
         # the same refusal by the reader of run files, which checks the record first
-        f"committee: error: {p.gold_check_json}: holds a JSON array, not an object, so the files "
+        f"committee: error: {p.check_gold_json}: holds a JSON array, not an object, so the files "
         f"it records cannot be checked; rerun committee check-gold {run}"}
 
 
@@ -814,17 +814,17 @@ def test_a_check_gold_tsv_that_is_not_utf8_is_refused(toy_run, tmp_path, capsys)
 
     run = _gold_check_of(toy_run, tmp_path)
     p = paths(run)
-    data = p.gold_check.read_text(encoding="utf-8").encode("gb18030")
-    p.gold_check.write_bytes(data)
-    summary = json.loads(p.gold_check_json.read_text(encoding="utf-8"))
+    data = p.check_gold.read_text(encoding="utf-8").encode("gb18030")
+    p.check_gold.write_bytes(data)
+    summary = json.loads(p.check_gold_json.read_text(encoding="utf-8"))
     _edit_summary(run, files={"check-gold.tsv": sha256_bytes(data)})
     with pytest.raises(UnicodeDecodeError) as info:
         data.decode("utf-8")
     bad = info.value.start + 1
     assert summary["n_rows"]
-    code, err = _score_error(capsys, "score", "--gold", p.test, "--gold-check", run, p.test)
+    code, err = _score_error(capsys, "score", "--gold", p.test, "--check-gold", run, p.test)
     assert code == 3 and err == (
-        f"committee: error: {p.gold_check}: not UTF-8 text (byte {bad}); rerun committee "
+        f"committee: error: {p.check_gold}: not UTF-8 text (byte {bad}); rerun committee "
         f"check-gold {run}")
 
 
@@ -863,3 +863,29 @@ def test_a_system_in_another_encoding_or_format_says_what_check_gold_reads(toy_r
         f"committee: error: {pku}:1: looks like pku (word/POS tokens), read as sighan: "
         "--system reads segmentations as UTF-8 SIGHAN files (words separated by spaces); give "
         "this output in that format\n")
+
+
+def test_the_former_flag_name_works_and_says_the_new_one(toy_run, tmp_path, capsys):
+    """``--gold-check``, the option's former name, scores as ``--check-gold``
+    does and names the new one in a one-line warning; ``--help`` lists only the new."""
+
+    assert main(["check-gold", str(toy_run)]) == 0
+    gold = str(toy_run / "test.txt")
+    out = tmp_path / "out.txt"
+    out.write_text((toy_run / "test.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["score", "--gold", gold, str(out), "--difficulty", str(toy_run),
+                 "--check-gold", str(toy_run)]) == 0
+    capsys.readouterr()
+    assert main(["score", "--gold", gold, str(out), "--difficulty", str(toy_run),
+                 "--check-gold", str(toy_run)]) == 0
+    new = capsys.readouterr()
+    assert main(["score", "--gold", gold, str(out), "--difficulty", str(toy_run),
+                 "--gold-check", str(toy_run)]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and "check-gold (" in new.out
+    assert old.err.splitlines()[0] == ("committee: warning: --gold-check is now --check-gold; "
+                                       "the old name will go")
+    assert old.err.splitlines()[1:] == new.err.splitlines()
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "--gold-check" not in capsys.readouterr().out

@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from committee.metrics.suspicion_injected import (  # noqa: F401  (re-exported)
+from committee.metrics.checkgold_injected import (  # noqa: F401  (re-exported)
     FIT_RATE, WORD_ERRORS, Injected, detection, inject_words, touches)
-from committee.metrics.suspicion_model import (  # noqa: F401  (re-exported)
+from committee.metrics.checkgold_model import (  # noqa: F401  (re-exported)
     FEATURES, NONNEGATIVE, adjust_prior, fit, probabilities, rank)
 
 #: Longest gold n-gram (in words) and string (in characters) a variation

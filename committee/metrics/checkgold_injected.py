@@ -1,7 +1,7 @@
 """Errors injected into a gold segmentation, and how a ranked list of
-spans finds them: what the weights of :mod:`committee.metrics.suspicion`
+spans finds them: what the weights of :mod:`committee.metrics.checkgold`
 were fitted on and are measured by (``benchmarks/bench_check_gold.py``).
-:mod:`committee.metrics.suspicion` re-exports every name here.
+:mod:`committee.metrics.checkgold` re-exports every name here.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ be annotation errors (docs/method.md §15, docs/irt.md).
 Reads the run's ``test.txt``, ``predictions.npz`` (every member's reading
 of the test set), ``train-words.txt`` and its training corpus (from the
 config its manifest records), ranks candidate spans with
-:func:`committee.metrics.suspicion.check_words` and writes
+:func:`committee.metrics.checkgold.check_words` and writes
 
 * ``check-gold.tsv`` — one row per suspicious span, most suspicious first:
   ``sentence``, ``word_index`` (the first gold word of the span, counted
@@ -15,7 +15,7 @@ config its manifest records), ranks candidate spans with
   with the span in 【】);
 * ``check-gold.json`` — the list's expected number of errors (the sum of
   its scores), the estimated share of errors, the counts, the systems read
-  and the SHA-256 of ``check-gold.tsv`` (``committee score --gold-check``
+  and the SHA-256 of ``check-gold.tsv`` (``committee score --check-gold``
   refuses a list edited since).
 
 Every check runs before anything is written; both files are written
@@ -34,7 +34,7 @@ import numpy as np
 from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
 from committee.errors import InputError
-from committee.metrics import suspicion
+from committee.metrics import checkgold
 from committee.pipeline import layout
 from committee.pipeline import marks as marks_mod
 from committee.pipeline import runfiles
@@ -137,7 +137,7 @@ def _reasons(c, i: int, systems, sys_ends, irt, word_ids) -> str:
     if systems:
         s, e = int(c.start[i]), int(c.end[i])
         agree = [name for name, ends in zip(systems, sys_ends)
-                 if suspicion.reading(ends, s, e) == tuple(c.alt[i])]
+                 if checkgold.reading(ends, s, e) == tuple(c.alt[i])]
         out.append(f"systems reading it as proposed: {', '.join(agree) if agree else 'none'}")
     flagged = [irt[w] for w in word_ids if w in irt]
     if flagged:
@@ -187,7 +187,7 @@ def compute(run_dir, systems=(), train=None) -> GoldCheck:
         "n_members": int(c.k), "n_units": int(per_sentence[-1]), "n_chars": len(text),
         "n_candidates": len(c), "n_rows": len(out), "expected_errors": check.expected,
         "expected_errors_at_fitted_rate": check.expected_at_fitted_rate,
-        "error_rate": check.rate, "features": list(suspicion.FEATURES),
+        "error_rate": check.rate, "features": list(checkgold.FEATURES),
         "systems": [os.fspath(s) for s in systems], **_identity(data),
     }
     return GoldCheck(out, summary)
@@ -233,9 +233,9 @@ def write(run_dir, result: GoldCheck) -> dict:
     """Write ``check-gold.tsv`` then ``check-gold.json`` into ``run_dir``."""
     p = layout.paths(run_dir)
     text = result.tsv()
-    atomic_write_text(p.gold_check, text)
-    summary = dict(result.summary, files={layout.GOLD_CHECK_FILE: sha256_bytes(text.encode("utf-8"))})
-    atomic_write_text(p.gold_check_json, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_text(p.check_gold, text)
+    summary = dict(result.summary, files={layout.CHECK_GOLD_FILE: sha256_bytes(text.encode("utf-8"))})
+    atomic_write_text(p.check_gold_json, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
     return summary
 
 
@@ -268,19 +268,19 @@ def read(run_dir) -> tuple[list[dict], dict]:
     test set: an :class:`InputError` names what is missing, edited, written
     by an older version or made for another test set of the directory."""
     p = layout.paths(run_dir)
-    for f in (p.gold_check, p.gold_check_json):
+    for f in (p.check_gold, p.check_gold_json):
         if not f.is_file():
             raise InputError(str(f), None, f"no such file: run `committee check-gold {run_dir}` "
                              "first")
-    layout.verify(p.root, [layout.GOLD_CHECK_FILE])
+    layout.verify(p.root, [layout.CHECK_GOLD_FILE])
     rerun = f"rerun committee check-gold {run_dir}"
-    summary = _read_summary(p.gold_check_json, rerun)
+    summary = _read_summary(p.check_gold_json, rerun)
     manifest = layout.read_manifest(p.root)
     task = tasks_mod.get(_recorded(manifest, "config", "task") or tasks_mod.DEFAULT_TASK)
     test = task.prepare(corpus_mod.read_corpus(layout.need(p.test), format=task.format))
-    _check_this_run(p.gold_check_json, summary, task, test, manifest, rerun)
-    rows = _read_rows(p.gold_check, test, rerun)
-    _check_counts(p.gold_check_json, summary, len(rows), rerun)
+    _check_this_run(p.check_gold_json, summary, task, test, manifest, rerun)
+    rows = _read_rows(p.check_gold, test, rerun)
+    _check_counts(p.check_gold_json, summary, len(rows), rerun)
     return rows, summary
 
 
@@ -288,9 +288,9 @@ def _read_summary(path, rerun: str) -> dict:
     """``check-gold.json`` as a dict that records the checksum of
     ``check-gold.tsv`` and the gold its list belongs to (:data:`IDENTITY`)."""
     summary = runfiles.read_json(path, "check-gold", dict, rerun)
-    if not isinstance(_recorded(summary, "files", layout.GOLD_CHECK_FILE), str):
+    if not isinstance(_recorded(summary, "files", layout.CHECK_GOLD_FILE), str):
         raise InputError(str(path), None, f"does not record the checksum of "
-                         f"{layout.GOLD_CHECK_FILE}, so the list cannot be checked; {rerun}")
+                         f"{layout.CHECK_GOLD_FILE}, so the list cannot be checked; {rerun}")
     if any(not isinstance(summary.get(k), str) for k in IDENTITY if k != "signature"):
         raise InputError(str(path), None, "written by an older version of committee "
                          "check-gold (it does not record the test set its list belongs to); "
@@ -354,7 +354,7 @@ def _check_counts(path, summary: dict, n_rows: int, rerun: str) -> None:
     if (isinstance(value, bool) or not isinstance(value, (int, float))
             or not math.isfinite(value) or not 0 <= value <= n_rows):
         raise InputError(str(path), None, f"expected_errors is {json.dumps(value)}, not a "
-                         f"number from 0 to {n_rows} (the rows of {layout.GOLD_CHECK_FILE}); "
+                         f"number from 0 to {n_rows} (the rows of {layout.CHECK_GOLD_FILE}); "
                          f"{rerun}")
     units = summary.get("n_units")
     if isinstance(units, bool) or not isinstance(units, int) or units < 0:
@@ -442,7 +442,7 @@ def check_scored_gold(summary: dict, scorer, run_dir) -> None:
     (:func:`content_sha256`: any file format or encoding of the same
     units); the same file read with another normalisation is named so."""
     p = layout.paths(run_dir)
-    where, gold = str(p.gold_check_json), scorer.gold
+    where, gold = str(p.check_gold_json), scorer.gold
     if summary["task"] != scorer.task:
         raise InputError(where, None, f"lists suspicious gold of a run of task "
                          f"{summary['task']}, the gold scored is of task {scorer.task}: score "
@@ -465,13 +465,13 @@ def check_scored_gold(summary: dict, scorer, run_dir) -> None:
 
 
 def format_sensitivity(sens: dict) -> str:
-    """``committee score --gold-check``'s table: percentages, ``–`` when a
+    """``committee score --check-gold``'s table: percentages, ``–`` when a
     metric is undefined (no difficulties, every difficulty 0, no unit
     predicted)."""
     from committee.metrics.records import UNDEFINED, pct
 
     expected = sens["expected_errors"]
-    lines = [f"gold check ({sens['run']}): the {sens['n_left_out']:,} most suspicious spans "
+    lines = [f"check-gold ({sens['run']}): the {sens['n_left_out']:,} most suspicious spans "
              f"left out ({sens['n_chars_left_out']:,} characters; the list expects "
              f"{UNDEFINED if expected is None else format(expected, '.0f')} errors)",
              f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}"]

@@ -1,7 +1,7 @@
 """The logistic model of suspicious gold (docs/method.md §15): the features
 it reads, in the order of its weights, its probabilities and its fit, the
 probabilities moved to a gold's own rate of errors, and the ranked list of
-candidates.  :mod:`committee.metrics.suspicion` re-exports every name here.
+candidates.  :mod:`committee.metrics.checkgold` re-exports every name here.
 """
 
 from __future__ import annotations

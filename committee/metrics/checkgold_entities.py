@@ -1,5 +1,5 @@
 """Suspicious gold entities (docs/method.md §15): the candidates, features
-and injected errors of :mod:`committee.metrics.suspicion` for a run of
+and injected errors of :mod:`committee.metrics.checkgold` for a run of
 entities.
 
 A run of entities records, for each member, which gold entities it got
@@ -23,17 +23,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from committee.metrics.suspicion import (Candidates, Check, Injected, adjust_prior,
+from committee.metrics.checkgold import (Candidates, Check, Injected, adjust_prior,
                                          fill_shared, probabilities, rank, touches)
 
 #: The readings of a missed gold entity, and the candidate of an entity the
 #: gold may have left out.
 KINDS = ("type", "span", "none", "missing")
 
-#: Weights of :data:`committee.metrics.suspicion.FEATURES` (intercept first)
+#: Weights of :data:`committee.metrics.checkgold.FEATURES` (intercept first)
 #: for entities: fitted on the embedded corpus's default entity committee
 #: (``configs/default-ner.yaml``, K = 30) with
-#: :data:`~committee.metrics.suspicion.FIT_RATE` of its test entities
+#: :data:`~committee.metrics.checkgold.FIT_RATE` of its test entities
 #: injected with errors, seed 1000 (``benchmarks/bench_check_gold.py RUN --fit``).
 WEIGHTS = np.array([-5.4481, 1.9184, 2.0830, 0.0, 1.6609, -1.9080, 0.9372, 0.4961, -1.2373,
                     -2.5090])
@@ -178,7 +178,7 @@ def entity_candidates(gold: Entities, marks: np.ndarray, pred: np.ndarray,
 
 def features(c: Candidates, text: str, gold: Entities, train: EntityVariation,
              test: EntityVariation) -> np.ndarray:
-    """The :data:`committee.metrics.suspicion.FEATURES` of entity candidates
+    """The :data:`committee.metrics.checkgold.FEATURES` of entity candidates
     (see the module's docstring); ``extra`` gains ``gold`` and ``proposed``
     (the two readings, as text) and the four counts."""
     n = len(c)
