@@ -274,7 +274,8 @@ CASES = [
      "committee.draw: unknown value 'grdi' (did you mean 'grid'?); expected one of: random, grid"),
     (with_change("corpus.train.format", "sighn"),
      "corpus.train.format: unknown value 'sighn' (did you mean 'sighan'?); "
-     "expected one of: sighan, pku, char-slash, char-tsv, conllu, conllu-xpos, underscore, bio"),
+     "expected one of: sighan, pku, char-slash, char-tsv, conllu, conllu-xpos, underscore, bio, "
+     "hf-dataset, parquet, jsonl"),
     (with_change("corpus.train.encoding", "utf-9"), "corpus.train.encoding: unknown encoding 'utf-9'"),
     (with_change("corpus.test", {"path": TEST, "builtin": "peoples-daily-1998", "split": "test"}),
      "corpus.test: give either 'path' or 'builtin', not both"),

@@ -184,7 +184,7 @@ def test_bad_names(tmp_path):
     with pytest.raises(ValueError, match="unknown normalization"):
         read_corpus(f, normalization="NFKC")
     assert set(FORMATS) == {"sighan", "pku", "char-slash", "char-tsv", "conllu", "conllu-xpos",
-                            "underscore", "bio"}
+                            "underscore", "bio", "hf-dataset", "parquet", "jsonl"}
 
 
 # ----------------------------------------------------------------- pku

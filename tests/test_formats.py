@@ -15,7 +15,7 @@ import pytest
 
 import public_corpora
 from committee.corpus import FORMATS, LOOKS, read_corpus, read_word_list, sniff_format
-from committee.corpus.formats import BY_NAME
+from committee.corpus.formats import BY_NAME, TEXT_FORMATS
 from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
 
 SENTENCES = [["迈向", "充满", "希望", "的", "新", "世纪"], ["中共中央", "总书记", "、", "国家", "主席"],
@@ -54,7 +54,8 @@ def sample(fmt: str) -> str:
     return "".join(w + "\n" for w in WORDS)
 
 
-KINDS = [*FORMATS, "word-list"]
+#: The formats of lines (tables: tests/test_table_corpora.py)
+KINDS = [*TEXT_FORMATS, "word-list"]
 
 
 def _read(path: Path, kind: str):

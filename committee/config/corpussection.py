@@ -12,12 +12,15 @@ from committee.config.base import NonEmptyStr, section_problem, Section, show_va
 from committee.corpus import FORMATS
 from committee.corpus import NORMALIZATIONS as corpus_normalizations
 from committee.corpus.encodings import ENCODINGS, text_encoding
+from committee.corpus.formats import TABLE_FORMATS
 from committee.corpus.splits import format_ranges, parse_ranges
 
 
 #: The normalisations a config may name: those of the corpus reader but "off" (None).
 NORMALIZATIONS = tuple(n for n in corpus_normalizations if n is not None)
 BUILTINS = ("peoples-daily-1998",)
+#: The keys of a source in a table format (committee.corpus.tables).
+TABLE_KEYS = ("dataset_split", "tokens_column", "tags_column")
 SPLITS = ("train", "test")
 
 
@@ -31,7 +34,8 @@ class CorpusSource(Section):
     """
 
     path: NonEmptyStr | None = None
-    """a corpus file (relative to corpus.root); give path or builtin"""
+    """a corpus file, or the directory of a saved dataset (format hf-dataset), relative to
+    corpus.root; give path or builtin"""
     builtin: Literal[BUILTINS] | None = None
     """a built-in corpus instead of a file"""
     split: Literal[SPLITS] | None = None
@@ -43,6 +47,14 @@ class CorpusSource(Section):
     """the file's encoding, any Python text encoding (utf-8 for a file; none for a built-in corpus)"""
     normalization: Literal[NORMALIZATIONS] | None = None
     """characters normalized before use; the same for train and test"""
+    dataset_split: NonEmptyStr | None = None
+    """hf-dataset: the split of a saved DatasetDict to read (null: train for corpus.train, test
+    for corpus.test)"""
+    tokens_column: NonEmptyStr | None = None
+    """hf-dataset, parquet, jsonl: the column of each sentence's tokens (null: tokens)"""
+    tags_column: NonEmptyStr | None = None
+    """hf-dataset, parquet, jsonl: the column of their tags (null: the first of tags, ner_tags,
+    pos_tags there is; none: words alone)"""
 
     @model_validator(mode="before")
     @classmethod
@@ -80,12 +92,16 @@ class CorpusSource(Section):
                 raise section_problem(f"built-in corpora are in 'pku' format, got {self.format!r}", ("format",))
             if self.encoding is not None:
                 raise section_problem("does not apply to a built-in corpus", ("encoding",))
+        for key in TABLE_KEYS:
+            if getattr(self, key) is not None and self.format not in TABLE_FORMATS:
+                raise section_problem(f"applies to the formats {', '.join(TABLE_FORMATS)}, not "
+                                      f"to {self.format}", (key,))
         return self
 
     @model_serializer(mode="wrap")
     def _drop_unused(self, handler):
         data = handler(self)
-        for key in ("path", "builtin", "split", "encoding"):
+        for key in ("path", "builtin", "split", "encoding", *TABLE_KEYS):
             if data.get(key) is None:
                 data.pop(key, None)
         return data

@@ -40,15 +40,19 @@ def _path_problems(data: dict[str, Any], cwd: str) -> list[str]:
         if not base.is_dir():
             return [f"corpus.root: no such directory: {base}"]
     problems = []
-    wanted = [(f"corpus.{k}.path", (corpus.get(k) or {}).get("path") if isinstance(corpus.get(k), dict) else None)
-              for k in ("train", "test")]
+    sources = {k: corpus.get(k) if isinstance(corpus.get(k), dict) else {} for k in ("train", "test")}
+    wanted = [(f"corpus.{k}.path", s.get("path")) for k, s in sources.items()]
     wanted.append(("corpus.train_words", corpus.get("train_words")))
+    # a dataset saved by save_to_disk is a directory (committee.corpus.tables)
+    folders = {f"corpus.{k}.path" for k, s in sources.items() if s.get("format") == "hf-dataset"}
     for where, path in wanted:
         if isinstance(path, str) and path:
             full = absolute_path(base, path)
             if not full.exists():
                 problems.append(f"{where}: no such file: {full}")
-            elif not full.is_file():
+            elif where in folders and not full.is_dir():
+                problems.append(f"{where}: not a directory (format hf-dataset): {full}")
+            elif not full.is_file() and where not in folders:
                 problems.append(f"{where}: not a file: {full}")
     return problems
 

@@ -23,6 +23,7 @@ from committee.config.crfsection import CrfConfig
 from committee.config.experiments import ExperimentsConfig
 from committee.config.corpussection import (  # noqa: F401  (re-exported)
     BUILTINS, NORMALIZATIONS, SPLITS, CorpusConfig, CorpusSource, SplitConfig, source_description)
+from committee.corpus.formats import TABLE_FORMATS
 from committee.errors import ConfigError
 from committee.learners.features import TEMPLATES
 from committee.learners.members import DRAWS, identical_members
@@ -249,7 +250,7 @@ class Config(Section):
             return self
         for key in ("train", "test"):
             source = getattr(self.corpus, key)
-            if source.builtin is None and source.format != "bio":
+            if source.builtin is None and source.format not in ("bio", *TABLE_FORMATS):
                 raise section_problem(f"task {self.task} needs entity tags: set format: bio (a token "
                                f"and its tag a line), got {source.format}", ("corpus", key, "format"))
         return self

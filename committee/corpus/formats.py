@@ -58,6 +58,7 @@ from committee.corpus.entities import is_tag
 from committee.corpus.parsers import (CONLLU_ID, parse_bio, parse_char_slash, parse_char_tsv, parse_conllu,
                                       parse_conllu_xpos, parse_pku, parse_sighan,
                                       parse_underscore)
+from committee.corpus.tables import read_jsonl, read_parquet, read_saved
 from committee.corpus.tagging import CHAR_TAGS
 
 #: Lines looked at to tell the format, from the start of the file.
@@ -136,6 +137,11 @@ class Format:
         wrongly (CoNLL-U columns separated by spaces): what it looks like
         and what to change in the file, so that the refusal names this
         format rather than the one the line happens to resemble.
+    read : callable or None
+        ``(path, normalization, options) -> Corpus`` for a format that is
+        not lines of text (a table: :mod:`committee.corpus.tables`), read
+        whole instead of parsed line by line (``parse`` is None; its
+        ``line`` claims nothing, so sniffing never names it).
     """
 
     name: str
@@ -151,6 +157,7 @@ class Format:
     labelled: bool = False
     shape: str | None = None
     misshapen: Callable[[str], tuple[str, str] | None] | None = None
+    read: Callable | None = None
 
 
 def _conllu_line(s: str) -> bool:
@@ -246,6 +253,11 @@ def _underscore_line(s: str) -> bool:
     return 2 * sum(1 for t in toks if _UNDERSCORE_TOKEN.fullmatch(t)) >= len(toks) > 0
 
 
+def _no_line(s: str) -> bool:
+    """A format that is not lines of text: no line has its shape."""
+    return False
+
+
 def _word_list_line(s: str) -> bool:
     return len(s.split()) == 1
 
@@ -288,6 +300,22 @@ RECORDS: tuple[Format, ...] = (
                 "IOB1, IOB2, IOBES or BMES), blank line between sentences; `-DOCSTART-` "
                 "lines skipped",
            pos="no (entity tags kept)", labelled=True),
+    Format("hf-dataset", None, _no_line, 9,
+           looks="a dataset saved by datasets' save_to_disk (a directory)",
+           what="a directory written by `datasets`' `save_to_disk` (a `DatasetDict`'s split: "
+                "`dataset_split`); tokens and tags columns (`tokens_column`, `tags_column`), "
+                "integer tags named by its `ClassLabel`",
+           pos="yes (a tags column)", read=read_saved),
+    Format("parquet", None, _no_line, 10,
+           looks="a parquet file",
+           what="a parquet file, one row per sentence: a list of tokens and a list of tags "
+                "(as `hf-dataset`)",
+           pos="yes (a tags column)", read=read_parquet),
+    Format("jsonl", None, _no_line, 11,
+           looks="JSON lines (one object a line)",
+           what="JSON lines, one object per sentence: `{\"tokens\": [...], \"tags\": [...]}` "
+                "(as `hf-dataset`; tags as strings)",
+           pos="yes (a tags column)", read=read_jsonl),
     Format("word-list", None, _word_list_line, 7,
            looks="a word list (one short word a line)",
            what="one entry a line (`*_training_words`): the training vocabulary",
@@ -298,7 +326,15 @@ RECORDS: tuple[Format, ...] = (
 BY_NAME: dict[str, Format] = {f.name: f for f in RECORDS}
 
 #: Format names accepted by :func:`committee.corpus.read_corpus`.
-FORMATS: tuple[str, ...] = tuple(f.name for f in RECORDS if f.parse is not None)
+FORMATS: tuple[str, ...] = tuple(f.name for f in RECORDS
+                                 if f.parse is not None or f.read is not None)
+
+#: The formats of lines of text, parsed line by line (sniffed, refused as another).
+TEXT_FORMATS: tuple[str, ...] = tuple(f.name for f in RECORDS if f.parse is not None)
+
+#: The formats of tables (:mod:`committee.corpus.tables`): read whole, with
+#: their columns and split chosen by a config's corpus source.
+TABLE_FORMATS: tuple[str, ...] = tuple(f.name for f in RECORDS if f.read is not None)
 
 #: What each format (and a word list) looks like, as said in messages.
 LOOKS: dict[str, str] = {f.name: f.looks for f in RECORDS}
@@ -310,5 +346,5 @@ SNIFF_ORDER: tuple[Format, ...] = tuple(sorted(RECORDS, key=lambda f: f.preceden
 def format_table() -> str:
     """The format table of docs/corpora.md (Markdown), one row per corpus format."""
     rows = ["| format | what | POS kept |", "|---|---|---|"]
-    rows += [f"| `{f.name}` | {f.what} | {f.pos} |" for f in RECORDS if f.parse is not None]
+    rows += [f"| `{f.name}` | {f.what} | {f.pos} |" for f in RECORDS if f.name in FORMATS]
     return "\n".join(rows) + "\n"

@@ -75,7 +75,7 @@ def parse(path: str, text: str, data: bytes, format: str, encoding: str,
 
 
 def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str = "utf-8",
-                normalization: str | None = None, fix=None) -> Corpus:
+                normalization: str | None = None, fix=None, table=None) -> Corpus:
     """Read a segmented corpus.
 
     Parameters
@@ -93,6 +93,10 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
         from: ``fix(key, value)`` for ``key`` ``"format"`` or
         ``"encoding"``, or a template such as ``"corpus.train.{key}:
         {value}"``.  Default ``--{key} {value}``.
+    table : TableOptions, optional
+        For a table format (``hf-dataset``, ``parquet``, ``jsonl``): its
+        split and columns (:class:`committee.corpus.tables.TableOptions`;
+        default: the defaults).  ``encoding`` does not apply to them.
 
     Returns
     -------
@@ -138,6 +142,8 @@ def read_corpus(path: str | os.PathLike, format: str = "sighan", encoding: str =
     committee.errors.FormatMismatchError: .../pd.txt:1: looks like pku (word/POS tokens), read as sighan: set corpus.train.format: pku
     """
     check_args(format, normalization)
+    if BY_NAME[format].read is not None:  # a table, read whole (committee.corpus.tables)
+        return BY_NAME[format].read(path, normalization, table)
     check_encoding(encoding)
     p = input_label(path)
     text, data = read_text(path, p, encoding, fix)

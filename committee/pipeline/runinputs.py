@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from committee.corpus import plausibility
+from committee.corpus import plausibility, tables
 from committee import corpus as corpus_mod
 from committee import tasks as tasks_mod
 from committee.errors import ConfigError, InputError
@@ -54,7 +54,8 @@ def load_source(source, cfg, key: str = "corpus.train") -> corpus_mod.Corpus:
                                         entities=tasks_mod.get(_task(cfg)).tagged)
     return corpus_mod.read_corpus(cfg.resolve(source), format=source.format,
                                   encoding=source.encoding, normalization=source.normalization,
-                                  fix=f"{key}.{{key}}: {{value}}")
+                                  fix=f"{key}.{{key}}: {{value}}",
+                                  table=tables.source_options(source, key))
 
 
 def load_corpora(cfg, where: str = "<config>") -> tuple[corpus_mod.Corpus, corpus_mod.Corpus]:
@@ -102,6 +103,8 @@ def load_recorded(cfg, manifest: dict, where: str, fix: str) -> tuple[corpus_mod
             if getattr(source, "builtin", None) or expected is None:
                 continue
             path = cfg.resolve(source)
+            if os.path.isdir(path):  # a saved dataset: its content is checked below
+                continue
             runfiles.check_regular(path, fix)
             actual = sha256_file(path)
             if actual != expected:
