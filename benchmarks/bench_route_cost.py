@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""What a cheaper recipe of a default config saves, and how far its
+difficulties and its Table 2 ranking move (docs/benchmarks.md, "A cheaper
+recipe for the POS and entity configs").
+
+For ``configs/default-pos.yaml`` or ``configs/default-ner.yaml`` at a
+committee size K, the bench runs, one after the other in this process
+(``parallel.backend: sequential``), the config's recipe as it is ("today")
+and a candidate: the same config with ``crf.params`` changed (a feature
+cut-off ``feature.minfreq``, fewer L-BFGS iterations, another c1) and the
+Table 2 taggers trained with the members' recipe
+(``experiments.table2_preset: committee``).  Each recipe is a committee
+(:func:`committee.pipeline.workflow.run`) and then its Table 2 taggers
+(:func:`committee.pipeline.workflow.report` with the analysis ``table2``)
+on ``--table2-fractions`` of the training sentences.  It prints:
+
+* the CPU-seconds (user + system of this process and of the processes it
+  reaped) of each committee and of its Table 2 taggers, and their ratios;
+* Pearson and Spearman correlations of the per-unit difficulties of the two
+  committees, the mean absolute difference and each mean difficulty;
+* each recipe's Table 2 taggers with f1 and fb under that recipe's
+  difficulties, and whether the ranking by fb (and by f1) is the same.
+
+Runs go to ``--work`` (a fresh directory per invocation unless named); a
+recipe already measured into the same ``--work`` with the same config is
+read back with its recorded CPU-seconds (``NAME-cost.json``) rather than
+run again, so a second candidate can be set beside the same "today".
+
+    nice -n 19 python3 benchmarks/bench_route_cost.py --task pos --k 6 --minfreq 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONFIGS = {"pos": "configs/default-pos.yaml", "ner": "configs/default-ner.yaml"}
+
+
+def cpu_seconds() -> float:
+    """User + system seconds of this process and of its reaped children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def recipe_config(task: str, k: int, out: Path, params: dict, fractions: list[float],
+                  table2_committee: bool) -> dict:
+    """The task's default config at size ``k``, run sequentially into ``out``,
+    its ``crf.params`` updated with ``params`` and its Table 2 on ``fractions``."""
+    import yaml
+
+    cfg = yaml.safe_load((ROOT / CONFIGS[task]).read_text(encoding="utf-8"))
+    cfg["committee"]["size"] = k
+    cfg["parallel"] = {"backend": "sequential", "n_jobs": 1}
+    cfg["output"] = {"dir": str(out.resolve())}
+    if params:
+        cfg["crf"] = {**cfg["crf"], "params": {**cfg["crf"].get("params", {}), **params}}
+    cfg["experiments"] = {**cfg.get("experiments", {}), "table2": True,
+                          "table2_fractions": fractions}
+    if table2_committee:
+        cfg["experiments"]["table2_preset"] = "committee"
+    return cfg
+
+
+def measure(name: str, cfg: dict, work: Path) -> dict:
+    """Run the committee of ``cfg``, then its Table 2 taggers; CPU-seconds of each,
+    the per-unit difficulties and the taggers' scores."""
+    import yaml
+    from committee.pipeline import layout, workflow
+
+    cost_file = work / f"{name}-cost.json"
+    if cost_file.is_file():  # measured by an earlier invocation into this --work
+        cost = json.loads(cost_file.read_text(encoding="utf-8"))
+        if cost["config"] == cfg:
+            print(f"[{name}] measured earlier: {cost_file}", file=sys.stderr)
+            return _results(Path(cfg["output"]["dir"]), cost)
+    path = work / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
+    print(f"[{name}] committee, K = {cfg['committee']['size']}, crf {cfg['crf']} ...",
+          file=sys.stderr, flush=True)
+    c0, t0 = cpu_seconds(), time.perf_counter()
+    out = workflow.run(str(path), progress=False, analyses=[])
+    c1, t1 = cpu_seconds(), time.perf_counter()
+    print(f"[{name}] committee: {c1 - c0:.0f} CPU-s; Table 2 taggers ...", file=sys.stderr,
+          flush=True)
+    workflow.report(out, analyses=["table2"], progress=False)
+    c2, t2 = cpu_seconds(), time.perf_counter()
+    cost = {"config": cfg, "committee_cpu_s": c1 - c0, "committee_wall_s": t1 - t0,
+            "table2_cpu_s": c2 - c1, "table2_wall_s": t2 - t1,
+            "measured": time.strftime("%Y-%m-%d %H:%M")}
+    cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
+    return _results(out, cost)
+
+
+def _results(out: Path, cost: dict) -> dict:
+    """The measured ``cost`` with the run's difficulties and Table 2 scores."""
+    import pandas as pd
+    from committee.pipeline import layout
+
+    marks = np.load(out / layout.MARKS_FILE)["marks"]
+    manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
+    table2 = pd.read_csv(out / layout.TABLE2_FILE)
+    return {**cost, "d": 1.0 - marks.mean(axis=0),
+            "member_f1": [m["f1"] for m in manifest["committee"]["members"]],
+            "table2": {r.model: {"f1": 100 * r.f1, "fb": 100 * r.fb}
+                       for r in table2.itertuples()}}
+
+
+def _ranking(scores: dict, key: str) -> list[str]:
+    return sorted(scores, key=lambda m: -scores[m][key])
+
+
+def compare(today: dict, candidate: dict) -> dict:
+    """The figures of the two recipes side by side."""
+    from scipy import stats
+
+    a, b = today["d"], candidate["d"]
+    out = {"units": int(a.size), "pearson": float(stats.pearsonr(a, b)[0]),
+           "spearman": float(stats.spearmanr(a, b)[0]),
+           "mean_abs_dd": float(np.abs(a - b).mean()),
+           "mean_d": [float(a.mean()), float(b.mean())]}
+    for part in ("committee", "table2"):
+        out[f"{part}_cpu_s"] = [today[f"{part}_cpu_s"], candidate[f"{part}_cpu_s"]]
+        out[f"{part}_ratio"] = candidate[f"{part}_cpu_s"] / today[f"{part}_cpu_s"]
+    for key in ("fb", "f1"):
+        out[f"ranking_{key}"] = [_ranking(today["table2"], key),
+                                 _ranking(candidate["table2"], key)]
+        out[f"same_ranking_{key}"] = out[f"ranking_{key}"][0] == out[f"ranking_{key}"][1]
+    return out
+
+
+def print_figures(args, params: dict, today: dict, candidate: dict, c: dict) -> None:
+    print(f"\n## {args.task}, K = {args.k}, {c['units']:,} test units; candidate: "
+          f"crf.params {params}, Table 2 taggers with the members' recipe\n")
+    print("| | today | candidate | candidate / today |")
+    print("|---|---:|---:|---:|")
+    for part, label in (("committee", f"committee (K = {args.k}), CPU-s"),
+                        ("table2", f"Table 2 taggers {args.table2_fractions}, CPU-s")):
+        t, n = c[f"{part}_cpu_s"]
+        print(f"| {label} | {t:,.0f} | {n:,.0f} | {c[f'{part}_ratio']:.3f} |")
+    t = c["committee_cpu_s"][0] + c["table2_cpu_s"][0]
+    n = c["committee_cpu_s"][1] + c["table2_cpu_s"][1]
+    print(f"| both, CPU-s | {t:,.0f} | {n:,.0f} | {n / t:.3f} |")
+    print(f"| members' f1, min–max | {min(today['member_f1']):.4f}–{max(today['member_f1']):.4f} "
+          f"| {min(candidate['member_f1']):.4f}–{max(candidate['member_f1']):.4f} | |")
+    print(f"| mean difficulty | {c['mean_d'][0]:.4f} | {c['mean_d'][1]:.4f} | |")
+    print(f"\ndifficulties, candidate against today: Pearson {c['pearson']:.4f}, Spearman "
+          f"{c['spearman']:.4f}, mean |Δd| {c['mean_abs_dd']:.4f}\n")
+    print("| Table 2 tagger | f1 today | fb today | f1 candidate | fb candidate |")
+    print("|---|---:|---:|---:|---:|")
+    for m in today["table2"]:
+        s, n = today["table2"][m], candidate["table2"].get(m, {"f1": np.nan, "fb": np.nan})
+        print(f"| {m} | {s['f1']:.2f} | {s['fb']:.2f} | {n['f1']:.2f} | {n['fb']:.2f} |")
+    for key in ("fb", "f1"):
+        same = "same" if c[f"same_ranking_{key}"] else "changed"
+        print(f"\nranking by {key}: today {' > '.join(c[f'ranking_{key}'][0])}; candidate "
+              f"{' > '.join(c[f'ranking_{key}'][1])} ({same})")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--task", choices=sorted(CONFIGS), default="pos")
+    ap.add_argument("--k", type=int, default=6, help="committee size (the configs' own: 30)")
+    ap.add_argument("--minfreq", type=float, help="candidate's crf.params feature.minfreq")
+    ap.add_argument("--max-iterations", type=int, help="candidate's crf.params max_iterations")
+    ap.add_argument("--c1", type=float, help="candidate's crf.params c1")
+    ap.add_argument("--table2-fractions", type=float, nargs="+", default=[0.1, 0.2],
+                    help="shares of the training sentences of the Table 2 taggers (the "
+                         "configs': 0.2 0.5 0.8 1.0)")
+    ap.add_argument("--work", type=Path, help="where the runs go (default: a fresh temporary "
+                                              "directory)")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args(argv)
+    params = {key: value for key, value in (("feature.minfreq", args.minfreq),
+                                            ("max_iterations", args.max_iterations),
+                                            ("c1", args.c1)) if value is not None}
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-route-cost-"))
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    name = "candidate-" + "-".join(f"{k}{v:g}" for k, v in params.items())
+    today = measure("today", recipe_config(args.task, args.k, work / "today", {},
+                                           args.table2_fractions, False), work)
+    candidate = measure(name, recipe_config(args.task, args.k, work / "candidate", params,
+                                                   args.table2_fractions, True), work)
+    c = compare(today, candidate)
+    print_figures(args, params, today, candidate, c)
+    print(f"\n(runs in {work}; measured in {time.perf_counter() - started:,.0f} s wall-clock)")
+    if args.json:
+        args.json.write_text(json.dumps({"task": args.task, "k": args.k, "params": params,
+                                         "table2_fractions": args.table2_fractions, **c},
+                                        indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
