@@ -6,9 +6,11 @@ Each dataset is one config of ``configs/``, run with ``committee run`` into
 default the repository's ``data/``, laid out as ``data/README.md`` says); the
 embedded People's Daily corpus needs nothing.  A dataset whose corpus is not
 at hand is skipped, with the reason in the listing.  Rerunning resumes
-unfinished runs and leaves finished ones untouched.  At the end
-``OUT/README.md`` lists every dataset with its signature, size and file
-checksums.
+unfinished runs and leaves finished ones untouched.  Each dataset is also
+exported (``committee export``) into ``OUT/hf/NAME/``: a parquet file of one
+row per gold unit and its dataset card, which ``datasets.load_dataset``
+reads.  At the end ``OUT/README.md`` lists every dataset with its
+signature, size and file checksums.
 
     python3 scripts/regenerate_datasets.py                      # every dataset
     python3 scripts/regenerate_datasets.py nlpcc2016-weibo      # some of them
@@ -28,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from committee.pipeline import workflow
+from committee.pipeline import export, workflow
 from committee.config import load_config  # noqa: E402
 from committee.errors import CommitteeError  # noqa: E402
 
@@ -66,6 +68,8 @@ def build(name: str, out_root: Path, overrides: list[str], roots: dict[str, str]
     try:
         cfg = load_config(ROOT / "configs" / f"{name}.yaml", overrides=extra)
         out = workflow.run(cfg, progress=progress)
+        # the same dataset as parquet and its card, for datasets.load_dataset
+        export.export(out, out_root / "hf" / name)
     except CommitteeError as exc:
         first = str(exc).splitlines()
         return {"name": name, "status": "not built", "reason": " ".join(s.strip() for s in first)}
@@ -78,7 +82,8 @@ def readme(rows: list[dict]) -> str:
              "Made by `scripts/regenerate_datasets.py`; each folder is one "
              "`committee run` output (docs/method.md §8): `test.txt`, `test.weight`, "
              "`test.weight_c`, `words.tsv`, `marks.npz`, `train-words.txt`, "
-             "`manifest.json`.", ""]
+             "`manifest.json`; `hf/NAME/` holds the same as parquet with its dataset card "
+             "(`committee export`), which `datasets.load_dataset(\"hf/NAME\")` reads.", ""]
     lines += ["| dataset | K | test sentences | test words | mean d | OOV rate | signature |",
               "|---|---|---|---|---|---|---|"]
     for r in rows:
