@@ -316,10 +316,10 @@ def test_an_edited_training_corpus_is_refused_with_both_checksums(run, capsys):
         f"{d / 'train.txt'}: is not the training corpus the run used (sha256 {actual[:12]}, "
         f"{run_dir / layout.MANIFEST_FILE} records {recorded['sha256'][:12]}): edited since the "
         "run? give the original with --train PATH, or rerun committee run on this corpus")
-    assert not (run_dir / layout.GOLD_CHECK_FILE).exists()
+    assert not (run_dir / layout.CHECK_GOLD_FILE).exists()
     # the way on it names works
     assert main(["check-gold", str(run_dir), "--train", str(original)]) == 0
-    assert (run_dir / layout.GOLD_CHECK_FILE).is_file()
+    assert (run_dir / layout.CHECK_GOLD_FILE).is_file()
 
 
 def test_a_manifest_naming_another_file_as_training_corpus_is_refused(run, capsys):
@@ -381,6 +381,7 @@ ALLOWED = {
     "pipeline/runfiles.py": "the reader",
     "system/files.py": "writes .npz files (ZipFile in write mode); reads none",
     "report/html.py": "json.loads(json.dumps(...)) turns numbers of numpy into JSON's, in memory",
+    "corpus/tables.py": "reads corpora (JSON lines, a saved dataset's records), no run's files",
 }
 
 
