@@ -282,7 +282,7 @@ class TagRun:
 
 def case_of(run):
     data = checkgold.load_inputs(run)
-    kind = data.task.collector
+    kind = data.task.unit_kind.name
     return {"words": Words, "entities": EntityRun, "tags": TagRun}[kind](data)
 
 
