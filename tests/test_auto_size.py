@@ -190,12 +190,13 @@ def test_a_fixed_run_turned_auto_trains_only_the_members_it_lacks(toy, reference
 def test_a_resumed_auto_run_counts_its_saved_members_on_the_progress_bar(toy, capsys):
     """Four members saved by a fixed run, resumed as size: auto from rounds
     of 2: the bar starts at 4 of the 6 members of the first round that
-    trains, and ends with all 6 done."""
+    trains, and ends with all 6 done (the count beside the bar, which moves
+    by each member's cost)."""
     _run(toy, "resumed", 4)
     capsys.readouterr()
     cfg = write_config(toy / "resumed.yaml", toy, toy / "resumed",
                        size=_auto(0.9999, max_size=6), backend="sequential")
     with pytest.warns(PlausibilityWarning, match="stopped at committee.max_size = 6"):
         workflow.run(load_config(cfg), progress=True)
-    bars = re.findall(r"(\d+)/(\d+) \[", capsys.readouterr().err)
+    bars = re.findall(r"(\d+)/(\d+) members", capsys.readouterr().err)
     assert (bars[0], bars[-1]) == (("4", "6"), ("6", "6"))

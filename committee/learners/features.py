@@ -222,6 +222,20 @@ def n_attributes(template: str) -> int:
     return _N_ATTRIBUTES[template]
 
 
+def training_cost(n_sentences: int, template: str) -> int:
+    """The expected cost of training a model of ``template`` on
+    ``n_sentences`` sentences, in work units: the sentences times the
+    template's attributes per item (:func:`n_attributes`), which the time
+    to build and train a CRF grows with about linearly.  Progress bars count
+    these units, so a member on 30% of the sentences weighs three times one
+    on 10%, and F3 more than F1 on the same sample.
+
+    >>> training_cost(300, "F1"), training_cost(100, "F1"), training_cost(100, "F3")
+    (1500, 500, 1200)
+    """
+    return n_sentences * n_attributes(template)
+
+
 def attributes(chars, template: str) -> list[list[str]]:
     """Attribute names of every character of one sentence (of every word,
     for the word templates).

@@ -66,6 +66,7 @@ from committee.pipeline import lock as lock_mod
 from committee import tasks as tasks_mod
 from committee.errors import CommitteeError, PlausibilityWarning
 from committee.system.files import atomic_write_text, clear_dir, sha256_bytes, write_npz
+from committee.system.process import CostBar
 from committee.pipeline.layout import OUTPUT_FILES, PREDICTIONS_FILE
 from committee.pipeline.unitfiles import UnitFiles
 from committee.pipeline import runmanifest
@@ -182,8 +183,6 @@ def _stop_message(exc: Exception) -> str:
 
 
 def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) -> Path:
-    from tqdm import tqdm
-
     c = cfg.committee
     n_train = len(inputs.train_sentences)
     drawn = members_mod.draw_committee(c.largest, n_train, c.templates, c.ratios,
@@ -203,8 +202,7 @@ def _run(cfg, inputs: RunInputs, out: Path, fingerprint: str, progress: bool) ->
     first = min(c.stable.min_size, c.max_size) if c.auto else c.size
     if c.auto:
         first = auto_bar_total(first, len(records), c.stable.round, len(drawn))
-    bar = tqdm(total=first, initial=min(first, len(records)), unit="member", desc=cfg.name,
-               disable=not progress, dynamic_ncols=True)
+    bar = member_bar(drawn, records, first, cfg.name, progress)
     try:
         training = Training(cfg, inputs, out, drawn, records, workdir, bar)
         if c.auto:
@@ -235,7 +233,7 @@ class Training:
     ``out``, the members ``drawn`` (a committee of the largest size, in
     member order), the ``records`` of those saved so far (by index; filled
     as members arrive), the ``workdir`` of the members' temporary files and
-    the progress ``bar``."""
+    the progress ``bar`` (:func:`member_bar`)."""
 
     cfg: object
     inputs: RunInputs
@@ -278,18 +276,29 @@ def _grow(training: Training, judged: bool) -> tuple[int, dict, list]:
         reached = value is not None and value >= target
         log.info("K=%d: split-half reliability %s (target %s; about %s members needed)", k,
                  value, target, needed if needed is not None else "?")
-        bar.set_postfix_str(f"reliability {'?' if value is None else f'{value:.4f}'} "
-                            f"(target {target})", refresh=False)
+        bar.note(f"reliability {'?' if value is None else f'{value:.4f}'} (target {target})")
         if reached or k >= len(drawn):
-            bar.total = max(k, len(records))  # every member expected is done
+            bar.expect(k)  # every member expected is done
             break
         k = min(len(drawn), k + c.stable.round)
-        bar.total = auto_bar_total(max(k, needed or len(drawn)), len(records), c.stable.round,
-                                   len(drawn))
-        bar.refresh()
+        bar.expect(auto_bar_total(max(k, needed or len(drawn)), len(records), c.stable.round,
+                                  len(drawn)))
     return k, {"measure": "split-half reliability (Spearman-Brown; even and odd members)",
                "target": target, "reached": reached, "size": k, "value": value,
                "max_size": c.max_size, "by_size": by_size}, []
+
+
+def member_bar(drawn, records: dict, expected: int, desc: str, progress: bool,
+               file=None) -> CostBar:
+    """The progress bar of the members of ``drawn`` in training, counted in
+    their expected cost (:func:`committee.learners.features.training_cost`
+    of each member's sample and template) up to the first ``expected``
+    members; the members ``records`` holds (saved by an earlier run) start
+    it done.  Its time left is the cost left at the rate measured since it
+    started."""
+    costs = {m.index: features_mod.training_cost(m.n_sentences, m.template) for m in drawn}
+    return CostBar(costs, desc=desc, unit="member", disable=not progress,
+                   done=[i for i in records if i in costs], expected=expected, file=file)
 
 
 def auto_bar_total(expected: int, saved: int, step: int, largest: int) -> int:
@@ -371,7 +380,7 @@ def _train_members(training: Training, todo, judged: bool) -> list[pools.MemberF
             log.info("member %d (%s, ratio %s, %d sentences): f1 %.4f; %s",
                      m.index, m.template, m.ratio, result.n_sentences, result.f1,
                      ", ".join(f"{k} {v:.1f}" for k, v in sorted(t.items())))
-            bar.update(1)
+            bar.done(m.index)
             judged = judged or _check_first(cfg, records, n_train)
     finally:
         pool.close()  # stops the workers (killed if the loop ended early: a failure, a signal)

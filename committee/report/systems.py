@@ -293,18 +293,17 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
                   progress: bool) -> list[System]:
     from tqdm import tqdm
 
+    from committee.learners.features import training_cost
+    from committee.system.process import CostBar
+
     e = cfg.experiments
     n_train = len(train_sentences)
-    order = np.random.default_rng(e.seed).permutation(n_train)  # nested samples
     algorithm, params = cfg.table2_crf()
     test_chars = [data.task_record.items(s) for s in data.test.words]  # characters, or gold words
     workdir = str(tdir / ".tmp")
-    tasks = []
-    for fraction in sorted(fractions, reverse=True):  # largest first
-        idx = np.sort(order[:members_mod.sample_size(fraction, n_train)])
-        tasks.append((fraction, [train_sentences[i] for i in idx]))
     n_jobs = pools.worker_count("sequential" if cfg.parallel.backend == "sequential" else
-                                   "loky", cfg.parallel.n_jobs, len(tasks), "Table 2 models")
+                                "loky", cfg.parallel.n_jobs, len(fractions), "Table 2 models")
+    tasks = _samples(train_sentences, fractions, e.seed, largest_first=n_jobs > 1)
     log.info("table2: training %d %s model(s) (%s %s) on %s of %d sentences, "
              "n_jobs %d", len(tasks), e.table2_template, algorithm,
              json.dumps(params, sort_keys=True), ", ".join(f"{f:g}" for f, _ in tasks), n_train, n_jobs)
@@ -318,8 +317,9 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     results = pools.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
                                n_jobs)
     systems = []
-    bar = tqdm(total=len(tasks), unit="model", desc="table2", disable=not progress,
-               dynamic_ncols=True)
+    bar = CostBar({i: training_cost(len(sents), e.table2_template)
+                   for i, (_, sents) in enumerate(tasks)},
+                  desc="table2", unit="model", disable=not progress)
     try:
         for result in results:
             fraction, sents = tasks[result.index]
@@ -333,13 +333,25 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
             systems.append(_save_table2(cfg, data, tdir, fraction, sents,
                                         _Training(n_train, train_sha, algorithm, params),
                                         result))
-            bar.update(1)
+            bar.done(result.index)
     finally:
         results.close()  # stops the workers (killed if the loop ended early: a failure, a signal)
         bar.close()
     log.info("table2: %d model(s) in %.0f s", len(tasks), time.monotonic() - started)
     clear_dir(workdir)  # a live worker's temporary model stays (a killed report's worker)
     return systems
+
+
+def _samples(train_sentences, fractions, seed: int, largest_first: bool) -> list[tuple]:
+    """``(fraction, sentences)`` of each Table 2 model: nested random samples
+    of the training sentences.  On several workers the largest come first,
+    so that the workers end together; on one the smallest, so that the
+    progress bar's time left comes early (the order changes no model)."""
+    n_train = len(train_sentences)
+    order = np.random.default_rng(seed).permutation(n_train)
+    return [(fraction, [train_sentences[i] for i in
+                        np.sort(order[:members_mod.sample_size(fraction, n_train)])])
+            for fraction in sorted(fractions, reverse=largest_first)]
 
 
 def _save_table2(cfg, data: RunData, tdir: Path, fraction, sents, training: _Training,

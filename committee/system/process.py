@@ -3,6 +3,9 @@ guarded (a failed write is an error naming ``<stdout>``, exit 6; a reader
 gone away is exit 141), and the stop signals (SIGINT, SIGTERM, SIGHUP)
 turned into one line and the exit code 128 + the signal, the worker
 processes stopped on the way (docs/errors.md).  Used by :mod:`committee.cli`.
+
+And the progress bar of a long step on standard error, counted in the
+expected cost of its items rather than their number (:class:`CostBar`).
 """
 
 from __future__ import annotations
@@ -158,3 +161,89 @@ def handle_stop_signals() -> None:
     for signum in STOP_SIGNALS:
         if signum == signal.SIGINT or signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, handler)
+
+
+#: A :class:`CostBar`'s line: the share of the cost done, the items done of
+#: those expected, the time spent and the time left.
+COST_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]"
+
+
+class CostBar:
+    """A :mod:`tqdm` bar over items of unequal cost (committee members,
+    Table 2 models), its total the sum of their costs
+    (:func:`committee.learners.features.training_cost`): each item done
+    moves it by its cost, so the share done and tqdm's time left (the cost
+    left at the average rate since the bar started, ``smoothing=0``) follow
+    the work, not the count of items.  The count shows beside the bar.
+
+    Parameters
+    ----------
+    costs : dict
+        Each item's cost, by key, in the order the items are expected.
+    desc, unit : str
+        The bar's label, and what one item is (``member``).
+    disable : bool
+        Show nothing (``--quiet``).
+    done : iterable
+        Keys of the items done before the bar starts (a resumed run): in
+        its total and start, never in its rate.
+    expected : int, optional
+        The bar counts to the first ``expected`` items (and those done);
+        default every item.  :meth:`expect` changes it.
+    file : optional
+        Where the bar is written (default standard error).
+    """
+
+    def __init__(self, costs: dict, *, desc: str, unit: str, disable: bool, done=(),
+                 expected: int | None = None, file=None):
+        from tqdm import tqdm
+
+        self.costs = dict(costs)
+        self._order = list(self.costs)
+        self._done = set(done)
+        self._unit, self._note = unit, ""
+        self._expected = len(self._order) if expected is None else expected
+        self.bar = tqdm(total=self._total(), initial=sum(self.costs[k] for k in self._done),
+                        desc=desc, disable=disable, dynamic_ncols=True, smoothing=0,
+                        bar_format=COST_BAR_FORMAT, file=file)
+        self._show()
+
+    def _keys(self) -> set:
+        return set(self._order[:self._expected]) | self._done
+
+    def _total(self) -> int:
+        return sum(self.costs[k] for k in self._keys())
+
+    @property
+    def cost_done(self) -> int:
+        """The cost of the items done (a disabled bar counts nothing itself)."""
+        return sum(self.costs[k] for k in self._done)
+
+    @property
+    def total(self) -> int:
+        """The cost the bar counts to: the items expected and those done."""
+        return self._total()
+
+    def expect(self, n_items: int) -> None:
+        """Count to the first ``n_items`` items (and every item done)."""
+        self._expected = n_items
+        self.bar.total = self._total()
+        self._show()
+
+    def done(self, key) -> None:
+        """Item ``key`` is done: the bar moves by its cost."""
+        self._done.add(key)
+        self.bar.update(self.costs[key])
+        self._show()
+
+    def note(self, text: str) -> None:
+        """Show ``text`` after the count of items."""
+        self._note = text
+        self._show()
+
+    def _show(self) -> None:
+        count = f"{len(self._done)}/{len(self._keys())} {self._unit}s"
+        self.bar.set_postfix_str(count + (f", {self._note}" if self._note else ""))
+
+    def close(self) -> None:
+        self.bar.close()
