@@ -1,17 +1,14 @@
 """The gold side of a :class:`~committee.scoring.scorer.Scorer`: its
 difficulties, training vocabulary, OOV flags, buckets and IRT items read
-against the gold and its collector made, one function per unit kind
-(:func:`init_words`, :func:`init_entities`, :func:`init_tags`; the scorer
-chooses by its task's unit kind)."""
+against the gold and its collector made: the steps of :class:`GoldSide`,
+which each unit kind composes in its
+:meth:`~committee.tasks.units.base.UnitKind.gold_side`."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from committee import metrics
-from committee import corpus as corpus_mod
 from committee.pipeline import difficulty as difficulty_mod
 from committee.system.arguments import require_choice, require_many
 from committee.corpus import Corpus
@@ -35,118 +32,108 @@ class GoldInputs(NamedTuple):
     allow_overlap: bool
 
 
-def init_words(scorer, inputs: GoldInputs) -> None:
-    """The gold side of a task whose units are words (``segmentation``;
-    :class:`committee.metrics.Collector`)."""
-    (difficulty, train_words, train_format, train_encoding, buckets, _api, irt,
-     allow_overlap) = inputs
-    normalization = scorer.normalization
-    no_entity_tags(scorer.gold)
-    if difficulty is not None:
+class GoldSide:
+    """The steps of a scorer's gold side that the unit kinds compose
+    (:meth:`committee.tasks.units.base.UnitKind.gold_side`): each reads one
+    of ``inputs`` against the scorer's gold and sets what it gives on the
+    scorer.  The kinds receive this object, so that they reach the
+    difficulty files, vocabularies and IRT items of the floors above them
+    without importing them."""
+
+    def __init__(self, scorer, inputs: GoldInputs):
+        self.scorer, self.inputs = scorer, inputs
+
+    def no_entity_tags(self) -> None:
+        """Refuse a gold of entity tags where words are scored (:func:`no_entity_tags`)."""
+        no_entity_tags(self.scorer.gold)
+
+    def word_difficulty(self) -> None:
+        """``scorer.difficulty``: one per gold word (words, tagged words)."""
+        s, difficulty = self.scorer, self.inputs.difficulty
+        if difficulty is None:
+            return
         try:
-            scorer.difficulty = difficulty_mod.load_difficulty(
-                difficulty, scorer.gold, argument=(_api, "difficulty"))
+            s.difficulty = difficulty_mod.load_difficulty(
+                difficulty, s.gold, argument=(self.inputs.api, "difficulty"))
         except InputError as exc:
-            raise not_this_gold(exc, difficulty, scorer.gold) from None
+            raise not_this_gold(exc, difficulty, s.gold) from None
         path = difficulty_mod.difficulty_file(difficulty)
         if path is not None:
-            scorer.known_golds |= check_provenance(path, scorer.gold)
-    scorer.train_words, scorer.train_words_sha256, train = vocabulary_of(
-        train_words, encoding=train_encoding, normalization=normalization,
-        train_format=train_format, fix=scorer.spelling("train"), api=_api)
-    if train is not None:
-        check_overlap(train, scorer.gold, allow_overlap, scorer.spelling("train"))
-    oov = None
-    if scorer.train_words is not None:
-        oov = metrics.oov_flags(scorer.gold, scorer.train_words)
-        check_oov_rate(scorer.gold, oov, train_words)
-    bucketer = None
-    if buckets is not None and buckets is not False:
+            s.known_golds |= check_provenance(path, s.gold)
+
+    def span_difficulty(self, units) -> None:
+        """``scorer.difficulty`` (one per gold span of ``units``) and
+        ``scorer.char_difficulty`` (one per character, for the characters
+        outside spans)."""
+        s, difficulty = self.scorer, self.inputs.difficulty
+        if difficulty is None:
+            return
+        try:
+            s.difficulty, s.char_difficulty = difficulty_mod.load_entity_difficulty(
+                difficulty, s.gold, units)
+        except InputError as exc:
+            raise not_this_gold(exc, difficulty, s.gold) from None
+        s.known_golds |= check_provenance(difficulty_mod.difficulty_file(difficulty), s.gold)
+
+    def vocabulary(self):
+        """``scorer.train_words`` and its checksum read (a word list or a
+        training corpus, checked not to hold the gold); the training corpus
+        when one was given, else None."""
+        s, i = self.scorer, self.inputs
+        s.train_words, s.train_words_sha256, train = vocabulary_of(
+            i.train_words, encoding=i.train_encoding, normalization=s.normalization,
+            train_format=i.train_format, fix=s.spelling("train"), api=i.api)
+        if train is not None:
+            check_overlap(train, s.gold, i.allow_overlap, s.spelling("train"))
+        return train
+
+    def word_oov(self, check_rate: bool = False):
+        """The gold words' OOV flags against ``scorer.train_words`` (None
+        without one); ``check_rate``: warn of a rate no real split has."""
+        s = self.scorer
+        if s.train_words is None:
+            return None
+        oov = metrics.oov_flags(s.gold, s.train_words)
+        if check_rate:
+            check_oov_rate(s.gold, oov, self.inputs.train_words)
+        return oov
+
+    def word_buckets(self, train):
+        """The :class:`~committee.metrics.buckets.Bucketer` of the gold
+        words ``inputs.buckets`` asks for (None: no buckets)."""
+        s, buckets = self.scorer, self.inputs.buckets
+        if buckets is None or buckets is False:
+            return None
         from committee.metrics.buckets import Bucketer
 
-        attrs = _bucket_attrs(_api, buckets, {
-            "difficulty": scorer.difficulty is not None,
-            "vocabulary": scorer.train_words is not None, "training corpus": train is not None})
-        bucketer = Bucketer(scorer.gold.words, attrs, difficulty=scorer.difficulty,
-                            vocabulary=scorer.train_words,
-                            train_words=None if train is None else train.words)
-    scorer._collector = metrics.collector_for(scorer._task.unit_kind, scorer.gold,
-                                              scorer.difficulty, task=scorer._task, oov=oov,
-                                              bucketer=bucketer)
-    scorer.irt_items = None if irt is None else read_irt_items(
-        irt, [w for s in scorer.gold.words for w in s])
+        attrs = _bucket_attrs(self.inputs.api, buckets, {
+            "difficulty": s.difficulty is not None,
+            "vocabulary": s.train_words is not None, "training corpus": train is not None})
+        return Bucketer(s.gold.words, attrs, difficulty=s.difficulty, vocabulary=s.train_words,
+                        train_words=None if train is None else train.words)
 
+    def unit_buckets(self, keys: tuple[str, ...], difficulty: bool) -> tuple[str, ...]:
+        """The attributes of labelled units ``inputs.buckets`` asks for among ``keys``."""
+        return _unit_attrs(self.inputs.api, self.inputs.buckets, keys, difficulty)
 
-def init_entities(scorer, inputs: GoldInputs) -> None:
-    """The gold side of a task whose units are entities (``ner``;
-    :class:`committee.metrics.labelled.EntityCollector`)."""
-    (difficulty, train_words, train_format, train_encoding, buckets, api, irt,
-     allow_overlap) = inputs
-    from committee.metrics.labelled import ENTITY_ATTRIBUTES
+    def check_strict_gold(self) -> None:
+        """Refuse a gold in which the strict mode finds no entity (see
+        :func:`_check_strict_gold`)."""
+        s = self.scorer
+        _check_strict_gold(s._task, s.gold, s.scheme, s.spelling("output"))
 
-    task, gold = scorer._task, scorer.gold
-    task.unit_kind.check_output(gold)
-    units = task.gold(gold, scorer.mode, scorer.scheme)
-    if scorer.mode == "strict" and not any(units):
-        _check_strict_gold(task, gold, scorer.scheme, scorer.spelling("output"))
-    char_d = None
-    if difficulty is not None:
-        try:
-            scorer.difficulty, char_d = difficulty_mod.load_entity_difficulty(
-                difficulty, gold, units)
-        except InputError as exc:
-            raise not_this_gold(exc, difficulty, gold) from None
-        scorer.known_golds |= check_provenance(difficulty_mod.difficulty_file(difficulty), gold)
-    scorer.char_difficulty = char_d
-    words, scorer.train_words_sha256, train = vocabulary_of(
-        train_words, encoding=train_encoding, normalization=scorer.normalization,
-        train_format=train_format, fix=scorer.spelling("train"), api=api)
-    if train is not None:  # a training corpus that is the gold: every entity seen
-        check_overlap(train, gold, allow_overlap, scorer.spelling("train"))
-    if train is not None and train.tags is not None:  # a tagged corpus: its entities
-        words = set(task.texts(train.words, task.gold(train)))
-        scorer.train_words_sha256 = corpus_mod.word_list_sha256(words)
-    scorer.train_words = words
-    oov = None if words is None else np.fromiter(
-        (t not in words for t in task.texts(gold.words, units)), dtype=bool,
-        count=sum(map(len, units)))
-    attrs = _unit_attrs(api, buckets, ENTITY_ATTRIBUTES, char_d is not None)
-    scorer._collector = metrics.collector_for(task.unit_kind, gold, scorer.difficulty, char_d,
-                                              task=task, oov=oov, mode=scorer.mode,
-                                              scheme=scorer.scheme, buckets=attrs)
-    scorer.irt_items = None if irt is None else read_irt_items(irt, task.texts(gold.words,
-                                                                               units))
+    def collector(self, **options) -> None:
+        """``scorer._collector``: the collector of the gold's units with the
+        scorer's difficulties and ``options`` (:func:`committee.metrics.collector_for`)."""
+        s = self.scorer
+        s._collector = metrics.collector_for(s._task.unit_kind, s.gold, s.difficulty,
+                                             s.char_difficulty, task=s._task, **options)
 
-
-def init_tags(scorer, inputs: GoldInputs) -> None:
-    """The gold side of a task whose units are tagged words (``pos``;
-    :class:`committee.metrics.tagged.TagCollector`): one difficulty per
-    gold word, as for words."""
-    (difficulty, train_words, train_format, train_encoding, buckets, api, irt,
-     allow_overlap) = inputs
-    from committee.metrics.tagged import TAG_ATTRIBUTES
-
-    gold = scorer.gold
-    if difficulty is not None:
-        try:
-            scorer.difficulty = difficulty_mod.load_difficulty(
-                difficulty, gold, argument=(api, "difficulty"))
-        except InputError as exc:
-            raise not_this_gold(exc, difficulty, gold) from None
-        path = difficulty_mod.difficulty_file(difficulty)
-        if path is not None:
-            scorer.known_golds |= check_provenance(path, gold)
-    scorer.train_words, scorer.train_words_sha256, train = vocabulary_of(
-        train_words, encoding=train_encoding, normalization=scorer.normalization,
-        train_format=train_format, fix=scorer.spelling("train"), api=api)
-    if train is not None:
-        check_overlap(train, gold, allow_overlap, scorer.spelling("train"))
-    oov = None if scorer.train_words is None else metrics.oov_flags(gold, scorer.train_words)
-    attrs = _unit_attrs(api, buckets, TAG_ATTRIBUTES, scorer.difficulty is not None)
-    scorer._collector = metrics.collector_for(scorer._task.unit_kind, gold, scorer.difficulty,
-                                              task=scorer._task, oov=oov, buckets=attrs)
-    scorer.irt_items = None if irt is None else read_irt_items(
-        irt, scorer._task.texts(gold.words, scorer._collector.units))
+    def irt_items(self, texts) -> None:
+        """``scorer.irt_items``: the IRT items of ``inputs.irt`` read against
+        the gold units' ``texts`` (None without items)."""
+        irt = self.inputs.irt
+        self.scorer.irt_items = None if irt is None else read_irt_items(irt, texts)
 
 
 def _check_strict_gold(task, gold: Corpus, scheme: str | None, fix) -> None:

@@ -185,12 +185,9 @@ class Scorer:
         #: content checksums known to be the gold of this test set (a run's test.txt)
         self.known_golds: set[str] = set()
         self.difficulty = self.char_difficulty = None
-        init = {tasks_mod.WORDS: goldside.init_words,
-                tasks_mod.ENTITIES: goldside.init_entities,
-                tasks_mod.TAGS: goldside.init_tags}[self._task.unit_kind]
-        init(self, goldside.GoldInputs(difficulty, train_words, train_format,
-                                       train_encoding or encoding, buckets, _api, irt,
-                                       allow_overlap))
+        self._task.unit_kind.gold_side(self, goldside.GoldSide(self, goldside.GoldInputs(
+            difficulty, train_words, train_format, train_encoding or encoding, buckets, _api,
+            irt, allow_overlap)))
 
     def _read_as_task(self, source, label: str, format: str, encoding: str, side: str,
                       argument: tuple[str, str]) -> Corpus:

@@ -128,7 +128,7 @@ class Analysis:
 def reads(analysis: Analysis, task: str) -> bool:
     """Whether ``analysis`` reads runs of ``task`` (a name of
     :data:`committee.tasks.TASKS`): those whose units are of a kind it reads."""
-    return analysis.units is None or tasks_mod.get(task).unit_kind in analysis.units
+    return analysis.units is None or tasks_mod.get(task).unit_kind.among(analysis.units)
 
 
 def for_task(title: str, task: str) -> str:

@@ -41,6 +41,11 @@ class UnitKind:
     def __repr__(self) -> str:
         return f"<unit kind {self.name}>"
 
+    def among(self, kinds) -> bool:
+        """Whether this kind is one of ``kinds`` (as an analysis declares the
+        kinds whose runs it reads)."""
+        return self in kinds
+
     def attributes(self) -> tuple:
         """The attributes its units can be grouped by (``--buckets``), as
         :class:`committee.metrics.buckets.Attribute` records."""
@@ -57,6 +62,14 @@ class UnitKind:
     def outcomes(self) -> tuple[tuple[str, ...], object]:
         """The names of a gold unit's outcomes in ``report.html`` and the
         function that counts them from matched spans ``(gold, pred)``."""
+        raise NotImplementedError
+
+    def gold_side(self, scorer, side) -> None:
+        """A scorer's gold side for units of this kind: its difficulties,
+        vocabulary, OOV flags, buckets, collector and IRT items, set on
+        ``scorer`` (a :class:`committee.scoring.Scorer` whose gold is read)
+        by composing the steps of ``side``
+        (:class:`committee.scoring.goldside.GoldSide`)."""
         raise NotImplementedError
 
     def check_output(self, corpus: Corpus) -> None:

@@ -33,6 +33,34 @@ class Entities(UnitKind):
 
         return EntityCollector(gold, difficulty, char_difficulty, task=task, oov=oov, **options)
 
+    def gold_side(self, scorer, side) -> None:
+        """Spans of the gold's entities, their difficulties with one per
+        character outside them; a tagged training corpus gives its entities
+        as the vocabulary."""
+        import numpy as np
+
+        from committee import corpus as corpus_mod
+        from committee.metrics.labelled import ENTITY_ATTRIBUTES
+
+        task, gold = scorer._task, scorer.gold
+        self.check_output(gold)
+        units = task.gold(gold, scorer.mode, scorer.scheme)
+        if scorer.mode == "strict" and not any(units):
+            side.check_strict_gold()
+        side.span_difficulty(units)
+        train = side.vocabulary()
+        if train is not None and train.tags is not None:  # a tagged corpus: its entities
+            scorer.train_words = set(task.texts(train.words, task.gold(train)))
+            scorer.train_words_sha256 = corpus_mod.word_list_sha256(scorer.train_words)
+        words = scorer.train_words
+        oov = None if words is None else np.fromiter(
+            (t not in words for t in task.texts(gold.words, units)), dtype=bool,
+            count=sum(map(len, units)))
+        side.collector(oov=oov, mode=scorer.mode, scheme=scorer.scheme,
+                       buckets=side.unit_buckets(ENTITY_ATTRIBUTES,
+                                                 scorer.char_difficulty is not None))
+        side.irt_items(task.texts(gold.words, units))
+
     def outcomes(self):
         from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
 

@@ -35,6 +35,16 @@ class Tags(UnitKind):
             raise ValueError(f"per-character difficulties are for labelled spans, not {self.name}")
         return TagCollector(gold, difficulty, task=task, oov=oov, **options)
 
+    def gold_side(self, scorer, side) -> None:
+        """One difficulty per gold word, as for words."""
+        from committee.metrics.tagged import TAG_ATTRIBUTES
+
+        side.word_difficulty()
+        side.vocabulary()
+        side.collector(oov=side.word_oov(),
+                       buckets=side.unit_buckets(TAG_ATTRIBUTES, scorer.difficulty is not None))
+        side.irt_items(scorer._task.texts(scorer.gold.words, scorer._collector.units))
+
     def outcomes(self):
         """A word of the wrong tag is ``wrong_tag``, not ``wrong_type``."""
         from committee.metrics.tagged import TAG_OUTCOMES, tag_outcomes

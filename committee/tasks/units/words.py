@@ -37,6 +37,14 @@ class Words(UnitKind):
             raise ValueError(f"per-character difficulties are for labelled spans, not {self.name}")
         return Collector(gold, difficulty=difficulty, oov=oov, **options)
 
+    def gold_side(self, scorer, side) -> None:
+        side.no_entity_tags()
+        side.word_difficulty()
+        train = side.vocabulary()
+        oov = side.word_oov(check_rate=True)
+        side.collector(oov=oov, bucketer=side.word_buckets(train))
+        side.irt_items([w for s in scorer.gold.words for w in s])
+
     def outcomes(self):
         from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
 
@@ -88,7 +96,8 @@ class Words(UnitKind):
 
         test = data.test
         sys_ends = [system_ends(test, s) for s in systems]
-        check = checkgold.check_words(test.words, data.pred, data.train.words, data.vocabulary)
+        check = checkgold.check_words(test.words, data.pred, data.train.words, data.vocabulary,
+                                      train_pos=data.train.pos)
         c = check.candidates
         text = "".join("".join(s) for s in test.words)
         unit_starts = np.concatenate(([0], np.cumsum([len(w) for s in test.words
