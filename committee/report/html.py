@@ -60,6 +60,10 @@ __all__ = ["Analysis", "ReportData", "SystemData", "CHART_KINDS", "encode", "fro
 CHART_KINDS = ("line", "bar", "scatter", "heatmap", "table")
 #: A scatter trace of at most this many points shows each point's label.
 LABELLED_POINTS = 40
+#: The page's A-versus-B section when there are fewer than two systems to compare.
+VERSUS_NEEDS_TWO = ('<p class="help" data-testid="versus-note">A versus B compares two systems '
+                    "(what one gets right and the other wrong); this report has {systems}: add "
+                    "some with <code>committee report --system OUTPUT</code> or --with NAME.</p>")
 
 
 @dataclass(frozen=True)
@@ -444,29 +448,27 @@ def _json_safe(text: str) -> str:
 def plotly_problem() -> str | None:
     """Why the page cannot be made (plotly is not installed), or None."""
     try:
-        from plotly.offline import get_plotlyjs  # noqa: F401
-    except ImportError:
-        return str(_no_plotly())
+        _plotly_js()
+    except DependencyError as exc:
+        return str(exc)
     return None
-
-
-def _no_plotly() -> DependencyError:
-    return DependencyError("plotly", "report.html needs it", "report")
 
 
 def _plotly_js() -> str:
     try:
         from plotly.offline import get_plotlyjs
     except ImportError:
-        raise _no_plotly() from None
+        raise DependencyError("plotly", "report.html needs it", "report") from None
     return get_plotlyjs()
 
 
 def render(data: ReportData) -> str:
     """The HTML text of the page (see :func:`write_html`)."""
     page = json.dumps(encode(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    template = _asset("report.html")
-    return (template
+    n = len(data.systems)
+    return (_asset("report.html")
+            .replace("{{versus}}", _asset("versus.html") if n > 1 else VERSUS_NEEDS_TWO.format(
+                systems="one system" if n else "no system"))
             .replace("{{title}}", html.escape(f"Report: {data.name}"))
             .replace("{{style}}", _asset("report.css"))
             .replace("{{plotly}}", _script_safe(_plotly_js()))

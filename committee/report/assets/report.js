@@ -5,6 +5,8 @@
 (function () {
   const DATA = JSON.parse(document.getElementById("report-data").textContent);
   const PAGE_SIZES = [25, 50, 100, 250, 1000];
+  // a table cell of more characters than this wraps its text
+  const LONG_TEXT = 30;
   // the figures' colours (committee.report.plots.COLORS); bars past the last colour
   // repeat them hatched, so that no bar looks exactly like another
   const COLORS = DATA.palette.colors, PATTERNS = DATA.palette.patterns;
@@ -77,13 +79,20 @@
   const pct = (x, k = 2) => (x == null ? "–" : (100 * x).toFixed(k));
   const fmt = (x, k = 3) => (x == null || Number.isNaN(x) ? "–" : Number(x).toFixed(k));
   const int = (n) => Number(n).toLocaleString("en-US");
+  // a count with its noun, singular or plural: "1 system", "12 systems"
+  const count = (n, one, many) => `${int(n)} ${n === 1 ? one : many}`;
   // Charts wait for the charting library, which runs after the explorer is drawn
   // (compiling it takes longer than everything else on the page).
   const pending = [];
+  // the chart's toolbar (Plotly's mode bar) takes the top right corner; the
+  // title sits on the left in a band of its own below it, above the plot area
+  const TITLE = { x: 0, xref: "container", xanchor: "left", y: 1, yref: "container", yanchor: "top",
+                  pad: { t: 34, l: 10 }, font: { size: 15 } };
   function plot(id, traces, layout) {
-    const base = { margin: { l: 55, r: 20, t: 40, b: 90 }, font: { size: 12 },
+    const base = { margin: { l: 55, r: 20, t: 72, b: 90 }, font: { size: 12 },
                    legend: { orientation: "h", y: -0.32 }, hovermode: "closest" };
     const all = Object.assign(base, layout);
+    if (all.title) all.title = Object.assign({}, TITLE, all.title);
     // margins grow to hold the tick labels: the last label of an x axis,
     // turned to fit, reaches past the plot's right edge
     for (const axis of ["xaxis", "yaxis"]) all[axis] = Object.assign({ automargin: true }, all[axis]);
@@ -124,8 +133,9 @@
     let meanD = 0, d0 = 0, d1 = 0, nOov = 0;
     for (let i = 0; i < N; i++) { meanD += d[i]; d0 += d[i] === 0; d1 += d[i] === 1; if (oov) nOov += oov[i]; }
     const p = el("p");
-    p.append(`${int(S)} sentences, `, el("strong", { "data-testid": "n-words", text: int(N) }),
-             ` gold ${UNITS}, ${int(DATA.n_chars)} characters; ${systems.length} systems. ` +
+    p.append(`${count(S, "sentence", "sentences")}, `, el("strong", { "data-testid": "n-words", text: int(N) }),
+             ` gold ${N === 1 ? UNIT : UNITS}, ${count(DATA.n_chars, "character", "characters")}; ` +
+             `${count(systems.length, "system", "systems")}. ` +
              `Mean difficulty ${(N ? meanD / N : 0).toFixed(3)}; ${pct(N ? d0 / N : null, 1)}% of the ${UNITS} have d = 0 and ` +
              `${pct(N ? d1 / N : null, 1)}% have d = 1` + (oov ? `; OOV rate ${pct(N ? nOov / N : null)}%.` : "."));
     const how = el("p", { class: "help", text: POS ?
@@ -142,7 +152,9 @@
       "that segment it wrongly. pb, rb, fb reward getting hard words right and punish errors on easy ones; " +
       "p, r, f1 count every word alike. A wrong gold word is split (several output words inside it), " +
       "merged (inside one longer output word) or crossed (an output word straddles its boundary)." });
-    $("overview-text").append(p, how, el("p", { class: "sig", text: "Scores: " + DATA.signature }));
+    $("overview-text").append(p, how, el("p", { class: "sig", text: "Scores: " + DATA.signature }),
+      el("p", { class: "help", text: "Each chart gives its values on hover and has its tools (zoom, pan, " +
+                                      "reset) at its top right; a click on a legend entry hides or shows its series." }));
     const hist = new Array(10).fill(0);
     for (let i = 0; i < N; i++) hist[bins[i]]++;
     plot("chart-hist", [{ type: "bar", x: DATA.bin_labels, y: hist, marker: { color: "#5f6b7a" },
@@ -156,7 +168,7 @@
       line: { color: COLORS[k % COLORS.length], dash: DASHES[k % DASHES.length] },
       marker: { color: COLORS[k % COLORS.length], symbol: SYMBOLS[k % SYMBOLS.length] },
       hovertemplate: s.name + " %{x}: %{y:.2f}%<extra></extra>" })),
-      { title: { text: "Recall by difficulty bin (%) — click a legend entry to toggle" },
+      { title: { text: "Recall by difficulty bin (%)" },
         xaxis: { title: { text: "difficulty d" } }, yaxis: { title: { text: "recall (%)" } } });
     plot("chart-errors", OUT.slice(1).map((o) => ({
       type: "bar", name: o, x: systems.map((s) => s.name), y: systems.map((s) => s.error_types[o]),
@@ -244,7 +256,7 @@
     }
     DATA.analyses.forEach((a, k) => {
       const id = "chart-analysis-" + k;
-      const sec = el("div", { class: "analysis", "data-testid": "analysis" }, el("h3", { text: a.title }),
+      const sec = el("div", { class: "analysis", id: "analysis-" + k, "data-testid": "analysis" }, el("h3", { text: a.title }),
                      a.text ? el("p", { class: "help", text: a.text }) : null);
       if (a.chart !== "table") sec.append(el("div", { class: "chart", id }));
       const details = el("details", {}, el("summary", { text: "Table" }));
@@ -255,7 +267,9 @@
       for (let r = 0; r < rows; r++)
         tb.append(el("tr", {}, ...names.map((n) => {
           const v = a.columns[n][r];
-          return el("td", { class: typeof v === "string" ? "l" : "", text: typeof v === "number" ? +v.toFixed(4) : v == null ? "–" : v });
+          // long text (a sentence, the evidence) wraps, so that the table fits its panel
+          const cls = typeof v !== "string" ? "" : v.length > LONG_TEXT ? "l wrap" : "l";
+          return el("td", { class: cls, text: typeof v === "number" ? +v.toFixed(4) : v == null ? "–" : v });
         })));
       t.append(tb); details.append(el("div", { class: "scroll" }, t));
       if (a.chart === "table") details.open = true;
@@ -264,10 +278,11 @@
       if (a.chart === "heatmap") return heatmap(id, a, nameOf);
       const traces = a.chart === "scatter" ? scatterTraces(a, nameOf) : lineTraces(a, nameOf);
       if (a.chart === "scatter") declutter(traces, $(id).clientWidth - 75, $(id).clientHeight - 130);
-      plot(id, traces, { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
-                         yaxis: { title: { text: a.y_title }, automargin: true },
-                         showlegend: !(a.chart === "bar" && a.group),  // the axis names the groups
-                         barmode: a.group ? "relative" : "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" });
+      const layout = { title: { text: a.title }, xaxis: { title: { text: a.x_title }, automargin: true },
+                       yaxis: { title: { text: a.y_title }, automargin: true },
+                       showlegend: !(a.chart === "bar" && a.group),  // the axis names the groups
+                       barmode: a.group ? "relative" : "group", hovermode: a.chart === "scatter" || a.group ? "closest" : "x unified" };
+      plot(id, traces, a.chart === "bar" && a.group ? across(a, traces, layout) : layout);
     });
   }
 
@@ -294,12 +309,27 @@
       x: a.y.map(nameOf), y: pick(a.columns[a.x], g.rows).map(String),
       z: g.rows.map((r) => a.y.map((c) => a.columns[c][r])), texttemplate: "%{z}",
       hovertemplate: `${a.x_title} %{y}<br>${a.y_title} %{x}<br>%{z}<extra>${g.key == null ? "" : nameOf(g.key)}</extra>` }));
-    const menu = gs.length < 2 ? [] : [{ type: "dropdown", x: 0, xanchor: "left", y: 1.12, yanchor: "bottom",
+    const menu = gs.length < 2 ? [] : [{ type: "dropdown", x: 1, xanchor: "right", y: 1, yanchor: "bottom", pad: { b: 4 },
       buttons: gs.map((g, k) => ({ label: nameOf(g.key), method: "update",
                                    args: [{ visible: gs.map((_, j) => j === k) }] })) }];
     plot(id, traces, { title: { text: a.title }, updatemenus: menu,
                        xaxis: { title: { text: a.y_title }, automargin: true },
                        yaxis: { title: { text: a.x_title }, automargin: true, autorange: "reversed" } });
+  }
+  // Bars of groups, each group's bars in order under its name (Fig. 7: the
+  // words of each sentence), lie across the chart, one line each, so that
+  // their labels (Chinese words) read level however many there are; the
+  // chart grows with them.
+  function across(a, traces, layout) {
+    const bars = traces.reduce((n, t) => n + (Array.isArray(t.x[0]) ? t.x[0] : t.x).length, 0);
+    for (const t of traces) {
+      Object.assign(t, { orientation: "h", x: t.y, y: t.x });
+      if (t.error_y) { t.error_x = t.error_y; delete t.error_y; }
+      if (t.hovertemplate) t.hovertemplate = t.hovertemplate.replace("%{y:", "%{x:");
+    }
+    return Object.assign(layout, { height: 150 + 20 * bars, hovermode: "closest",
+      xaxis: { title: { text: a.y_title }, automargin: true },
+      yaxis: { title: { text: a.x_title }, automargin: true, autorange: "reversed", tickangle: 0 } });
   }
   function lineTraces(a, nameOf) {
     const traces = [];
@@ -446,7 +476,7 @@
     } else if (ex.dir < 0) rows.reverse();
     ex.rows = rows; ex.page = 0;
     $("item-count").textContent = int(n);
-    $("item-count-of").textContent = `of ${int(N)} gold ${UNITS} kept by the filters`;
+    $("item-count-of").textContent = `of ${count(N, "gold " + UNIT, "gold " + UNITS)} kept by the filters`;
     drawRows();
   }
   function columns() {
@@ -568,8 +598,12 @@
     box.append(t);
     reveal(box);
   }
-  // the chosen item in its gold sentence scrolled into view, however long the sentence
+  // The detail opens below the list: the page scrolls it into view (as
+  // little as it takes, so the row clicked stays in view when it can; a
+  // detail taller than the view from its top, under the sticky header), then
+  // the chosen item in its gold sentence, however long the sentence.
   function reveal(box) {
+    box.scrollIntoView({ block: "nearest" });
     const hit = box.querySelector(".seg span.hit");
     if (hit) hit.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
@@ -630,7 +664,7 @@
   // ---------------------------------------------------------------- A versus B
   function versus() {
     const A = $("vs-a"), B = $("vs-b"), BIN = $("vs-bin");
-    if (systems.length < 2) { $("versus").append(el("p", { class: "help", text: "Needs two systems." })); return; }
+    if (!A) return;  // fewer than two systems: the section says why it has no view
     systems.forEach((s, k) => { A.append(el("option", { value: k, text: s.name })); B.append(el("option", { value: k, text: s.name })); });
     const byFb = systems.map((s, k) => k).sort((a, b) => (systems[b].scores.fb ?? -1) - (systems[a].scores.fb ?? -1));
     A.value = byFb[0]; B.value = byFb[1];
