@@ -84,6 +84,9 @@ def test_the_report_has_every_analysis_of_a_pos_run(pos_report):
                     "## IRT:", "## Tags by difficulty", "### Accuracy by tag"):
         assert heading in text, heading
     assert "Not made:" not in text and "Committee of K = 6 CRF taggers" in text
+    # the output with its own segmentation is named as scored jointly
+    assert ("span and tag (on the gold segmentation, a system's accuracy on the tag's words; "
+            "joint scored jointly with its own segmentation)") in text
     assert "--task pos --gold test.txt --difficulty test.weight" in text
     # buckets read segmentations, entities entity runs: said once
     assert ("Not made for a run of pos (word difficulties): buckets (it reads runs of "

@@ -413,10 +413,11 @@ def read_irt_items(source, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: Extensions of output files that :func:`system_name` leaves out of a
-#: system's name (in any case): plain text, encodings, formats, outputs.
+#: system's name (in any case): plain text, encodings, formats, tasks, outputs.
 OUTPUT_SUFFIXES = (".txt", ".text", ".utf8", ".utf-8", ".u8", ".gb", ".gbk", ".gb2312",
                    ".gb18030", ".big5", ".bio", ".bioes", ".bmes", ".iob", ".iob2", ".iobes",
-                   ".conll", ".conllu", ".tsv", ".seg", ".out", ".dat", ".pred")
+                   ".conll", ".conllu", ".tsv", ".pku", ".pos", ".ner", ".cws", ".seg", ".out",
+                   ".dat", ".pred")
 
 
 def system_name(path: str, taken: set[str]) -> str:
@@ -427,8 +428,9 @@ def system_name(path: str, taken: set[str]) -> str:
 
     >>> taken = set()
     >>> [system_name(p, taken) for p in ("runs/jieba.txt", "tagger.bio", "pku.utf8.seg",
-    ...                                  "other/jieba.TXT", "msr.gb", "model.v2", ".txt")]
-    ['jieba', 'tagger', 'pku', 'jieba-2', 'msr', 'model.v2', '.txt']
+    ...                                  "other/jieba.TXT", "msr.gb", "model.v2", ".txt",
+    ...                                  "thulac.pos.txt", "lac.ner.bio")]
+    ['jieba', 'tagger', 'pku', 'jieba-2', 'msr', 'model.v2', '.txt', 'thulac', 'lac']
     """
     name = "stdin" if path == "-" else Path(path).name
     stripped = True
