@@ -278,3 +278,28 @@ class DecodeError(InputError):
         """The same error with the fix spelled by ``setting(key, value)``."""
         return type(self)(self.path, self.line, self.encoding, self.column, self.bad,
                           self.candidates, self.note, setting)
+
+
+def caller_level() -> int:
+    """The ``stacklevel`` of a warning raised by the function that calls
+    this one that points at the first caller outside committee: a warning
+    of ``committee.score(...)`` names the user's line, not the library's.
+
+    >>> import warnings
+    >>> def library():
+    ...     warnings.warn("x", stacklevel=caller_level())
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     library()
+    >>> seen[0].filename.startswith("<doctest")
+    True
+    """
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 1  # the function that warns: stacklevel 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+            package):
+        frame, level = frame.f_back, level + 1
+    return level

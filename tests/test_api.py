@@ -431,3 +431,20 @@ def test_scored_systems_is_typed_and_reports_three_ways(capsys):
     assert capsys.readouterr().out == result.json() + "\n"
     assert cli.main([*argv, "--json", "--markdown"]) == 2  # one shape at a time
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call", ["score", "Scorer"])
+def test_a_warning_of_the_api_names_the_callers_line(call):
+    """A warning raised deep in the library (here: the output is the gold
+    itself) points at the line of the user's code that called committee."""
+    gold = Corpus("gold.txt", [["我们", "是"], ["好", "人"]], [1, 2])
+    out = Corpus("out.txt", [["我们", "是"], ["好", "人"]], [1, 2])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        if call == "score":
+            committee.score(gold, out)
+        else:
+            scoring.Scorer(gold).score(out)
+    same = [w for w in seen if "has the same words as the gold" in str(w.message)]
+    assert len(same) == 1
+    assert same[0].filename == __file__

@@ -23,7 +23,7 @@ from typing import Callable
 from committee.corpus.encodings import (CHINESE_ENCODINGS, ENCODINGS, MOJIBAKE_MIN_COUNT,
                                         PLAUSIBLE_MAX_SHARE, is_unicode, rank_encodings,
                                         text_encoding, unusual_counts)
-from committee.errors import DecodeError, InputError, PlausibilityWarning
+from committee.errors import caller_level, DecodeError, InputError, PlausibilityWarning
 from committee.system.inputs import TextReader, read_blocks
 
 
@@ -159,7 +159,7 @@ def _check_plausible(path: str, data: bytes, text: str, encoding: str, fix) -> N
     warnings.warn(
         f"{path}: decoded as {encoding}, {share:.0%} of its non-ASCII characters are rare, "
         f"private-use or not Chinese (mojibake?); {advice}",
-        PlausibilityWarning, stacklevel=4,
+        PlausibilityWarning, stacklevel=caller_level(),
     )
 
 

@@ -13,7 +13,7 @@ import warnings
 from committee.corpus.entities import TAG_SHAPE, breaks, detect_scheme, is_tag
 from committee.corpus.model import normalize_words
 from committee.corpus.tagging import bmes_error, char_tag, from_bmes
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import caller_level, InputError, PlausibilityWarning
 
 #: A CoNLL-U ID: a word's index, a multiword token's range (``3-4``) or an
 #: empty node (``5.1``).
@@ -215,7 +215,7 @@ def _warn_ill_formed(path, tags, lines):
         warnings.warn(
             f"{path}: {count} ill-formed tag sequence{'s' if count != 1 else ''} under {scheme} "
             f"(first at line {first[0]}: {first[1]}), read by the conlleval rules",
-            PlausibilityWarning, stacklevel=3,
+            PlausibilityWarning, stacklevel=caller_level(),
         )
 
 

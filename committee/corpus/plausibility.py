@@ -13,7 +13,7 @@ from typing import Iterable
 
 from committee.system.arguments import count
 from committee.corpus import Corpus, content_sha256
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import caller_level, InputError, PlausibilityWarning
 
 __all__ = ["Overlap", "OVERLAP_WARN_SHARE", "train_test_overlap", "check_train_test", "check_gold_output",
            "looks_like_output"]
@@ -103,14 +103,14 @@ def check_train_test(train: Corpus, test: Corpus, allow_identical: bool = False)
                "a committee trained on its test set finds every word easy")
         if not allow_identical:
             raise InputError(test.path, None, msg + "; give another test set")
-        warnings.warn(f"{test.path}: {msg}", PlausibilityWarning, stacklevel=2)
+        warnings.warn(f"{test.path}: {msg}", PlausibilityWarning, stacklevel=caller_level())
     elif o.share > OVERLAP_WARN_SHARE:
         warnings.warn(
             f"{test.path}: {o.found} of its {count(o.total, 'sentence')} ({o.share:.1%}) "
             f"{'occurs' if o.found == 1 else 'occur'} verbatim in the "
             f"training corpus {train.path} (train/test overlap above {OVERLAP_WARN_SHARE:.0%}): "
             "is the test set held out from the training data?",
-            PlausibilityWarning, stacklevel=2,
+            PlausibilityWarning, stacklevel=caller_level(),
         )
     return o
 
@@ -142,13 +142,13 @@ def check_gold_output(gold: Corpus, output: Corpus, gold_sha256s: Iterable[str] 
         warnings.warn(
             f"{output.path}: has the same words as the gold {gold.path} (every score would be 1): "
             "was the gold given in place of the output?",
-            PlausibilityWarning, stacklevel=2,
+            PlausibilityWarning, stacklevel=caller_level(),
         )
     elif o in known and g not in known:
         warnings.warn(
             f"{output.path}: has the words of the gold of this test set, and the gold {gold.path} does not: "
             "were the gold and the output given the wrong way round?",
-            PlausibilityWarning, stacklevel=2,
+            PlausibilityWarning, stacklevel=caller_level(),
         )
 
 

@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from committee import metrics
-from committee.errors import UndefinedMetricWarning
+from committee.errors import caller_level, UndefinedMetricWarning
 from committee.metrics import N_BINS, difficulty_bins
 
 __all__ = [
@@ -349,7 +349,7 @@ def pearson(x, y) -> float | None:
     a, b = a[ok], b[ok]
     if a.size < 2:
         warnings.warn(UndefinedMetricWarning(
-            f"Pearson correlation undefined: {a.size} complete pair(s), need 2"), stacklevel=2)
+            f"Pearson correlation undefined: {a.size} complete pair(s), need 2"), stacklevel=caller_level())
         return None
     constant = a.min() == a.max() or b.min() == b.max()  # exact, unlike a rounded mean
     a = a - a.mean()
@@ -357,7 +357,7 @@ def pearson(x, y) -> float | None:
     den = math.sqrt(float(a @ a) * float(b @ b))
     if constant or den == 0:
         warnings.warn(UndefinedMetricWarning(
-            "Pearson correlation undefined: one of the vectors is constant"), stacklevel=2)
+            "Pearson correlation undefined: one of the vectors is constant"), stacklevel=caller_level())
         return None
     return max(-1.0, min(1.0, float(a @ b) / den))
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit, logsumexp
 
-from committee.errors import PlausibilityWarning
+from committee.errors import caller_level, PlausibilityWarning
 from committee.metrics.irtem import (  # noqa: F401  (re-exported)
     BLOCK, FINE, LIMIT, M_STEPS, POLISH_STEPS, Priors, em, extreme_items, log_posterior)
 
@@ -196,7 +196,7 @@ def fit(responses, model: str = "2pl", *, n_nodes: int = 61,
                          f"{WARN_K} or more for stable discriminations)")
     if model == "2pl" and k < WARN_K:
         warnings.warn(f"only {k} subjects: discriminations rest largely on their prior "
-                      f"(use at least {WARN_K})", PlausibilityWarning, stacklevel=2)
+                      f"(use at least {WARN_K})", PlausibilityWarning, stacklevel=caller_level())
     x = nodes(n_nodes)
     n_correct = y.sum(0, dtype=np.int64)
     all_correct, all_wrong = n_correct == k, n_correct == 0

@@ -22,7 +22,7 @@ import numpy as np
 
 from committee.system.arguments import count
 from committee.corpus import Corpus
-from committee.errors import PlausibilityWarning, UndefinedMetricWarning
+from committee.errors import caller_level, PlausibilityWarning, UndefinedMetricWarning
 from committee.metrics import METRICS, SufficientStats, collect, compute, metric_arrays  # noqa: F401 (Corpus, collect: doctests)
 
 __all__ = ["MIN_SENTENCES", "bootstrap", "bucket_bootstrap", "check_resamples",
@@ -165,7 +165,7 @@ def _resampled(stats_list, n: int, seed: int, keys=METRICS, progress: bool = Fal
         raise ValueError("cannot bootstrap an empty corpus")
     check_resamples(n, len(keys) * len(stats_list), S)
     if warn:
-        warn_few(S, stacklevel=4)
+        warn_few(S, stacklevel=caller_level())
     columns = [st.columns(bins=False) for st in stats_list]
     out = [np.empty((len(keys), n)) for _ in stats_list]
     bar = tqdm(total=n, unit="resample", desc="bootstrap", disable=not progress,
@@ -194,7 +194,7 @@ def _interval(values: np.ndarray, level: float, name: str,
     if len(ok) < len(values):
         warnings.warn(UndefinedMetricWarning(
             f"{where}{name} undefined in {len(values) - len(ok)} of {len(values)} resamples; "
-            f"interval over the other {len(ok)}"), stacklevel=3)
+            f"interval over the other {len(ok)}"), stacklevel=caller_level())
     alpha = (1.0 - level) / 2
     lo, hi = np.quantile(ok, [alpha, 1.0 - alpha])
     return (float(lo), float(hi))

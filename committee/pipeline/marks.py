@@ -42,7 +42,7 @@ import numpy as np
 
 from committee.pipeline import layout
 from committee.pipeline import runfiles
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import caller_level, InputError, PlausibilityWarning
 from committee.system.files import atomic_write_text, write_npz
 
 log = logging.getLogger("committee.run")
@@ -183,7 +183,7 @@ def load_member(out: Path, member, n_gold: int) -> dict | None:
         message = (f"{path}: {problem}: edited or damaged since committee run saved it; member "
                    f"{member.index} is trained again")
         log.warning(message)
-        warnings.warn(PlausibilityWarning(message), stacklevel=2)
+        warnings.warn(PlausibilityWarning(message), stacklevel=caller_level())
         return None
     record.pop(CHECKSUM_KEY, None)
     record["marks"] = marks

@@ -18,7 +18,7 @@ import numpy as np
 
 from committee.system.arguments import DECIMAL, count
 from committee.corpus import Corpus
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import caller_level, InputError, PlausibilityWarning
 from committee.system.files import atomic_open
 from committee.system.inputs import read_text
 
@@ -217,5 +217,5 @@ def read_weight_c(path, gold: Corpus) -> np.ndarray:
             f"{os.fspath(path)}: {count(utf16_lines, 'line')} "
             f"{'counts' if utf16_lines == 1 else 'count'} characters outside the Basic "
             f"Multilingual Plane as two values (UTF-16 code units); each pair was read as "
-            f"one value"), stacklevel=2)
+            f"one value"), stacklevel=caller_level())
     return np.array(out, dtype=np.float64)

@@ -31,7 +31,7 @@ from committee.pipeline import difficulty as difficulty_mod
 from committee.system.arguments import count, got, require, require_choice, require_int, require_many
 from committee.corpus import Corpus
 from committee.corpus.encodings import text_encoding
-from committee.errors import InputError, PlausibilityWarning
+from committee.errors import caller_level, InputError, PlausibilityWarning
 
 #: An OOV rate above this (share of gold tokens) draws a PlausibilityWarning.
 OOV_WARN_RATE = 0.5
@@ -285,7 +285,7 @@ def check_oov_rate(gold: Corpus, oov: np.ndarray, source) -> float | None:
         warnings.warn(PlausibilityWarning(
             f"{gold.path}: {100 * rate:.1f}% of the gold words are not in {vocabulary} "
             f"(OOV rate above {OOV_WARN_RATE:.0%}): is it the "
-            "word list of this corpus, in the same encoding and normalization?"), stacklevel=3)
+            "word list of this corpus, in the same encoding and normalization?"), stacklevel=caller_level())
     return rate
 
 
@@ -332,7 +332,7 @@ def check_provenance(difficulty_path, gold: corpus_mod.Corpus) -> set[str]:
         f"{path}: made by committee run for another test set ({manifest_path.name}: "
         f"{layout.TEST_FILE} sha256 {str(test_sha)[:12]}; gold {gold.path}: "
         f"{gold.sha256[:12]}): its difficulties may belong to other words; score against "
-        f"{path.parent / layout.TEST_FILE}"), stacklevel=3)
+        f"{path.parent / layout.TEST_FILE}"), stacklevel=caller_level())
     return golds
 
 

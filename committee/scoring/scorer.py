@@ -19,7 +19,7 @@ from committee.metrics import significance
 from committee import tasks as tasks_mod
 from committee.system.arguments import require, require_choice, require_int, require_many, require_real
 from committee.corpus import Corpus
-from committee.errors import InputError, Note, PlausibilityWarning
+from committee.errors import caller_level, InputError, Note, PlausibilityWarning
 from committee.metrics import records
 from committee.tasks.spans import match
 from committee.tasks.spans import spans as spans_of
@@ -236,7 +236,7 @@ class Scorer:
             goldside.no_entity_tags(pred)
         for kind, message in self._task.output_notes(self.gold, pred):
             warnings.warn(Note(message) if kind == "note" else PlausibilityWarning(message),
-                          stacklevel=2)
+                          stacklevel=caller_level())
         return pred
 
     def collect(self, output) -> metrics.SufficientStats:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from committee.errors import InputError, TagsetWarning
+from committee.errors import caller_level, InputError, TagsetWarning
 from committee.segmenters.base import CMD_PREFIX, Segmenter
 
 
@@ -131,7 +131,7 @@ def pos_tag(segmenter: Segmenter, texts: Sequence[str], target: str, path: str =
     tags, unplaced = tagsets.map_tags(segmenter.tagset or target, target, [p[1] for p in pairs])
     message = tagsets.unplaced_message(who, target, unplaced)
     if message is not None:
-        warnings.warn(message, TagsetWarning, stacklevel=2)
+        warnings.warn(message, TagsetWarning, stacklevel=caller_level())
     return words, tags, unplaced
 
 
