@@ -167,3 +167,88 @@ def test_the_api_names_the_missing_input(files):
         Scorer("gold.txt", train_words=TRAIN.split(), buckets=["consistency"])
     with pytest.raises(ValueError, match="buckets"):
         Scorer("gold.txt", buckets=["nope"])
+
+
+# -- frequency from a run's training words with their counts (train-words.tsv) ------------
+
+#: The training words of TRAIN with their counts, by hand, as a run keeps them.
+TRAIN_COUNTS = ("word\tcount\n大\t1\n大学\t2\n在\t2\n很\t1\n我\t2\n爱\t1\n北京\t4\n"
+                "北京大学\t1\n")
+
+
+def test_a_runs_word_counts_give_the_frequency_buckets(files, capsys):
+    """The counts beside the difficulties (as in a run directory) stand for
+    the training corpus: frequency equals the hand counts, with no --train."""
+    from collections import Counter
+
+    from committee.pipeline import runfiles
+
+    words = Counter(w for line in TRAIN.splitlines() for w in line.split())
+    text = runfiles.format_word_counts(words)
+    assert sorted(text.splitlines()[1:]) == sorted(TRAIN_COUNTS.splitlines()[1:])
+    (files / "train-words.tsv").write_text(text, encoding="utf-8")
+    assert main(["score", "out.txt", "--gold", "gold.txt", "--difficulty", "gold.weight",
+                 "--buckets=frequency", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["systems"][0]["buckets"]["frequency"]
+    assert [(r["bucket"], r["gold_words"], r["pred_words"], r["correct"]) for r in rows] == (
+        EXPECTED["frequency"])
+    # every attribute asked for: consistency still needs the training text
+    with pytest.warns(Note, match="oov left out.*consistency left out") as notes:
+        s = Scorer("gold.txt", difficulty="gold.weight", buckets=True).score("out.txt")
+    assert "frequency left out" not in str(notes[0].message)
+    assert list(dict.fromkeys(s.buckets["attr"])) == ["length", "frequency", "sentence",
+                                                      "difficulty"]
+
+
+def test_frequency_without_counts_says_where_they_come_from(files, capsys):
+    """Difficulties without counts beside them (a run made before runs kept
+    train-words.tsv): frequency is refused, naming what would give it."""
+    assert main(["score", "out.txt", "--gold", "gold.txt", "--difficulty", "gold.weight",
+                 "--buckets=frequency"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("committee: error: --buckets: frequency needs --train CORPUS, or "
+                          "--difficulty RUN of a run that keeps its training words' counts "
+                          "(train-words.tsv;")
+    with pytest.raises(ValueError, match="frequency needs the training words' counts"):
+        Scorer("gold.txt", difficulty="gold.weight", buckets=["frequency"])
+
+
+def test_a_toy_run_keeps_its_training_word_counts(tmp_path, capsys):
+    """committee run writes train-words.tsv (each training word and how often
+    it is one), records its checksum in the manifest, and `committee score
+    --difficulty RUN --buckets=frequency` gives the buckets of --train."""
+    from collections import Counter
+
+    from committee import corpus as corpus_mod
+    from committee.pipeline import layout
+    from toyrun import make_toy_corpus, write_config
+
+    make_toy_corpus(tmp_path)
+    cfg = write_config(tmp_path / "toy.yaml", tmp_path, tmp_path / "run", backend="sequential")
+    assert main(["run", str(cfg), "--quiet"]) == 0
+    run = tmp_path / "run"
+    train = corpus_mod.read_corpus(tmp_path / "train.txt")
+    counts = Counter(w for s in train.words for w in s)
+    lines = (run / "train-words.tsv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "word\tcount"
+    assert {w: int(n) for w, n in (line.split("\t") for line in lines[1:])} == counts
+    assert "train-words.tsv" in layout.manifest_in(run)["files"]
+    capsys.readouterr()
+    by = {}
+    for source in (["--difficulty", str(run)], ["--difficulty", str(run), "--train",
+                                                 str(tmp_path / "train.txt")]):
+        assert main(["score", "--gold", str(run / "test.txt"), *source, "--buckets=frequency",
+                     "--json", str(run / "test.txt")]) == 0
+        by[len(source)] = json.loads(capsys.readouterr().out)["systems"][0]["buckets"]
+    assert by[2] == by[4]
+    gold = corpus_mod.read_corpus(run / "test.txt").words
+    edges = [(0, "0"), (1, "1"), (4, "2-4"), (19, "5-19"), (10**9, "20+")]
+    hand = Counter(next(label for top, label in edges if counts[w] <= top)
+                   for s in gold for w in s)
+    assert {r["bucket"]: r["gold_words"] for r in by[2]["frequency"]} == {
+        label: hand[label] for _, label in edges}
+    # a changed file is refused against the manifest's checksum
+    (run / "train-words.tsv").write_text(lines[0] + "\n北京\t99\n", encoding="utf-8")
+    assert main(["score", "--gold", str(run / "test.txt"), "--difficulty", str(run),
+                 "--buckets=frequency", str(run / "test.txt")]) == 3
+    assert "train-words.tsv" in capsys.readouterr().err

@@ -129,7 +129,7 @@ def test_buckets_alone_means_every_attribute_whose_input_is_given(d, capsys):
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("by ")] == [
         "by length", "by sentence", "by difficulty"]
     assert ("committee: note: buckets: oov left out (no vocabulary given); frequency left out "
-            "(no training corpus given); consistency left out (no training corpus given)\n"
+            "(no word counts given); consistency left out (no training corpus given)\n"
             in err)
 
 

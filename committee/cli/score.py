@@ -14,7 +14,12 @@ from committee.tasks import get as get_task
 
 #: What the command line gives each input an attribute needs.
 _BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train-words",
-                 "training corpus": "--train CORPUS (a word list has no counts)"}
+                 "word counts": "--train CORPUS, or --difficulty RUN of a run that keeps its "
+                                "training words' counts (train-words.tsv; a word list has none, "
+                                "and a run made before runs kept them gets them when "
+                                "committee run is run on it again)",
+                 "training corpus": "--train CORPUS (a word list or a run has no training "
+                                    "text)"}
 
 #: The heading of each output's table of ``--schemes`` and ``--confusion``.
 _TITLES = {"schemes": "matching schemes", "confusion": "confusion matrix"}
@@ -304,7 +309,9 @@ def _buckets(value: str | None, args) -> object:
     if get_task(args.task).unit_kind.labelled:  # entities' or tagged words' attributes
         return _unit_buckets(value, args.difficulty is not None, get_task(args.task))
     given = {"difficulty": args.difficulty is not None,
-             "vocabulary": bool(args.train or args.train_words), "training corpus": bool(args.train)}
+             "vocabulary": bool(args.train or args.train_words),
+             "word counts": bool(args.train) or _run_keeps_counts(args.difficulty),
+             "training corpus": bool(args.train)}
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     for name in names:
         if name not in KEYS:
@@ -314,6 +321,18 @@ def _buckets(value: str | None, args) -> object:
         if needs is not None and not given[needs]:
             raise UsageError(f"--buckets: {name} needs {_BUCKET_FLAGS[needs]}")
     return names or True
+
+
+def _run_keeps_counts(difficulty) -> bool:
+    """Whether ``--difficulty`` names a run (or a file of one) that keeps its
+    training words with their counts, which give ``--buckets=frequency``."""
+    if difficulty is None:
+        return False
+    from committee.pipeline import difficulty as difficulty_mod
+    from committee.pipeline import layout
+
+    path = difficulty_mod.difficulty_file(difficulty)
+    return path is not None and layout.paths(path.parent).train_counts.is_file()
 
 
 def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:

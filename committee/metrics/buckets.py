@@ -35,7 +35,9 @@ class Attribute:
     """One word attribute and its buckets.
 
     ``needs`` is what it cannot be computed without (``None``,
-    ``"difficulty"``, ``"vocabulary"`` or ``"training corpus"``);
+    ``"difficulty"``, ``"vocabulary"``, ``"word counts"``: the training
+    words with their counts, from a training corpus or a run's
+    ``train-words.tsv``, or ``"training corpus"``: its text);
     ``predicted``: whether a predicted word has it (then precision, F, pb
     and fb are defined per bucket).
     """
@@ -52,7 +54,7 @@ ATTRIBUTES = (
     Attribute("length", ("1", "2", "3", "4+"), None, True, "word length in characters"),
     Attribute("oov", ("IV", "OOV"), "vocabulary", True,
               "in or out of the training vocabulary"),
-    Attribute("frequency", ("0", "1", "2-4", "5-19", "20+"), "training corpus", True,
+    Attribute("frequency", ("0", "1", "2-4", "5-19", "20+"), "word counts", True,
               "how often the word occurs as a word in the training corpus"),
     Attribute("consistency", ("unseen", "[0,.5)", "[.5,.9)", "[.9,1]"), "training corpus", True,
               "share of the occurrences of the word's characters in the training text "
@@ -236,10 +238,14 @@ class Bucketer:
     vocabulary : set of str, optional
     train_words : list of list of str, optional
         The training corpus's sentences (frequency, consistency).
+    counts : mapping of str to int, optional
+        Without ``train_words``: the times each training word occurs as a
+        word (frequency; a run's ``train-words.tsv``).  Consistency needs
+        the training text, which counts do not hold.
     """
 
     def __init__(self, gold_words, attrs, *, difficulty=None, vocabulary=None,
-                 train_words=None):
+                 train_words=None, counts=None):
         self.attrs = tuple(attrs)
         self.vocabulary = vocabulary
         self.difficulty = None if difficulty is None else np.asarray(difficulty, np.float64)
@@ -249,6 +255,8 @@ class Bucketer:
         if train_words is not None:
             self._freq = Counter(w for s in train_words for w in s)
             self._text = "\n".join("".join(s) for s in train_words)
+        elif counts is not None:
+            self._freq = Counter(counts)
         self.n_sentences = len(gold_words)
         self._gold_sentence = np.repeat(np.arange(len(gold_words)),
                                         [len(s) for s in gold_words])

@@ -49,6 +49,7 @@ import sys
 import time
 import traceback
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,7 +70,7 @@ from committee.system.files import atomic_write_text, clear_dir, sha256_bytes, w
 from committee.system.process import CostBar
 from committee.pipeline.layout import OUTPUT_FILES, PREDICTIONS_FILE
 from committee.pipeline.unitfiles import UnitFiles
-from committee.pipeline import runmanifest
+from committee.pipeline import runfiles, runmanifest
 # the corpora and the signature have modules of their own; their names stay here too
 from committee.pipeline.runinputs import (RunInputs, load_corpora, load_inputs, load_recorded,
                                           load_source)
@@ -447,7 +448,10 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     d, n_correct = difficulty_mod.difficulties(marks)
     test = inputs.test
     atomic_write_text(p.train_words, "".join(w + "\n" for w in sorted(inputs.vocabulary)))
-    texts = tasks_mod.get(inputs.task).texts(test.words, inputs.units)
+    task = tasks_mod.get(inputs.task)
+    atomic_write_text(p.train_counts, runfiles.format_word_counts(Counter(
+        task.texts(inputs.train.words, task.gold(inputs.train)))))
+    texts = task.texts(test.words, inputs.units)
     oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
                       count=marks.shape[1])
     tasks_mod.get(inputs.task).unit_kind.write_files(UnitFiles(p), test, inputs.units, committee,

@@ -31,6 +31,9 @@ WEIGHT_C_FILE = "test.weight_c"
 WORDS_FILE = "words.tsv"
 MARKS_FILE = "marks.npz"
 TRAIN_WORDS_FILE = "train-words.txt"
+#: The training words (entities' strings for ``task: ner``) with the times
+#: each occurs in the training corpus: ``word<TAB>count`` lines under a header.
+TRAIN_COUNTS_FILE = "train-words.tsv"
 MANIFEST_FILE = "manifest.json"
 #: Written when every member recorded its segmentation of the test set.
 PREDICTIONS_FILE = "predictions.npz"
@@ -54,7 +57,7 @@ CHECK_GOLD_JSON = "check-gold.json"
 CHECK_GOLD_FILES = (CHECK_GOLD_FILE, CHECK_GOLD_JSON)
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
-                TRAIN_WORDS_FILE, MANIFEST_FILE)
+                TRAIN_WORDS_FILE, TRAIN_COUNTS_FILE, MANIFEST_FILE)
 #: Models of the members, with ``output.keep_models``.
 MODELS_DIR = "models"
 #: What ``committee report`` adds: the page, Table 2's scores, figures and data.
@@ -108,6 +111,10 @@ class RunPaths:
     @property
     def train_words(self) -> Path:
         return self.root / TRAIN_WORDS_FILE
+
+    @property
+    def train_counts(self) -> Path:
+        return self.root / TRAIN_COUNTS_FILE
 
     @property
     def manifest(self) -> Path:

@@ -293,6 +293,55 @@ def read_table(path: str | os.PathLike, kind: str = "table", fix: str = DEFAULT_
         raise InputError(p, None, f"not a table of the run ({reason}); {fix}") from None
 
 
+#: The header of a run's training words with their counts.
+WORD_COUNTS_HEADER = "word\tcount"
+
+
+def format_word_counts(counts) -> str:
+    """The text of a run's training words with their counts (a mapping of
+    word to count): :data:`WORD_COUNTS_HEADER`, then ``word<TAB>count``
+    lines in the order of the words.
+
+    >>> format_word_counts({"北京": 2, "的": 5}).splitlines()
+    ['word\\tcount', '北京\\t2', '的\\t5']
+    """
+    return "".join([WORD_COUNTS_HEADER + "\n"]
+                   + [f"{w}\t{n}\n" for w, n in sorted(counts.items())])
+
+
+def read_word_counts(path: str | os.PathLike, fix: str = DEFAULT_FIX) -> dict[str, int]:
+    """A run's training words with their counts (:func:`format_word_counts`),
+    bounded as :func:`read_bytes`: text that is not UTF-8, another header, or
+    a line that is not a word and a positive count is refused.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "c.tsv"
+    >>> _ = f.write_text(format_word_counts({"北京": 2}), encoding="utf-8")
+    >>> read_word_counts(f)
+    {'北京': 2}
+    """
+    p = os.fspath(path)
+    data = read_bytes(p, LIMITS["table"], fix)
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise InputError(p, data[:exc.start].count(b"\n") + 1,
+                         f"is not valid UTF-8 (byte {data[exc.start]:#04x}); {fix}") from None
+    if lines[0] != WORD_COUNTS_HEADER:
+        raise InputError(p, 1, f"expected the header {WORD_COUNTS_HEADER!r}; {fix}")
+    counts: dict[str, int] = {}
+    for lineno, line in enumerate(lines[1:], 2):
+        if not line and lineno == len(lines):
+            break
+        word, _, n = line.partition("\t")
+        if not word or word.strip() != word or not n.isascii() or not n.isdigit() or int(n) < 1 \
+                or word in counts:
+            raise InputError(p, lineno, f"expected a word not seen above, a tab and a positive "
+                                        f"count, got {line[:60]!r}; {fix}")
+        counts[word] = int(n)
+    return counts
+
+
 # --------------------------------------------------------------------------
 # schemas
 

@@ -106,11 +106,29 @@ class GoldSide:
             return None
         from committee.metrics.buckets import Bucketer
 
+        counts = None if train is not None else self.run_counts()
         attrs = _bucket_attrs(self.inputs.api, buckets, {
-            "difficulty": s.difficulty is not None,
-            "vocabulary": s.train_words is not None, "training corpus": train is not None})
+            "difficulty": s.difficulty is not None, "vocabulary": s.train_words is not None,
+            "word counts": train is not None or counts is not None,
+            "training corpus": train is not None})
         return Bucketer(s.gold.words, attrs, difficulty=s.difficulty, vocabulary=s.train_words,
-                        train_words=None if train is None else train.words)
+                        train_words=None if train is None else train.words, counts=counts)
+
+    def run_counts(self) -> dict[str, int] | None:
+        """The training words with their counts kept by the run the
+        difficulties come from (``train-words.tsv`` beside ``test.weight``,
+        checked against the run's manifest), or None: no run, or one made
+        before runs kept them."""
+        from committee.pipeline import layout, runfiles
+
+        path = difficulty_mod.difficulty_file(self.inputs.difficulty)
+        if path is None:
+            return None
+        counts = layout.paths(path.parent).train_counts
+        if not counts.is_file():
+            return None
+        layout.verify(path.parent, [counts.name])
+        return runfiles.read_word_counts(counts)
 
     def unit_buckets(self, keys: tuple[str, ...], difficulty: bool) -> tuple[str, ...]:
         """The attributes of labelled units ``inputs.buckets`` asks for among ``keys``."""
@@ -176,6 +194,11 @@ def _unit_attrs(api: str, buckets, keys: tuple[str, ...], difficulty: bool) -> t
 
 #: What each input of an attribute is called in messages of the API.
 _BUCKET_INPUTS = {"difficulty": "difficulty", "vocabulary": "train_words",
+                  "word counts": "the training words' counts: a training corpus (train_words "
+                                 "as a Corpus or a file with train_format), or the "
+                                 "difficulties of a run that keeps them (train-words.tsv; a run "
+                                 "made before runs kept it gets it when committee run is run on "
+                                 "it again)",
                   "training corpus": "a training corpus (train_words as a Corpus or a file "
                                      "with train_format)"}
 
