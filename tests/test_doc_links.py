@@ -60,3 +60,17 @@ def test_every_path_named_in_the_text_exists(doc):
     text = doc.read_text(encoding="utf-8")
     missing = [m for m in _mentions(text) if not (REPO / m).exists()]
     assert missing == []
+
+
+def test_the_readme_names_every_system_package_set_up_installs():
+    """Whatever ``scripts/bootstrap.sh`` installs with ``apt-get`` (as root)
+    is named in the README's set-up section, with why."""
+    root = Path(__file__).resolve().parents[1]
+    script = (root / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
+    packages = set(re.findall(r"apt-get install -y -qq ([\w.+-]+)", script))
+    assert packages >= {"fonts-wqy-microhei", "chromium"}
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    setup = readme[readme.index("## Set-up and the two commands"):]
+    setup = setup[:setup.index("\n## ", 1)]
+    for package in packages:
+        assert f"`{package}`" in setup, package
