@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -178,6 +179,8 @@ def _score(r, row, tmp_path, capsys):
     out, err = capsys.readouterr()
     _clean(err)
     assert code == 0, err
+    if r.task == "ner" and (row["metrics"] is None or "f1" in str(row["metrics"])):
+        assert "none.bio: p undefined (and so f1): the output has no entities (N' = 0)" in err
     names = list(r.outputs)
     chosen = row["metrics"].split(",") if row["metrics"] else None
     shows_fb = chosen is None or "fb" in chosen
@@ -316,6 +319,8 @@ def _irt(r, row, tmp_path, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith(f"wrote {run}/items.tsv, irt.json, irt-flags.tsv: 1pl on K=5 × ")
+    unit = {"segmentation": "words", "ner": "entities", "pos": "words"}[r.task]
+    assert re.search(rf" × [\d,]+ {unit}, \d+ EM iterations", lines[0]), lines[0]
     assert [line.split(":")[0] for line in lines[1:1 + len(systems)]] == [str(p) for p in systems]
     assert all(": theta " in line for line in lines[1:1 + len(systems)])
     assert (run / "items.tsv").exists() and (run / "irt.json").exists()

@@ -43,7 +43,8 @@ def cmd_irt(args) -> int:
                          subset=args.subset, seed=args.seed)
     flags = ", ".join(f"{k} {v:,}" for k, v in summary["flags"].items()) or "none"
     print(f"wrote {args.run_dir}/items.tsv, irt.json, irt-flags.tsv: {summary['model']} on "
-          f"K={summary['n_members']} × {summary['n_words']:,} words, {summary['n_iter']} EM "
+          f"K={summary['n_members']} × {summary['n_words']:,} {summary['units']}, "
+          f"{summary['n_iter']} EM "
           f"iterations, log-likelihood {summary['log_likelihood']:.1f}; flags: {flags}")
     for s in summary["systems"]:
         print(f"{s['output']}: theta {s['theta']:.3f} ± {s['theta_se']:.3f}")

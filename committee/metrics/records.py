@@ -203,7 +203,7 @@ REGISTRY: tuple[Metric, ...] = (
            label="p",
            meaning="c / N'",
            why_undefined=when(lambda t: t["n_pred"] == 0,
-           "p undefined (and so f1): the output has no words (N' = 0)"),
+           "p undefined (and so f1): the output has no {units} (N' = 0)"),
            report="p",
            page="p"),
     Metric(key="r",
@@ -213,7 +213,7 @@ REGISTRY: tuple[Metric, ...] = (
            label="r",
            meaning="c / N",
            why_undefined=when(lambda t: t["n_gold"] == 0,
-           "r undefined (and so f1, er, oov_rate): the gold standard has no words (N = 0)"),
+           "r undefined (and so f1, er, oov_rate): the gold standard has no {units} (N = 0)"),
            report="r",
            page="r"),
     Metric(key="f1",
@@ -409,21 +409,24 @@ class _Values:
         return self.out[key]
 
 
-def why_undefined(t: dict) -> list[str]:
-    """Why each metric is undefined at the scalar totals ``t``, in registry order."""
-    return [msg for m in registry("stats")
+def why_undefined(t: dict, units: str = "words") -> list[str]:
+    """Why each metric is undefined at the scalar totals ``t``, in registry
+    order, saying ``units`` of what is counted (``words``, ``entities``)."""
+    return [msg.replace("{units}", units) for m in registry("stats")
             if m.why_undefined is not None and all(n in t for n in m.needs)
             for msg in [m.why_undefined(t)] if msg]
 
 
-def report_undefined(t: dict, where: str | None, undefined: str, stacklevel: int = 3) -> None:
-    """Warn (``undefined="warn"``) or not (``"ignore"``) of each undefined metric at ``t``."""
+def report_undefined(t: dict, where: str | None, undefined: str, stacklevel: int = 3,
+                     units: str = "words") -> None:
+    """Warn (``undefined="warn"``) or not (``"ignore"``) of each undefined
+    metric at ``t`` (its units called ``units``)."""
     if undefined not in UNDEFINED_POLICIES:
         raise ValueError(f"undefined must be one of {', '.join(UNDEFINED_POLICIES)}, "
                          f"got {undefined!r}")
     if undefined == "ignore":
         return
-    for msg in why_undefined(t):
+    for msg in why_undefined(t, units):
         warnings.warn(UndefinedMetricWarning(f"{where}: {msg}" if where else msg),
                       stacklevel=stacklevel)
 

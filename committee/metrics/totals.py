@@ -34,7 +34,7 @@ def _none(x) -> float | None:
 
 
 def compute(stats: SufficientStats, where: str | None = None, *,
-            undefined: str = "warn") -> dict:
+            undefined: str = "warn", units: str = "words") -> dict:
     """Every metric from sufficient statistics (corpus micro-averages).
 
     Returns a dict with the key of every statistics record of the registry
@@ -44,7 +44,8 @@ def compute(stats: SufficientStats, where: str | None = None, *,
     without difficulties) and ``counts`` (``n_gold``, ``n_pred``,
     ``n_correct``).  With ``undefined="warn"`` an undefined metric comes with
     an :class:`~committee.errors.UndefinedMetricWarning` saying why
-    (``where``, the output's name, starts its text); ``undefined="ignore"``
+    (``where``, the output's name, starts its text; ``units`` names what is
+    counted: ``words``, ``entities``); ``undefined="ignore"``
     leaves it None silently.  Metrics whose inputs were not given (no
     difficulty, no vocabulary) are ``None`` without a warning.
 
@@ -62,7 +63,8 @@ def compute(stats: SufficientStats, where: str | None = None, *,
     """
     t = totals(stats)
     arrays = metric_arrays(t)
-    report_undefined({k: v for k, v in t.items() if np.ndim(v) == 0}, where, undefined)
+    report_undefined({k: v for k, v in t.items() if np.ndim(v) == 0}, where, undefined,
+                     units=units)
     out: dict = {m.key: _none(arrays[m.key]) for m in registry("stats")}
     if "bin_gold" in t:
         rec = ratio(t["bin_correct"], t["bin_gold"])

@@ -364,7 +364,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     _k_check(p.marks, data.marks.shape[0])
     if subset is not None and not 0 < subset <= data.marks.shape[1]:
         raise InputError(str(p.marks), None, f"--subset {subset}: choose 1 to "
-                         f"{data.marks.shape[1]} of the {data.marks.shape[1]} words")
+                         f"{data.marks.shape[1]} of the {data.marks.shape[1]} {task.units}")
     d = data.words["difficulty"].to_numpy(dtype=np.float64)
     if task.labels_field is not None:  # entities (bio), tagged words (pku)
         named = [labelled_system(task, os.fspath(s), data.test, d, task.prepare(
@@ -377,7 +377,7 @@ def compute(run_dir, model: str = "auto", *, systems=(), extra=(), min_a: float 
     infit = itemresponse.infit(data.marks, fit.discrimination, fit.difficulty, fit.ability)
     item_flags = flags(fit, min_a)
     summary = _summary(fit, min_a, item_flags)
-    summary.update(model_requested=model, model_reason=reason)
+    summary.update(model_requested=model, model_reason=reason, units=task.units)
     for s in named:
         s["theta"], s["theta_se"] = map(float, itemresponse.ability(s["marks"], fit.discrimination,
                                                            fit.difficulty))

@@ -309,7 +309,7 @@ class Scorer:
         if bootstrap and stats.buckets:
             bucket_ci = significance.bucket_bootstrap(stats.buckets, n=bootstrap, seed=seed)
         scores = Scores.from_stats(stats, self.signature(bootstrap, seed), where=where,
-                                   bucket_ci=bucket_ci, **fields)
+                                   bucket_ci=bucket_ci, units=self._task.units, **fields)
         if not bootstrap:
             return scores
         ci = significance.bootstrap(stats, n=bootstrap, seed=seed, progress=progress,

@@ -102,13 +102,14 @@ class Scores:
     @classmethod
     def from_stats(cls, stats: metrics.SufficientStats, signature: metrics.Signature, *,
                    where: str | None = None, undefined: str = "warn", theta=None,
-                   bucket_ci: dict | None = None, **info) -> "Scores":
+                   bucket_ci: dict | None = None, units: str = "words", **info) -> "Scores":
         """The scores of one output from its sufficient statistics: the one
         place a :class:`Scores` is made (``committee score``, the API, the
         report).  ``where`` names the output in warnings of undefined
-        metrics (:func:`committee.metrics.compute`); ``theta`` is ``(θ, se)``
+        metrics (:func:`committee.metrics.compute`, which calls the units
+        counted ``units``: ``words``, ``entities``); ``theta`` is ``(θ, se)``
         with IRT items; ``info``: ``name``, ``path``, ``ci``, ``error_types``."""
-        computed = metrics.compute(stats, where=where, undefined=undefined)
+        computed = metrics.compute(stats, where=where, undefined=undefined, units=units)
         values = {k: computed[k] for k in records.keys("stats")}
         if theta is not None:
             values["theta"], values["theta_se"] = float(theta[0]), float(theta[1])
