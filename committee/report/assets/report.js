@@ -262,7 +262,8 @@
       const details = el("details", {}, el("summary", { text: "Table" }));
       const t = el("table"), names = Object.keys(a.columns);
       const nameOf = (c) => (a.names && a.names[c] != null ? a.names[c] : String(c));
-      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { text: nameOf(n), title: n })))));
+      const text = (n) => a.columns[n].some((v) => typeof v === "string");  // headed on the left, as its cells
+      t.append(el("thead", {}, el("tr", {}, ...names.map((n) => el("th", { class: text(n) ? "l" : "", text: nameOf(n), title: n })))));
       const tb = el("tbody"), rows = names.length ? a.columns[names[0]].length : 0;
       for (let r = 0; r < rows; r++)
         tb.append(el("tr", {}, ...names.map((n) => {
