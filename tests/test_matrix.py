@@ -420,6 +420,12 @@ REFUSALS = [
     ("pos", "score --task pos --gold {k3}/test.txt --buckets=difficulty {retag}", 2,
      "committee: error: --buckets: 'difficulty' is not an attribute of words here; choose from "
      "tag, length, difficulty (difficulty needs --difficulty) (see 'committee score --help')"),
+    ("ner", "score --task ner --gold {k3}/test.txt --buckets {drop}", 2,
+     "committee: error: --buckets took the file '{drop}' as its attributes: put --buckets "
+     "after the OUTPUTs, or write --buckets=ATTR,... (see 'committee score --help')"),
+    ("pos", "score --task pos --gold {k3}/test.txt --buckets {retag} {merged}", 2,
+     "committee: error: --buckets took the file '{retag}' as its attributes: put --buckets "
+     "after the OUTPUTs, or write --buckets=ATTR,... (see 'committee score --help')"),
     ("segmentation", "score --gold {k3}/test.txt --metrics theta {merged}", 2,
      "committee: error: --metrics: theta needs --irt RUN_DIR (the items of `committee irt "
      "RUN_DIR`) (see 'committee score --help')"),

@@ -4,6 +4,9 @@ Markdown."""
 
 from __future__ import annotations
 
+import argparse
+import os
+
 from committee.cli import score_adaptive
 from committee.cli.options import (UsageError, check_encodings, file_options, renamed_option,
                                    task_option)
@@ -27,6 +30,17 @@ _TITLES = {"schemes": "matching schemes", "confusion": "confusion matrix"}
 #: The value of ``--buckets`` given alone: every attribute (distinct from
 #: ``--buckets=``, an empty list, which is refused).
 ALL_BUCKETS = "<every attribute>"
+
+
+class _BucketsAction(argparse.Action):
+    """``--buckets [ATTR,...]``: a value that is an existing file is an
+    OUTPUT the option took as its attributes, refused with the way on."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values is not ALL_BUCKETS and os.path.exists(values):
+            parser.error(f"--buckets took the file {values!r} as its attributes: put --buckets "
+                         "after the OUTPUTs, or write --buckets=ATTR,...")
+        setattr(namespace, self.dest, values)
 
 
 def add(sub) -> None:
@@ -81,6 +95,7 @@ def _output_options(s) -> None:
     shape.add_argument("--markdown", action="store_true",
                        help="print a Markdown table (to paste into a paper or a README)")
     s.add_argument("--buckets", nargs="?", const=ALL_BUCKETS, metavar="ATTR,...",
+                   action=_BucketsAction,
                    help="add results by word attribute: length, oov, frequency, consistency, "
                         "sentence, difficulty (default: every one whose input is given; "
                         "docs/metrics.md)")
