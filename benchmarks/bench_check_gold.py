@@ -142,12 +142,11 @@ class Words:
 
     def check(self, gold):
         d = self.data
-        return S.check_words(gold, d.pred, d.train.words, d.vocabulary)
+        return S.check_words(gold, d.pred, d.train.words, d.vocabulary, train_pos=d.train.pos)
 
     def fit_data(self, gold, errors):
         d = self.data
-        c, train, testvar, text = S.word_inputs(gold, d.pred, d.train.words)
-        x = S.features(c, text, train, testvar, d.vocabulary)
+        c, x = S.word_features(gold, d.pred, d.train.words, d.vocabulary, d.train.pos)
         return x, S.restores(c, S.ends_of(self.gold), errors)
 
     def baselines(self, gold, methods):
@@ -290,7 +289,12 @@ def fit_weights(run: str) -> None:
     case = case_of(run)
     bad, errors = case.inject(S.FIT_RATE, 1000)
     x, y = case.fit_data(bad, errors)
-    w = S.fit(x, y.astype(float))
+    if x.shape[1] == len(S.WORD_FEATURES):  # words: surname's weight is set, not fitted
+        keep = S.WORD_FEATURES.index("surname")
+        w = np.insert(S.fit(np.delete(x, keep, axis=1), y.astype(float)), 1 + keep,
+                      S.SURNAME_WEIGHT)
+    else:
+        w = S.fit(x, y.astype(float))
     print(f"{run}: {len(errors)} injected errors, {len(y)} candidates, {int(y.sum())} of them "
           "propose the reading an error replaced")
     print("WEIGHTS = np.array([" + ", ".join(f"{v:.4f}" for v in w) + "])")

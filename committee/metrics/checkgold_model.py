@@ -21,6 +21,20 @@ FEATURES = (
     "direction",     # gold words minus alternative words, clipped to [-2, 2]
 )
 
+#: The features of a candidate of a segmentation, in the order of
+#: :data:`committee.metrics.checkgold.WEIGHTS`: :data:`FEATURES` with the
+#: training counts' two weighted by ``agree`` (the training corpus's say
+#: about a string counts as far as the members, models of that corpus
+#: reading this sentence, follow it), then what the training corpus says
+#: around the span (:mod:`committee.metrics.checkgold_context`).
+WORD_FEATURES = FEATURES[:3] + (
+    "train_ratio_followed",  # agree * train_ratio
+    "train_seen_followed",   # agree * train_seen
+) + FEATURES[5:] + (
+    "context_ratio",  # log((ctx_alt + .5) / (ctx_gold + .5)): the span with a neighbour
+    "surname",        # the alternative joins a one-character surname to the next word
+)
+
 #: The features whose weight the fit keeps at 0 or above: more members
 #: agreeing on the alternative never makes it less suspicious (§15).
 NONNEGATIVE = ("agree", "consensus")
