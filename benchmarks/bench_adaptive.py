@@ -38,7 +38,7 @@ import committee
 from committee import metrics
 from committee.metrics import estimators, itemresponse
 from committee.scoring import adaptive, adaptive_run
-from committee.scoring.irt import perturb
+from committee.tasks.units.words import perturb
 from committee.tasks.spans import match, spans
 
 METHODS = ("adaptive", "fixed", "random", "random+model")

@@ -20,7 +20,7 @@ from committee.metrics import estimators, itemresponse
 from committee.pipeline import difficulty as difficulty_mod
 from committee.scoring import adaptive, adaptive_run
 from committee.scoring.adaptive_sources import MemorySource, OutputLines
-from committee.scoring.irt import perturb
+from committee.tasks.units.words import perturb
 from test_irt_run import make_run
 
 KEYS = ("p", "r", "f1", "pb", "rb", "fb")

@@ -13,6 +13,7 @@ from committee.pipeline import difficulty as difficulty_mod
 from committee import metrics
 from committee.metrics import itemresponse
 from committee.scoring import irt as irt_mod
+from committee.tasks.units.words import perturb
 from committee.cli import main
 from committee.system.files import write_npz
 from committee.pipeline.layout import paths
@@ -218,7 +219,7 @@ def test_subset_with_every_word_reproduces_the_full_scores(tmp_path):
     assert est["fb"] == pytest.approx(1.0) and est["r"] == pytest.approx(1.0)
     # a perturbed output: the estimate from every word is its own fb
     test = res.data.test
-    pert = irt_mod.system("p", test, d, irt_mod.perturb(test.words, 0.2, 1))
+    pert = irt_mod.system("p", test, d, perturb(test.words, 0.2, 1))
     full = metrics.compute(pert["stats"])
     est = irt_mod.estimate(res.fit, d, every, pert["marks"], pert["stats"])
     assert est["fb"] == pytest.approx(full["fb"]) and est["r"] == pytest.approx(full["r"])
@@ -298,7 +299,7 @@ def test_report_irt_section(tmp_path):
     d, n_correct = difficulty_mod.difficulties(marks)
     chars = System("chars", "system", [list("".join(s)) for s in test.words])
     gold = System("gold", "system", test.words)
-    half = System("half", "system", irt_mod.perturb(test.words, 0.3, 2))
+    half = System("half", "system", perturb(test.words, 0.3, 2))
     systems = [chars, gold, half]
     score(systems, metrics.Collector(test, difficulty=d), test,
           metrics.make_signature(test.words, difficulty=d))

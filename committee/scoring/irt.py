@@ -46,8 +46,6 @@ from committee.system.files import atomic_write_text, sha256_bytes, sha256_file,
 from committee.system.inputs import read_input
 from committee.pipeline.layout import paths
 from committee.pipeline.unitfiles import UnitFiles
-from committee.tasks.units.tags import perturb_tags
-from committee.tasks.units.words import perturb
 
 #: How this command is named in messages (and in :data:`committee.pipeline.layout.READ_BY`).
 COMMAND = "committee irt"
@@ -404,7 +402,8 @@ def _perturbed(task: tasks_mod.Task, test: corpus_mod.Corpus, d: np.ndarray, rat
                seed: int) -> dict:
     """The gold perturbed at ``rate`` as a system, as its unit kind perturbs
     it (:meth:`committee.tasks.units.UnitKind.perturbed`): its segmentation
-    (:func:`perturb`), or, for tagged words, its tags (:func:`perturb_tags`)."""
+    (:func:`committee.tasks.units.words.perturb`), or, for tagged words, its tags
+    (:func:`committee.tasks.units.tags.perturb_tags`)."""
     name = f"gold, {100 * rate:g}% perturbed"
     pred = task.unit_kind.perturbed(task, name, test, rate, seed)
     if task.labels_field is not None:  # tagged words
