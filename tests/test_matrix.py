@@ -426,6 +426,9 @@ REFUSALS = [
     ("pos", "score --task pos --gold {k3}/test.txt --buckets {retag} {merged}", 2,
      "committee: error: --buckets took the file '{retag}' as its attributes: put --buckets "
      "after the OUTPUTs, or write --buckets=ATTR,... (see 'committee score --help')"),
+    ("segmentation", "report {k3} --only stability --set experiments.stability_sizes=[99]", 4,
+     "committee: error: --set experiments.stability_sizes=[99]: experiments.stability_sizes: "
+     "[99] exceed committee.size (3)"),
     ("segmentation", "score --gold {k3}/test.txt --metrics theta {merged}", 2,
      "committee: error: --metrics: theta needs --irt RUN_DIR (the items of `committee irt "
      "RUN_DIR`) (see 'committee score --help')"),

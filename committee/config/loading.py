@@ -121,6 +121,32 @@ def blame_set(exc: ConfigError, data: Any, overrides: Iterable[str]) -> ConfigEr
                                   for p in exc.problems])
 
 
+def blame_keys(exc: ConfigError, overrides: Iterable[str]) -> ConfigError:
+    """``exc``, raised by a check of a loaded config, with each problem of a
+    key that an override set (``KEY=VALUE``: the problem's dotted path is
+    ``KEY`` or below it) said to come from that ``--set``.
+
+    >>> exc = ConfigError("experiments", ["experiments.stability_sizes: [99] exceed 5",
+    ...                                   "experiments.systems[0]: no such file: a.txt"])
+    >>> print(blame_keys(exc, ["experiments.stability_sizes=[99]"]))
+    experiments: 2 problems
+      --set experiments.stability_sizes=[99]: experiments.stability_sizes: [99] exceed 5
+      experiments.systems[0]: no such file: a.txt
+    """
+    def key_of(problem: str) -> str:
+        return problem.split(":", 1)[0].split("[", 1)[0].strip()
+
+    def blamed(problem: str) -> str:
+        key = key_of(problem)
+        for item in overrides:
+            name = item.split("=", 1)[0].strip()
+            if key == name or key.startswith(name + "."):
+                return f"{SET} {item}: {problem}"
+        return problem
+
+    return ConfigError(exc.path, [blamed(p) for p in exc.problems])
+
+
 def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}

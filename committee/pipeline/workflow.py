@@ -203,10 +203,15 @@ def report(run_dir, config_path=None, overrides: Iterable[str] = (), *,
     def load_inputs(cfg):  # the corpora the run used, and only those
         return dataset_mod.load_inputs(cfg, str(manifest_path), recorded, RECORDED_FIX)
 
-    return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
-                                   segmenters=segmenters, human=human, progress=progress,
-                                   load_inputs=load_inputs, timeout=timeout,
-                                   timeout_name=timeout_name)
+    try:
+        return report_mod.build_report(run_dir, cfg, analyses=analyses, systems=systems,
+                                       segmenters=segmenters, human=human, progress=progress,
+                                       load_inputs=load_inputs, timeout=timeout,
+                                       timeout_name=timeout_name)
+    except ConfigError as exc:  # what --set changed is the user's doing, not the run's
+        from committee.config.loading import blame_keys
+
+        raise blame_keys(exc, list(overrides)) from None
 
 
 #: How to go on when ``committee report`` finds a corpus that is not the one
