@@ -114,7 +114,8 @@ def section(ctx: Context) -> str | None:
         write_csv(out_dir / HUMAN_CSV,
                   pd.DataFrame({"metric": list(corr), "pearson": list(corr.values())}))
         text += ("\nPearson correlation with the human judgements "
-                 f"(`{human_path}`, {len(human_scores)} systems):\n\n"
+                 f"(`{human_path}`, {len(human_scores)} "
+                 f"system{'' if len(human_scores) == 1 else 's'}):\n\n"
                  + markdown_table(list(corr), [[("–" if v is None else f"{v:.3f}")
                                                 for v in corr.values()]], "r" * len(corr))
                  + "\n")

@@ -313,7 +313,9 @@
     const menu = gs.length < 2 ? [] : [{ type: "dropdown", x: 1, xanchor: "right", y: 1, yanchor: "bottom", pad: { b: 4 },
       buttons: gs.map((g, k) => ({ label: nameOf(g.key), method: "update",
                                    args: [{ visible: gs.map((_, j) => j === k) }] })) }];
-    plot(id, traces, { title: { text: a.title }, updatemenus: menu,
+    // a row of 18 px at least, so that every label down the side shows (40-odd parts of speech)
+    const rows = Math.max(...traces.map((tr) => tr.y.length));
+    plot(id, traces, { title: { text: a.title }, updatemenus: menu, height: Math.max(360, 170 + 18 * rows),
                        xaxis: { title: { text: a.y_title }, automargin: true },
                        yaxis: { title: { text: a.x_title }, automargin: true, autorange: "reversed" } });
   }
