@@ -281,20 +281,25 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     Returns ``sentences_used``, ``draws`` (how many), ``batches``,
     ``stopped_by`` (``target`` or ``max-sentences``), ``estimates`` (every
     metric as ``{"value", "low", "high"}``, fractions; ``theta`` with
-    ``se`` too) and ``record`` (the :class:`Draw` of every draw).
+    ``se`` too), ``record`` (the :class:`Draw` of every draw) and ``trace``:
+    the target metric's estimate after each batch the stopping rule looked
+    at, as ``{"batch", "sentences", "draws", "value", "low", "high"}``
+    (the report's cost of evaluation draws it).
     """
     s = bank.n_sentences
     state = _State(bank, np.full((s, 4), np.nan), np.zeros(bank.d.shape[0], bool),
                    np.zeros(s, bool), np.zeros(s, np.int64))
     rng = np.random.default_rng(settings.seed)
     limit = s if settings.max_sentences is None else min(settings.max_sentences, s)
-    number, stopped = 0, "max-sentences"
+    number, stopped, trace = 0, "max-sentences", []
     while state.used < limit:
         number += 1
         _batch(state, source, settings, rng, number)
         _update_theta(state)
         if state.done.all() or len(state.draws) >= settings.min_draws:
             iv = estimate(state, (settings.metric,))[settings.metric]
+            trace.append({"batch": number, "sentences": state.used, "draws": len(state.draws),
+                          **iv})
             width = None if iv["low"] is None else iv["high"] - iv["low"]
             # a width of 0 before the census is the clip at 0 or 1, not precision
             if width is not None and width < settings.target / 100 and (
@@ -305,7 +310,7 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     est["theta"] = {"value": state.theta, "low": state.theta - estimators.Z95 * state.theta_se,
                     "high": state.theta + estimators.Z95 * state.theta_se, "se": state.theta_se}
     return {"sentences_used": state.used, "draws": len(state.draws), "batches": number,
-            "stopped_by": stopped, "estimates": est, "record": state.draws}
+            "stopped_by": stopped, "estimates": est, "record": state.draws, "trace": trace}
 
 
 def settings_dict(settings: Settings) -> dict:
