@@ -46,7 +46,7 @@ def pending(rows, judged, n) -> str:
         if J.key(r) not in judged:
             out.append("\t".join(str(x) for x in (i, r["sentence"], r["start"], r["end"],
                                                   r["gold"], r["proposed"],
-                                                  f"{r['score']:.4f}", r["reasons"],
+                                                  f"{r['evidence']:.4f}", r["reasons"],
                                                   r["context"])))
     return "\n".join(out)
 

@@ -340,8 +340,8 @@ def _check_gold(r, row, tmp_path, capsys):
     out, err = capsys.readouterr()
     _clean(err)
     assert code == 0, err
-    assert out.startswith(f"wrote {run}/check-gold.tsv, check-gold.json: ")
-    assert "expected annotation errors" in out
+    assert out.startswith(f"wrote {run}/check-gold.tsv and check-gold.json: ")
+    assert "the likeliest annotation errors first" in out
     from committee.scoring import checkgold
 
     rows = (run / "check-gold.tsv").read_text(encoding="utf-8").splitlines()

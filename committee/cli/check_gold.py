@@ -9,9 +9,10 @@ def add(sub) -> None:
     t = sub.add_parser("check-gold", help="rank the gold words most likely to be annotation "
                                           "errors",
                        description="Rank spans of RUN_DIR's gold segmentation by the "
-                                   "probability that they are annotation errors (the members' "
-                                   "readings and variation n-grams, docs/method.md §15) and "
-                                   "write check-gold.tsv and check-gold.json into RUN_DIR.")
+                                   "evidence that they are annotation errors (the members' "
+                                   "readings, variation n-grams and the training data around "
+                                   "them, docs/method.md §15) and write check-gold.tsv and "
+                                   "check-gold.json into RUN_DIR.")
     t.add_argument("run_dir", metavar="RUN_DIR", help="output.dir of a finished `committee run`")
     t.add_argument("--system", action="append", metavar="OUTPUT",
                    help="a segmenter's output (SIGHAN) whose readings the reasons name "
@@ -25,11 +26,5 @@ def cmd_check_gold(args) -> int:
     from committee.scoring import checkgold
 
     summary = checkgold.run(args.run_dir, systems=args.system or [], train=args.train)
-    units, n = summary["units"], summary["n_units"]
-    print(f"wrote {args.run_dir}/check-gold.tsv, check-gold.json: {summary['n_rows']:,} "
-          f"suspicious spans of {n:,} gold {units} (K={summary['n_members']}); expected "
-          f"annotation errors among them: {summary['expected_errors']:.0f} "
-          f"({100 * summary['expected_errors'] / max(n, 1):.2f}% of the {units}; "
-          f"{summary['expected_errors_at_fitted_rate']:.0f} were errors as common as where the "
-          "weights were fitted)")
+    print(checkgold.summary_line(args.run_dir, summary))
     return 0

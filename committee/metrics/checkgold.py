@@ -313,9 +313,9 @@ def fill_context(x: np.ndarray, c: Candidates, text: str, ctx, sentence_start) -
     """Columns 9 and 10 of :data:`WORD_FEATURES` in ``x``: ``context_ratio``
     and ``surname`` (docs/method.md §15); the context counts go to
     ``c.extra``."""
-    from committee.metrics import checkgold_context as cc
+    from committee.metrics import checkgold_context
 
-    counts = cc.context_counts(c, text, sentence_start, ctx)
+    counts = checkgold_context.context_counts(c, text, sentence_start, ctx)
     x[:, 9] = np.log((counts[:, 1] + 0.5) / (counts[:, 0] + 0.5))
     x[:, 10] = [joins_surname(text[int(s):int(e)], g, a, ctx.is_surname)
                 for s, e, g, a in zip(c.start, c.end, c.gold, c.alt)]
@@ -380,6 +380,11 @@ class Check:
     rate: float
 
     @property
+    def features(self) -> tuple[str, ...]:
+        """The names of the columns of :attr:`x`."""
+        return WORD_FEATURES if self.x.shape[1] == len(WORD_FEATURES) else FEATURES
+
+    @property
     def expected(self) -> float:
         """The expected number of annotation errors among the ranked rows."""
         return float(self.score.sum())
@@ -427,11 +432,13 @@ def word_features(words: list[list[str]], pred_ends: np.ndarray, train_words: li
     """The candidates of a gold segmentation (:func:`word_inputs`) and their
     :data:`WORD_FEATURES`; ``train_pos``: the training corpus's tags, when
     it has any (the ``surname`` feature)."""
-    from committee.metrics import checkgold_context as cc
+    from committee.metrics import checkgold_context
 
     c, train, test, text = word_inputs(words, pred_ends, train_words)
     starts = sentence_starts(words)
-    ctx = cc.Context(train_words, cc.candidate_windows(c, text, starts), train_pos)
+    ctx = checkgold_context.Context(train_words,
+                                    checkgold_context.candidate_windows(c, text, starts),
+                                    train_pos)
     return c, features(c, text, train, test, vocabulary, (ctx, starts))
 
 

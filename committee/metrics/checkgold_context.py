@@ -91,7 +91,8 @@ def _surnames(words, pos) -> set[str]:
     """Single characters the corpus tags ``nr`` in at least
     :data:`SURNAME_SHARE` of their occurrences as words.
 
-    >>> sorted(_surnames([["江", "泽民"], ["江", "水"], ["江", "南"]], [["nr", "nr"], ["n", "n"], ["nr", "nr"]]))
+    >>> sorted(_surnames([["江", "泽民"], ["江", "水"], ["南", "方"]],
+    ...                  [["nr", "nr"], ["n", "n"], ["f", "n"]]))
     ['江']
     """
     seen, named = Counter(), Counter()

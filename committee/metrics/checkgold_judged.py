@@ -16,6 +16,13 @@ from dataclasses import dataclass
 
 from committee.errors import InputError
 
+#: What the hand-judged sample of ``data/check-gold/`` measured of the
+#: ranking (``benchmarks/bench_check_gold_adjudicated.py``): of the first
+#: ``k`` rows of ``runs/default`` judged gold-wrong or gold-right, how many
+#: were gold-wrong.  ``committee check-gold`` quotes it.
+MEASURED = {"task": "segmentation", "corpus": "the embedded People's Daily corpus", "k": 50,
+            "gold_wrong": "0.85", "where": "docs/benchmarks.md"}
+
 JUDGED_COLUMNS = ("sentence", "start", "end", "gold", "proposed", "judgement", "reason")
 #: The judgements: the gold is an annotation error there, the proposed
 #: reading is wrong, or neither can be said.

@@ -10,13 +10,16 @@ config its manifest records), ranks candidate spans with
   ``sentence``, ``word_index`` (the first gold word of the span, counted
   in its sentence from 0), ``start``, ``end`` (characters of the
   sentence), ``gold`` and ``proposed`` (the two readings, words separated
-  by spaces), ``score`` (the probability that the gold is wrong there),
-  ``reasons`` (the evidence, ``;``-separated) and ``context`` (the sentence
-  with the span in 【】);
-* ``check-gold.json`` — the list's expected number of errors (the sum of
-  its scores), the estimated share of errors, the counts, the systems read
-  and the SHA-256 of ``check-gold.tsv`` (``committee score --check-gold``
-  refuses a list edited since).
+  by spaces), ``evidence`` (the score the list is ranked by: the model's
+  probability that the span is an error like those injected where its
+  weights were fitted, not the probability of a real annotation error,
+  docs/method.md §15), ``reasons`` (the evidence, ``;``-separated) and
+  ``context`` (the sentence with the span in 【】);
+* ``check-gold.json`` — the list's format (:data:`VERSION`), the number
+  of its first rows ``committee score --check-gold`` leaves out
+  (``expected_errors``), the counts, the systems read and the SHA-256 of
+  ``check-gold.tsv`` (``committee score --check-gold`` refuses a list
+  edited since).
 
 Every check runs before anything is written; both files are written
 atomically, the JSON last.
@@ -43,8 +46,12 @@ from committee.system.files import atomic_write_text, sha256_bytes
 
 #: How this command is named in messages.
 COMMAND = "committee check-gold"
-COLUMNS = ("sentence", "word_index", "start", "end", "gold", "proposed", "score", "reasons",
+COLUMNS = ("sentence", "word_index", "start", "end", "gold", "proposed", "evidence", "reasons",
            "context")
+#: The format of ``check-gold.tsv`` and ``check-gold.json``; a list of
+#: another (version 1 had a ``score`` column of EM-adjusted probabilities)
+#: is refused with what to run.
+VERSION = 2
 
 
 @dataclass
@@ -60,7 +67,7 @@ class GoldCheck:
         """The text of ``check-gold.tsv``."""
         lines = ["\t".join(COLUMNS)]
         for r in self.rows:
-            lines.append("\t".join(f"{r[c]:.6g}" if c == "score" else str(r[c])
+            lines.append("\t".join(f"{r[c]:.6g}" if c == "evidence" else str(r[c])
                                    for c in COLUMNS))
         return "\n".join(lines) + "\n"
 
@@ -173,24 +180,53 @@ def compute(run_dir, systems=(), train=None) -> GoldCheck:
     text = "".join("".join(s) for s in data.test.words)
     c = check.candidates
     out = []
-    for (i, gold, proposed, unit, reasons), score in zip(rows, check.score.tolist()):
+    for (i, gold, proposed, unit, reasons), evidence in zip(rows, check.p[check.order].tolist()):
         s, e = int(c.start[i]), int(c.end[i])
         sent = int(np.searchsorted(offsets, s, side="right") - 1)
         base = int(offsets[sent])
         out.append({"sentence": sent, "word_index": unit - int(per_sentence[sent]),
                     "start": s - base, "end": e - base, "gold": gold, "proposed": proposed,
-                    "score": score, "reasons": reasons,
+                    "evidence": evidence, "reasons": reasons,
                     "context": _context(text[base:int(offsets[sent + 1])], s - base, e - base),
                     "g_start": s, "g_end": e})
     summary = {
-        "task": data.task.name, "units": data.task.units,
+        "version": VERSION, "task": data.task.name, "units": data.task.units,
         "n_members": int(c.k), "n_units": int(per_sentence[-1]), "n_chars": len(text),
         "n_candidates": len(c), "n_rows": len(out), "expected_errors": check.expected,
         "expected_errors_at_fitted_rate": check.expected_at_fitted_rate,
-        "error_rate": check.rate, "features": list(checkgold.FEATURES),
+        "error_rate": check.rate, "features": list(check.features),
         "systems": [os.fspath(s) for s in systems], **_identity(data),
     }
     return GoldCheck(out, summary)
+
+
+def summary_line(run_dir, summary: dict) -> str:
+    """What ``committee check-gold`` prints of a list (``summary``: its
+    ``check-gold.json``), in words a reader of the list needs: how many
+    places it ranks, which are the likeliest errors and how likely, as a
+    hand-judged sample measured it (:data:`committee.metrics.checkgold_judged.MEASURED`,
+    quoted for the task it was measured on).
+
+    >>> print(summary_line("runs/x", {"n_rows": 1234, "n_members": 12, "n_units": 103464,
+    ...                               "units": "words", "expected_errors": 665.2,
+    ...                               "task": "segmentation"}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    wrote runs/x/check-gold.tsv and check-gold.json: 1,234 places where the 12 committee
+    members or the training data read the gold's 103,464 words otherwise, the likeliest
+    annotation errors first. On a hand-judged sample of the embedded People's Daily corpus,
+    ... of the first 50 were annotation errors (docs/benchmarks.md); committee score
+    --check-gold leaves out the first 665.
+    """
+    from committee.metrics.checkgold_judged import MEASURED
+
+    sample = (f"On a hand-judged sample of {MEASURED['corpus']}, {MEASURED['gold_wrong']} of "
+              f"the first {MEASURED['k']} were annotation errors ({MEASURED['where']}); "
+              if summary.get("task") == MEASURED["task"] else "")
+    return (f"wrote {run_dir}/check-gold.tsv and check-gold.json: {summary['n_rows']:,} places "
+            f"where the {summary['n_members']} committee members or the training data read the "
+            f"gold's {summary['n_units']:,} {summary['units']} otherwise, the likeliest "
+            f"annotation errors first.\n{sample}committee score --check-gold leaves out the "
+            f"first {round(summary['expected_errors']):,}.")
 
 
 def content_sha256(gold: corpus_mod.Corpus) -> str:
@@ -291,6 +327,10 @@ def _read_summary(path, rerun: str) -> dict:
     if not isinstance(_recorded(summary, "files", layout.CHECK_GOLD_FILE), str):
         raise InputError(str(path), None, f"does not record the checksum of "
                          f"{layout.CHECK_GOLD_FILE}, so the list cannot be checked; {rerun}")
+    if summary.get("version") != VERSION:
+        raise InputError(str(path), None, f"written by another version of committee "
+                         f"check-gold (list format {summary.get('version', 1)}, this one reads "
+                         f"{VERSION}); {rerun}")
     if any(not isinstance(summary.get(k), str) for k in IDENTITY if k != "signature"):
         raise InputError(str(path), None, "written by an older version of committee "
                          "check-gold (it does not record the test set its list belongs to); "
@@ -337,7 +377,7 @@ def _read_rows(path, test: corpus_mod.Corpus, rerun: str) -> list[dict]:
         r = dict(zip(COLUMNS, line.split("\t")))
         try:
             s, a, b = int(r["sentence"]), int(r["start"]), int(r["end"])
-            r.update(sentence=s, start=a, end=b, score=float(r["score"]))
+            r.update(sentence=s, start=a, end=b, evidence=float(r["evidence"]))
             if not (0 <= s < len(lengths) and 0 <= a < b <= lengths[s]):
                 raise ValueError
         except (KeyError, ValueError):
@@ -468,12 +508,10 @@ def format_sensitivity(sens: dict) -> str:
     """``committee score --check-gold``'s table: percentages, ``–`` when a
     metric is undefined (no difficulties, every difficulty 0, no unit
     predicted)."""
-    from committee.metrics.records import UNDEFINED, pct
+    from committee.metrics.records import pct
 
-    expected = sens["expected_errors"]
     lines = [f"check-gold ({sens['run']}): the {sens['n_left_out']:,} most suspicious spans "
-             f"left out ({sens['n_chars_left_out']:,} characters; the list expects "
-             f"{UNDEFINED if expected is None else format(expected, '.0f')} errors)",
+             f"left out ({sens['n_chars_left_out']:,} characters)",
              f"{'system':<28} {'f1':>7} {'left out':>9} {'fb':>7} {'left out':>9}"]
     for r in sens["systems"]:
         lines.append(f"{r['system'][-28:]:<28} {pct(r['f1']):>7} {pct(r['f1_left_out']):>9}"
