@@ -28,8 +28,8 @@ from typing import Annotated
 from pydantic import Field
 
 from committee.errors import ConfigError
-from committee.report.analyses import (bins, buckets, confusion, entities, irt, linguistic,
-                                       ranking, split_half, stability, table2, tags,
+from committee.report.analyses import (bins, buckets, confusion, cost, entities, irt,
+                                       linguistic, ranking, split_half, stability, table2, tags,
                                        word_weights)
 from committee.report.analyses.base import (Analysis, Chart, Context, NonNegative, Setting,
                                             for_task, marks_of, reads)
@@ -43,8 +43,8 @@ __all__ = ["BUCKET_ATTRIBUTES", "COMMON_SETTINGS", "MODULES", "PAPER_PKU", "REGI
 
 #: The analyses' modules, in the order of their sections in ``report.md`` and
 #: ``report.html``: the paper's Table 2 and figures, then the analyses beyond it.
-MODULES = (table2, stability, linguistic, ranking, bins, split_half, word_weights, irt, buckets,
-           entities, tags, confusion)
+MODULES = (table2, stability, linguistic, ranking, bins, split_half, word_weights, irt, cost,
+           buckets, entities, tags, confusion)
 
 #: The analyses, in report order.
 REGISTRY: tuple[Analysis, ...] = tuple(module.ANALYSIS for module in MODULES)
