@@ -332,7 +332,28 @@ def bench(run: str, rate: float, seeds, methods) -> list[dict]:
         extra = check.expected - clean.expected
         print(f"seed {seed}: {n} errors injected; check-gold expects {check.expected:.0f} "
               f"errors in its list ({extra:+.0f} against the clean gold)", flush=True)
+        print(f"  calibration: {calibration(check, errors)}", flush=True)
     return results
+
+
+#: Bins of the evidence column for :func:`calibration`.
+BINS = ((0.99, 1.01), (0.9, 0.99), (0.5, 0.9), (0.1, 0.5), (0.0, 0.1))
+
+
+def calibration(check, errors) -> str:
+    """Each bin of :data:`BINS`: its rows, their mean evidence (the model's
+    p) and the share of them that touch an injected error (a lower end: the
+    gold's own inconsistencies count as no error here)."""
+    c, order = check.candidates, check.order
+    p = check.p[order]
+    hit = S.touches(c.start[order], c.end[order], errors)
+    out = []
+    for lo, hi in BINS:
+        sel = (p >= lo) & (p < hi)
+        if sel.any():
+            out.append(f"[{lo:g}, {min(hi, 1):g}): {int(sel.sum()):,} rows, evidence "
+                       f"{p[sel].mean():.3f}, injected errors {hit[sel].mean():.3f}")
+    return "; ".join(out)
 
 
 def table(results) -> str:
