@@ -1,6 +1,6 @@
 """One module per analysis, its record in the registry
 (committee.report.analyses.REGISTRY): the config's ``experiments`` section,
-``EXPERIMENTS``, ``--only``/``--skip``, the order of report.md and the charts
+``ANALYSES``, ``--only``/``--skip``, the order of report.md and the charts
 of report.html follow from it, and a toy analysis declared in that one place
 shows up in each."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from committee.report import analyses
-from committee.config import EXPERIMENTS, ExperimentsConfig
+from committee.config import ANALYSES, ExperimentsConfig
 from committee.report.analyses import text
 
 TESTS = Path(__file__).resolve().parent
@@ -22,11 +22,11 @@ TESTS = Path(__file__).resolve().parent
 
 def test_everything_follows_the_registry_in_report_order():
     names = [e.name for e in analyses.REGISTRY]
-    assert list(EXPERIMENTS) == names
+    assert list(ANALYSES) == names
     assert [m.ANALYSIS for m in analyses.MODULES] == list(analyses.REGISTRY)
     # report order is the order of the paper's figures, then the analyses beyond it
     assert names == ["table2", "stability", "linguistic", "ranking", "bins", "split_half",
-                     "word_weights", "irt", "buckets", "entities", "tags", "confusion"]
+                     "word_weights", "irt", "cost", "buckets", "entities", "tags", "confusion"]
     fields = list(ExperimentsConfig.model_fields)
     for e in analyses.REGISTRY:  # each switch, then its own settings
         i = fields.index(e.name)
@@ -99,7 +99,7 @@ sys.path.insert(0, sys.argv[2])
 from toyrun import make_toy_corpus, write_config
 
 root = Path(sys.argv[1])
-assert config.EXPERIMENTS[-1] == "toy"
+assert config.ANALYSES[-1] == "toy"
 assert config.ExperimentsConfig().toy_level == 3
 d = make_toy_corpus(root)
 cfg = write_config(root / "c.yaml", root, root / "out", size=3, backend="sequential",

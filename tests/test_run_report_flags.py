@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from committee import cli
-from committee.config import EXPERIMENTS
+from committee.config import ANALYSES
 from committee.pipeline import dataset
 from toyrun import write_config
 
@@ -93,9 +93,9 @@ def test_a_config_without_experiments_announces_nothing(tmp_path, toy_corpus, ca
 
 @pytest.mark.parametrize("argv, message", [
     (["--skip", "nosuch"], "--skip: unknown analysis nosuch; choose from "
-                           f"{', '.join(EXPERIMENTS)}"),
+                           f"{', '.join(ANALYSES)}"),
     (["--only", "tabel2"], "--only: unknown analysis tabel2 (did you mean table2?); choose from "
-                           f"{', '.join(EXPERIMENTS)}"),
+                           f"{', '.join(ANALYSES)}"),
     (["--no-report", "--skip", "bins"], "--no-report leaves the whole report out; give it "
                                         "without --only and --skip"),
     (["--with", "jieba", "--skip", "ranking"], "--with: the segmenters named are ranked by the "
@@ -121,7 +121,7 @@ def test_the_python_api_takes_the_analyses(tmp_path, toy_corpus, capsys):
     with pytest.raises(ValueError) as e:
         workflow.run(cfg, progress=False, analyses=["nosuch"])
     assert str(e.value) == ("run: unknown analyses ['nosuch']; choose from "
-                            f"{', '.join(EXPERIMENTS)}")
+                            f"{', '.join(ANALYSES)}")
     out = workflow.run(cfg, progress=False, analyses=[])
     assert not (out / "report.md").exists()
     assert capsys.readouterr().err == ""

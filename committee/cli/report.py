@@ -30,7 +30,7 @@ def description() -> str:
     """``committee report --help``'s description, built when shown: the names
     of the analyses come from :mod:`committee.config`, which is not imported
     just to build the parser (docs/benchmarks.md, start-up)."""
-    from committee.config import EXPERIMENTS as ANALYSES
+    from committee.config import ANALYSES
 
     return ("Score systems against a run's difficulties and write report.md, table2.csv and "
             "report/ (figures and their data) into RUN_DIR. Runs every analysis unless told "

@@ -38,7 +38,7 @@ The package:
 """
 
 from committee.config.crfsection import CrfConfig, CrfParams
-from committee.config.experiments import EXPERIMENTS, SEGMENTERS, ExperimentsConfig
+from committee.config.experiments import ANALYSES, SEGMENTERS, ExperimentsConfig
 from committee.config.loading import load_config, parse_config
 from committee.config.schema import (BUILTINS, FINGERPRINT_VERSION, MAX_SIZE, NORMALIZATIONS,
                                      SPLITS, CommitteeConfig, Config, CorpusConfig,
@@ -54,7 +54,7 @@ __all__ = [
     "ALGORITHMS",
     "BACKENDS",
     "BUILTINS",
-    "EXPERIMENTS",
+    "ANALYSES",
     "FINGERPRINT_VERSION",
     "FORMATS",
     "MAX_BYTES",

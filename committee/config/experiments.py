@@ -17,7 +17,7 @@ from committee import tasks as tasks_mod
 from committee.config.base import no_duplicates, Section
 
 #: The switches of :class:`ExperimentsConfig`, in report order: the analyses' names.
-EXPERIMENTS = tuple(e.name for e in _registry.REGISTRY)
+ANALYSES = tuple(e.name for e in _registry.REGISTRY)
 
 #: Real segmenters the report can run itself (committee.segmenters).
 SEGMENTERS = _registry.SEGMENTERS
@@ -26,7 +26,7 @@ SEGMENTERS = _registry.SEGMENTERS
 class _Experiments(Section):
     """Which of the paper's analyses ``committee run`` adds, and their settings.
 
-    Each switch (:data:`EXPERIMENTS`) is off by default; ``committee report
+    Each switch (:data:`ANALYSES`) is off by default; ``committee report
     RUN_DIR`` runs every analysis that needs no training whatever the
     switches, and trains the Table 2 models only when ``table2`` is on.
     Paths (``idioms``, ``systems``, ``human``) are resolved like corpus paths.
@@ -34,7 +34,7 @@ class _Experiments(Section):
 
     def enabled(self) -> tuple[str, ...]:
         """The analyses switched on, in report order (empty: none)."""
-        return tuple(name for name in EXPERIMENTS if getattr(self, name))
+        return tuple(name for name in ANALYSES if getattr(self, name))
 
     @model_serializer(mode="wrap")
     def _drop_other_tasks(self, handler):

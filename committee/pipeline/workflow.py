@@ -114,11 +114,11 @@ def _run_analyses(cfg, analyses: Sequence[str] | None) -> tuple[str, ...]:
         return tuple(cfg.experiments.enabled())
     names = [require("run", f"analyses[{i}]", a, str, "a str")
              for i, a in enumerate(require_many("run", "analyses", analyses, "a list of names"))]
-    unknown = [a for a in names if a not in config_mod.EXPERIMENTS]
+    unknown = [a for a in names if a not in config_mod.ANALYSES]
     if unknown:
         raise ValueError(f"run: unknown analyses {unknown}; choose from "
-                         f"{', '.join(config_mod.EXPERIMENTS)}")
-    return tuple(a for a in config_mod.EXPERIMENTS if a in names)
+                         f"{', '.join(config_mod.ANALYSES)}")
+    return tuple(a for a in config_mod.ANALYSES if a in names)
 
 
 def choose_analyses(only: str | None, skip: str | None, *, no_report: bool = False,
@@ -138,7 +138,7 @@ def choose_analyses(only: str | None, skip: str | None, *, no_report: bool = Fal
     """
     import difflib
 
-    analyses = config_mod.EXPERIMENTS
+    analyses = config_mod.ANALYSES
     chosen = []
     for flag, value in (("--only", only), ("--skip", skip)):
         names = [n.strip() for n in (value or "").split(",") if n.strip()]

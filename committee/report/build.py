@@ -22,7 +22,7 @@ from committee.report import plots
 from committee.pipeline import layout
 from committee.pipeline import lock
 from committee import tasks as tasks_mod
-from committee.config import EXPERIMENTS
+from committee.config import ANALYSES  # noqa: F401  (re-exported: committee.report.ANALYSES)
 from committee.errors import CommitteeError, OutputError, ReportWarning
 from committee.system.files import atomic_write_text
 from committee.pipeline.marks import words_from_ends
@@ -35,8 +35,6 @@ from committee.report.systems import (System, other_systems, read_human, saved_o
 
 log = logging.getLogger("committee.run")
 
-#: Analyses of the report, in order (names as in ``experiments`` and ``--skip``).
-ANALYSES = EXPERIMENTS
 #: Bootstrap resamples of the intervals of report.html's systems table.
 PAGE_BOOTSTRAP = 1000
 
