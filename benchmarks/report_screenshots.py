@@ -6,7 +6,8 @@ browser tests do) at each width asked (default 1,400 and 900 pixels) and
 saves, per width, one PNG per section (the overview, the systems table, the
 explorer, A versus B and every analysis; or only the elements named), one
 of a word's detail opened from the explorer's list and one of the whole
-page.  File names carry the width: ``PREFIX-systems-1400.png``.
+page, every chart with its toolbar showing.  File names carry the width:
+``PREFIX-systems-1400.png``.
 
 At each width it checks the layout and says what is wrong (exit status 1):
 
@@ -158,6 +159,9 @@ def shoot(browser, args, width: int) -> list[str]:
     page.goto(args.page.resolve().as_uri())
     page.wait_for_selector("body[data-ready='1']", timeout=120_000)
     page.wait_for_timeout(3000)  # the charts draw after the page is ready
+    # every chart's toolbar shown, as the pointer over it shows it, so that the
+    # pictures show where it lies
+    page.add_style_tag(content=".js-plotly-plot .modebar-group { opacity: 1 !important; }")
     for id_ in args.only or _sections(page):
         element = page.query_selector(f"#{id_}")
         if element is None:
