@@ -26,7 +26,7 @@ import pytest
 
 from committee import cli
 from committee.pipeline import difficulty as difficulty_mod
-from committee.system import inputs as inputs_mod
+from committee.system import streams as inputs_mod
 from committee.corpus import Corpus, read_corpus, read_word_list
 from committee.errors import InputError
 from toyrun import snapshot
@@ -629,7 +629,7 @@ def test_process_pipe_closed_early(tmp_path):
 
 def test_very_long_valid_lines_are_scored(tmp_path, capsys):
     """One sentence of 300,000 words (600,000 characters): within the limit on line
-    length (committee.system.inputs.MAX_LINE_CHARS, tests/test_hostile_io.py)."""
+    length (committee.system.streams.MAX_LINE_CHARS, tests/test_hostile_io.py)."""
     gold = "计算 机 " * 150_000 + "\n"
     output = "计算机 " * 150_000 + "\n"
     argv = score_files(tmp_path, gold=gold, output=output)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import committee.corpus as corpus_mod
-import committee.system.inputs as inputs_mod
+import committee.system.streams as inputs_mod
 from committee.corpus import (
     EMBEDDED_NAME,
     FORMATS,

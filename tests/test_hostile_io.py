@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import toyrun
 from committee import cli, corpus
 from committee.system import files as files_mod
-from committee.system import inputs as inputs_mod
+from committee.system import streams as inputs_mod
 from committee.scoring import irt as irt_mod
 from committee.pipeline import dataset
 from committee.pipeline import layout

@@ -19,7 +19,7 @@ from committee.config.overrides import SET, apply_overrides, blame_overrides
 from committee.config.schema import Config
 from committee.config.yamlsafe import MAX_BYTES, read_yaml, yaml_problem
 from committee.errors import ConfigError
-from committee.system.inputs import open_problem
+from committee.system.streams import open_problem
 
 
 # --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ refused in one line naming the file and the line at the first problem.
 :func:`read_text` refuses bytes that do not decode (naming the encodings
 that read as Chinese, :mod:`committee.corpus.encodings`), control
 characters (``binary data?``), a carriage return inside a line (old Mac
-line ends) and a line longer than :data:`committee.system.inputs.MAX_LINE_CHARS`
+line ends) and a line longer than :data:`committee.system.streams.MAX_LINE_CHARS`
 characters in the block where they appear, so binary or endless input
 (``/dev/zero``, a stream without line breaks) is refused at once.  It
 tolerates a leading byte-order mark and CRLF line ends
@@ -24,7 +24,7 @@ from committee.corpus.encodings import (CHINESE_ENCODINGS, ENCODINGS, MOJIBAKE_M
                                         PLAUSIBLE_MAX_SHARE, is_unicode, rank_encodings,
                                         text_encoding, unusual_counts)
 from committee.errors import caller_level, DecodeError, InputError, PlausibilityWarning
-from committee.system.inputs import TextReader, read_blocks
+from committee.system.streams import TextReader, read_blocks
 
 
 # C0 controls except TAB, LF, CR; DEL; C1 controls (U+0085 is one, and
@@ -67,7 +67,7 @@ def spell(fix) -> Callable[[str, str], str]:
 def read_text(path: str | os.PathLike, label: str, encoding: str, fix=None,
               controls: bool = False) -> tuple[str, bytes]:
     """The text of ``path`` (without a BOM) and its bytes, read block by block
-    (:class:`committee.system.inputs.TextReader`): the first of bytes that do not
+    (:class:`committee.system.streams.TextReader`): the first of bytes that do not
     decode, a control character and a line without end is refused in the
     block it arrives in, so binary or endless input never fills the memory.
 

@@ -17,7 +17,7 @@ from committee.corpus.model import NORMALIZATIONS, Corpus, content_sha256, norma
 from committee.corpus.sniffing import shapes, sniff_format
 from committee.errors import FormatMismatchError, InputError, PlausibilityWarning
 from committee.system.files import sha256_bytes
-from committee.system.inputs import input_label
+from committee.system.streams import input_label
 
 
 # Whitespace around a word-list entry (not the control characters that

@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 from committee.corpus.model import Corpus, content_sha256
 from committee.errors import InputError
 from committee.system.files import sha256_bytes
-from committee.system.inputs import read_input
+from committee.system.streams import read_input
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 

@@ -401,7 +401,7 @@ def _regular(label: str, fix: str = "give a corpus file") -> None:
     try:
         st = os.stat(label)
     except OSError as exc:
-        from committee.system.inputs import open_problem
+        from committee.system.streams import open_problem
 
         raise InputError(label, None, open_problem(label, exc)) from None
     if not stat.S_ISREG(st.st_mode):

@@ -115,7 +115,7 @@ def check_regular(path: str | os.PathLike, fix: str = DEFAULT_FIX) -> os.stat_re
     try:
         st = os.stat(p)
     except OSError as exc:
-        from committee.system.inputs import open_problem
+        from committee.system.streams import open_problem
 
         raise InputError(p, None, open_problem(p, exc)) from None
     what = not_regular(st.st_mode)
@@ -133,7 +133,7 @@ def read_bytes(path: str | os.PathLike, limit: int, fix: str = DEFAULT_FIX) -> b
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        from committee.system.inputs import open_problem
+        from committee.system.streams import open_problem
 
         raise InputError(p, None, open_problem(p, exc)) from None
     try:

@@ -20,7 +20,7 @@ from committee.system.arguments import DECIMAL, count
 from committee.corpus import Corpus
 from committee.errors import caller_level, InputError, PlausibilityWarning
 from committee.system.files import atomic_open
-from committee.system.inputs import read_text
+from committee.system.streams import read_text
 
 def format_value(x: float) -> str:
     """How one difficulty is written: ``repr`` of the Python float.
@@ -82,7 +82,7 @@ def _write_values(path, gold: Corpus, d, per_char: bool) -> None:
 
 
 def _read_lines(path) -> list[str]:
-    """Lines of a UTF-8 file, read block by block (:func:`committee.system.inputs.read_text`:
+    """Lines of a UTF-8 file, read block by block (:func:`committee.system.streams.read_text`:
     undecodable bytes, NUL and a line without end are refused at once); a
     BOM and CRLF line ends are accepted."""
     text = read_text(path)

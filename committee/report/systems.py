@@ -30,7 +30,7 @@ from committee import segmenters as segmenters_mod
 from committee import tasks as tasks_mod
 from committee.errors import InputError, RunError
 from committee.system.files import atomic_write_text, clear_dir, owner_tag
-from committee.system.inputs import read_text
+from committee.system.streams import read_text
 from committee.report.analyses import table2
 from committee.report.rundata import RunData
 

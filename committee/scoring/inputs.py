@@ -25,7 +25,7 @@ import numpy as np
 from committee.corpus import plausibility
 from committee.pipeline import layout
 from committee.pipeline import runfiles
-from committee.system.inputs import open_problem
+from committee.system.streams import open_problem
 from committee import corpus as corpus_mod
 from committee.pipeline import difficulty as difficulty_mod
 from committee.system.arguments import count, got, require, require_choice, require_int, require_many

@@ -43,7 +43,7 @@ from committee import tasks as tasks_mod
 from committee.errors import InputError, PlausibilityWarning, RunError
 from committee.pipeline import runfiles
 from committee.system.files import atomic_write_text, sha256_bytes, sha256_file, write_npz
-from committee.system.inputs import read_input
+from committee.system.streams import read_input
 from committee.pipeline.layout import paths
 from committee.pipeline.unitfiles import UnitFiles
 

@@ -54,7 +54,7 @@ class GuardedStdout:
             raise
         except OSError as exc:
             from committee.errors import OutputError
-            from committee.system.inputs import STDOUT
+            from committee.system.streams import STDOUT
 
             hint = ("free some space or redirect standard output elsewhere (> FILE)"
                     if exc.errno in (errno.ENOSPC, errno.EDQUOT)
@@ -82,7 +82,7 @@ def run_command(args) -> int:
     flushed before its exit code counts: output lost is an error."""
     if writes_stdout(args) and sys.stdout is None:  # started with stdout closed (>&-)
         from committee.errors import OutputError
-        from committee.system.inputs import STDOUT
+        from committee.system.streams import STDOUT
 
         raise OutputError(STDOUT, "standard output is closed, the results would be lost",
                           "redirect it to a file (> FILE) or to /dev/null")
