@@ -216,10 +216,12 @@ def test_settings_the_run_cannot_satisfy_are_refused_before_any_compute(runs, ca
                        "--set", "experiments.stability_sizes=[1, 4]",
                        "--set", "experiments.word_weight_sentences=[0, 40, 41]")
     assert code == 4
-    assert err == ["committee: error: experiments: 2 problems",
-                   "  experiments.stability_sizes: sizes [4] exceed the run's committee size "
-                   "K = 3",
-                   "  experiments.word_weight_sentences: [40, 41] do not exist (the test set "
+    # each problem blamed on the --set that gave the value, not on the run
+    assert err == ["committee: error: 2 problems",
+                   "  --set experiments.stability_sizes=[1, 4]: experiments.stability_sizes: "
+                   "sizes [4] exceed the run's committee size K = 3",
+                   "  --set experiments.word_weight_sentences=[0, 40, 41]: "
+                   "experiments.word_weight_sentences: [40, 41] do not exist (the test set "
                    "has 40 sentences, 0-based)"]
     assert (run / "report.md").read_bytes() == before
     # skipped analyses are not checked
