@@ -213,14 +213,15 @@ def summary_line(run_dir, summary: dict) -> str:
     ... # doctest: +NORMALIZE_WHITESPACE
     wrote runs/x/check-gold.tsv and check-gold.json: 1,234 places where the 12 committee
     members or the training data read the gold's 103,464 words otherwise, the likeliest
-    annotation errors first. On a hand-judged sample of the embedded People's Daily corpus,
-    ... of the first 50 were annotation errors (docs/benchmarks.md); committee score
-    --check-gold leaves out the first 665.
+    annotation errors first. Judged by hand on the embedded People's Daily corpus, 40 of the
+    first 50 were annotation errors, 7 were not and 3 unclear (docs/benchmarks.md); committee
+    score --check-gold leaves out the first 665.
     """
     from committee.metrics.checkgold_judged import MEASURED
 
-    sample = (f"On a hand-judged sample of {MEASURED['corpus']}, {MEASURED['gold_wrong']} of "
-              f"the first {MEASURED['k']} were annotation errors ({MEASURED['where']}); "
+    sample = (f"Judged by hand on {MEASURED['corpus']}, {MEASURED['gold_wrong']} of the "
+              f"first {MEASURED['k']} were annotation errors, {MEASURED['gold_right']} were not "
+              f"and {MEASURED['unclear']} unclear ({MEASURED['where']}); "
               if summary.get("task") == MEASURED["task"] else "")
     return (f"wrote {run_dir}/check-gold.tsv and check-gold.json: {summary['n_rows']:,} places "
             f"where the {summary['n_members']} committee members or the training data read the "
