@@ -41,7 +41,9 @@ from committee.scoring import adaptive, adaptive_run
 from committee.tasks.units.words import perturb
 from committee.tasks.spans import match, spans
 
-METHODS = ("adaptive", "fixed", "random", "random+model")
+METHODS = ("adaptive", "adaptive-v1", "random", "random+model", "fixed")
+#: The methods run unless ``--methods`` says otherwise (``fixed`` is far off: see the docs).
+DEFAULT_METHODS = METHODS[:4]
 KEYS = ("f1", "fb")
 
 
@@ -57,10 +59,10 @@ class Precomputed:
         self.rows = np.column_stack((st.n_correct, st.correct_d, st.n_pred,
                                      st.pred_d)).astype(np.float64)
         self.ok = match(collector.spans, spans(words))[0]
-        self.unit_sentence = bank.unit_sentence
+        self.bank = bank
 
     def counts(self, indices):
-        return self.rows[indices], self.ok[np.isin(self.unit_sentence, indices)]
+        return self.rows[indices], self.ok[adaptive.units_of(self.bank, indices)]
 
 
 def systems_of(bank) -> dict[str, list]:
@@ -140,13 +142,69 @@ def random_plain(bank, system, budget, rng):
     return out
 
 
+def _design_variance(e: np.ndarray, q: np.ndarray) -> float:
+    """Variance of one draw's Hansen–Hurwitz estimate of Σ e with draw
+    probabilities q: Σ e² / q − (Σ e)²."""
+    return float((e * e / q).sum() - e.sum() ** 2)
+
+
+def bound(bank, system, key: str = "fb") -> dict:
+    """On the full test, for the contributions u_s = ∇g · y_s of each
+    sentence to metric ``key`` (``g`` linearised at the full-test totals):
+    ``r2_gold``, the share of their variance the ratio to the gold totals
+    explains; ``r2_model``, the share of what is left that the 2PL's
+    predictions (θ from every word, calibrated on every sentence) explain;
+    and the standard deviation of a draw's estimate under each design
+    relative to uniform draws with the ratio: ``variance`` and
+    ``information`` (floor 0.2), ``oracle`` (q ∝ |residual|: no design
+    does better with these predictions)."""
+    rows, s = system.rows, bank.n_sentences
+    _, g = estimators.gradient(bank.known, rows.sum(0), key)
+    ratio = estimators.calibrate(rows, bank.gold_rows, np.arange(s), rows, with_model=False)
+    theta, _ = itemresponse.ability(system.ok, bank.a, bank.b)
+    p = itemresponse.probability([theta], bank.a, bank.b)[0]
+    kappa = estimators.ratios(rows, bank.gold_rows)
+    model = estimators.calibrate(
+        estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa),
+        bank.gold_rows, np.arange(s), rows)
+    u, e_ratio, e = rows @ g, (rows - ratio) @ g, (rows - model) @ g
+    uniform = _design_variance(e_ratio, np.full(s, 1.0 / s))
+    size = estimators.spread(estimators.word_weights(g, bank.d, kappa), bank.unit_sentence, s)
+    info = estimators.sentence_sums(bank.a ** 2 * p * (1 - p), bank.unit_sentence, s)
+    out = {"r2_gold": 1 - e_ratio.var() / u.var(), "r2_model": 1 - e.var() / e_ratio.var()}
+    for name, q in (("variance", estimators.selection_probabilities(size, adaptive.FLOOR)),
+                    ("information", estimators.selection_probabilities(info, adaptive.FLOOR))):
+        out[name] = np.sqrt(_design_variance(e, q) / uniform)
+    out["oracle"] = np.sqrt((np.abs(e).sum() ** 2 - e.sum() ** 2) / uniform)
+    return out
+
+
+def bound_table(bank, systems) -> list[str]:
+    """:func:`bound` of fb for every system, as a Markdown table."""
+    cols = ("r2_gold", "r2_model", "variance", "information", "oracle")
+    lines = ["| system | R² gold ratio | R² model on residual | sd ÷ uniform: variance | "
+             "information | oracle |", "|:---|---:|---:|---:|---:|---:|"]
+    for n, sys_ in systems.items():
+        b = bound(bank, sys_)
+        lines.append(f"| {n} | " + " | ".join(f"{b[c]:.3f}" for c in cols) + " |")
+    return lines
+
+
+#: Each model-assisted method's settings beyond the budget and the seed.
+SETTINGS = {"adaptive": {},
+            "adaptive-v1": {"design": "information", "predictor": "model", "weighted": False,
+                            "quantile": "normal"},
+            "random+model": {"floor": 1.0}}
+
+
 def estimate(method, bank, system, budget, seed, order):
+    """One method's estimates of f1 and fb (and more) at one budget and seed."""
     if method == "fixed":
         return fixed_set(bank, system, order, budget)
     if method == "random":
         return random_plain(bank, system, budget, np.random.default_rng(seed))
     settings = adaptive.Settings(max_sentences=budget, target=1e-9, seed=seed,
-                                 floor=1.0 if method == "random+model" else adaptive.FLOOR)
+                                 **SETTINGS[method])
     return adaptive.administer(bank, system, settings)["estimates"]
 
 
@@ -156,41 +214,87 @@ def kendall_tau(x, y) -> float:
     return float(kendalltau(x, y).statistic)
 
 
-def table(results, full, budgets, seeds) -> list[str]:
-    """The Markdown table of the results."""
+def summary(results, full, method, budget, seeds) -> dict:
+    """Per seed (rows) and system (columns): the absolute errors and the
+    coverage of f1 and fb; per seed: Kendall's τ of the fb ranking."""
     names = list(full)
-    lines = ["| method | sentences | MAE f1 | MAE fb | coverage f1 | coverage fb | τ (fb) |",
-             "|:---|---:|---:|---:|---:|---:|---:|"]
+    err = {k: np.zeros((len(seeds), len(names))) for k in KEYS}
+    cov = {k: np.zeros((len(seeds), len(names)), bool) for k in KEYS}
+    taus = []
+    for i, seed in enumerate(seeds):
+        for j, n in enumerate(names):
+            e = results[method, budget, seed, n]
+            for k in KEYS:
+                err[k][i, j] = abs(e[k]["value"] - full[n][k])
+                cov[k][i, j] = e[k]["low"] <= full[n][k] <= e[k]["high"]
+        taus.append(kendall_tau([results[method, budget, seed, n]["fb"]["value"]
+                                 for n in names], [full[n]["fb"] for n in names]))
+    return {"err": err, "cov": cov, "tau": np.array(taus)}
+
+
+def ratio_interval(a: np.ndarray, b: np.ndarray, draws: int = 2000) -> tuple:
+    """mean(a) / mean(b) of two methods' per-seed mean errors, with a 95%
+    bootstrap interval: the seeds of each resampled independently.
+
+    >>> ratio_interval(np.array([1.0, 1.0]), np.array([2.0, 2.0]))
+    (0.5, 0.5, 0.5)
+    """
+    rng = np.random.default_rng(0)
+    ra = a[rng.integers(0, a.size, (draws, a.size))].mean(1)
+    rb = b[rng.integers(0, b.size, (draws, b.size))].mean(1)
+    lo, hi = np.percentile(ra / rb, [2.5, 97.5])
+    return float(a.mean() / b.mean()), float(lo), float(hi)
+
+
+def _mae(err: np.ndarray) -> str:
+    """MAE in points ± its standard error over seeds (of the per-seed means)."""
+    per_seed = err.mean(1)
+    se = per_seed.std(ddof=1) / np.sqrt(per_seed.size) if per_seed.size > 1 else np.nan
+    return f"{100 * per_seed.mean():.2f} ± {100 * se:.2f}"
+
+
+def table(results, full, budgets, seeds, methods) -> list[str]:
+    """The Markdown table of the results."""
+    lines = ["| method | sentences | MAE f1 | MAE fb | fb MAE ÷ random [95%] | coverage f1 "
+             "| coverage fb | τ (fb) |", "|:---|---:|---:|---:|---:|---:|---:|---:|"]
     needed = {}
-    for method in METHODS:
+    for method in methods:
         for b in budgets:
-            err = {k: [] for k in KEYS}
-            cov = {k: [] for k in KEYS}
-            taus = []
-            for seed in seeds:
-                for n in names:
-                    e = results[method, b, seed, n]
-                    for k in KEYS:
-                        err[k].append(abs(e[k]["value"] - full[n][k]))
-                        cov[k].append(e[k]["low"] <= full[n][k] <= e[k]["high"])
-                taus.append(kendall_tau([results[method, b, seed, n]["fb"]["value"]
-                                         for n in names], [full[n]["fb"] for n in names]))
-            if method not in needed and np.mean(np.array(err["fb"]) <= 0.005) >= 0.9:
+            s = summary(results, full, method, b, seeds)
+            if method not in needed and np.mean(s["err"]["fb"] <= 0.005) >= 0.9:
                 needed[method] = b
-            lines.append(f"| {method} | {b} | {100 * np.mean(err['f1']):.2f} | "
-                         f"{100 * np.mean(err['fb']):.2f} | {np.mean(cov['f1']):.0%} | "
-                         f"{np.mean(cov['fb']):.0%} | {np.mean(taus):.2f} |")
+            rel = "–"
+            if method != "random" and "random" in methods:
+                base = summary(results, full, "random", b, seeds)["err"]["fb"].mean(1)
+                rel = "{:.2f} [{:.2f}, {:.2f}]".format(
+                    *ratio_interval(s["err"]["fb"].mean(1), base))
+            lines.append(f"| {method} | {b} | {_mae(s['err']['f1'])} | {_mae(s['err']['fb'])} "
+                         f"| {rel} | {s['cov']['f1'].mean():.0%} | {s['cov']['fb'].mean():.0%} "
+                         f"| {s['tau'].mean():.2f} |")
     lines.append("")
     lines.append("Sentences until 90% of (system, seed) pairs have fb within 0.5 points: "
-                 + ", ".join(f"{m} {needed.get(m, f'> {budgets[-1]}')}" for m in METHODS))
+                 + ", ".join(f"{m} {needed.get(m, f'> {budgets[-1]}')}" for m in methods))
+    return lines
+
+
+def per_system(results, full, budgets, seeds, method) -> list[str]:
+    """One method's fb MAE (points) and coverage per system and budget."""
+    lines = [f"| {method}: system | " + " | ".join(f"{b}" for b in budgets) + " |",
+             "|:---|" + "---:|" * len(budgets)]
+    cells = [summary(results, full, method, b, seeds) for b in budgets]
+    for j, n in enumerate(full):
+        lines.append(f"| {n} | " + " | ".join(
+            f"{100 * c['err']['fb'][:, j].mean():.2f}, {c['cov']['fb'][:, j].mean():.0%}"
+            for c in cells) + " |")
     return lines
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="a finished run directory (its test.txt, test.weight, items)")
-    ap.add_argument("--budgets", type=int, nargs="+", default=[25, 50, 100, 200, 400])
-    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--budgets", type=int, nargs="+", default=[25, 50, 100, 200])
+    ap.add_argument("--seeds", type=int, default=30)
+    ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(DEFAULT_METHODS))
     args = ap.parse_args(argv)
     t0 = time.process_time()
     bank = adaptive_run.load_bank(f"{args.run}/test.txt", args.run)
@@ -204,7 +308,7 @@ def main(argv=None) -> int:
     order = np.argsort(-mean_info, kind="stable")
     seeds = list(range(args.seeds))
     results = {}
-    for method in METHODS:
+    for method in args.methods:
         for b in args.budgets:
             for seed in seeds:
                 for n, s in systems.items():
@@ -212,7 +316,11 @@ def main(argv=None) -> int:
     print(f"{bank.n_sentences} test sentences, {bank.d.shape[0]} words; systems (full-test "
           "f1 / fb, %): " + "; ".join(f"{n} {100 * full[n]['f1']:.2f} / "
                                        f"{100 * full[n]['fb']:.2f}" for n in full))
-    print("\n".join(table(results, full, args.budgets, seeds)))
+    print("\n".join(table(results, full, args.budgets, seeds, args.methods)))
+    for method in ("adaptive", "adaptive-v1"):
+        if method in args.methods:
+            print("\n" + "\n".join(per_system(results, full, args.budgets, seeds, method)))
+    print("\n" + "\n".join(bound_table(bank, systems)))
     print(f"\ncommand: {' '.join(sys.argv)}")
     print(f"CPU-seconds: {time.process_time() - t0:.0f} (segmenters {t_seg:.0f})")
     return 0

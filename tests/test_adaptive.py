@@ -249,3 +249,100 @@ def test_a_run_without_items_gets_them_first(run, tmp_path, capsys):
     assert "no IRT items yet" in capsys.readouterr().err
     assert (copy / "items.tsv").read_bytes() == (run / "items.tsv").read_bytes()
     assert bank.a.shape == (corpus_mod.read_corpus(run / "test.txt").n_words(),)
+
+
+def _tiny_bank():
+    """Three sentences of 1, 4 and 9 one-character words, every word of
+    difficulty 0.5, items a = 1, b = 0."""
+    from committee.corpus import Corpus
+
+    words = [["一"], ["二"] * 4, ["三"] * 9]
+    gold = Corpus("<tiny>", words, [1, 2, 3])
+    return adaptive.make_bank(gold, np.full(14, 0.5), np.ones(14), np.zeros(14)), words
+
+
+def test_the_variance_design_draws_by_the_hand_computed_probabilities():
+    # metric p = c / n': before any sentence κ = 1, so a right word adds
+    # ∂p/∂c = 1 / N to p whatever P is; each sentence's spread is
+    # sqrt(Σ (1/N)²) ∝ sqrt(n_s) = 1, 2, 3, and with the floor 0.2 over 3
+    # sentences q = 0.8 · (1, 2, 3) / 6 + 0.2 / 3 = 0.2, 1/3, 7/15
+    bank, words = _tiny_bank()
+    out = adaptive.administer(bank, MemorySource(words, bank.gold), adaptive.Settings(
+        metric="p", batch=2, max_sentences=1, seed=0))
+    q = {d.sentence: d.probability for d in out["record"]}
+    expected = {0: 0.2, 1: 1 / 3, 2: 7 / 15}
+    assert q and all(q[s] == pytest.approx(expected[s], abs=1e-12) for s in q)
+    # the first design: information a² P (1 − P) = 1/4 a word, ∝ 1, 4, 9
+    out = adaptive.administer(bank, MemorySource(words, bank.gold), adaptive.Settings(
+        metric="p", batch=2, max_sentences=1, seed=0, design="information"))
+    expected = {0: 0.8 / 14 + 0.2 / 3, 1: 3.2 / 14 + 0.2 / 3, 2: 7.2 / 14 + 0.2 / 3}
+    assert all(d.probability == pytest.approx(expected[d.sentence], abs=1e-12)
+               for d in out["record"])
+
+
+def test_word_weights_and_spread_by_hand():
+    # p = c / n' at c = 6, n' = 8: ∂p/∂c = 1/8, ∂p/∂n' = −6/64; κ = 0.5:
+    # a right word adds 1/8 − 0.5 · 6/64 = 0.078125 whatever its d
+    _, g = estimators.gradient({"n_gold": 10, "gold_d": 3.0},
+                               np.array([6.0, 2.0, 8.0, 3.0]), "p")
+    w = estimators.word_weights(g, np.array([0.0, 1.0, 0.3]), (0.5, 2.0))
+    assert w == pytest.approx([0.078125] * 3, abs=1e-9)
+    assert estimators.spread(w, np.array([0, 1, 1]), 2) == pytest.approx(
+        [0.078125, 0.078125 * np.sqrt(2)], abs=1e-9)
+
+
+def test_the_calibration_fit_is_weighted_by_the_inverse_probabilities():
+    gold = np.array([[2.0, 1.0], [4.0, 1.0]])
+    observed = np.array([[1.0, 0, 1, 0], [4.0, 0, 4, 0]])
+    seen = np.arange(2)
+    plain = estimators.calibrate(gold[:, [0, 1, 0, 1]], gold, seen, observed, with_model=False)
+    weighted = estimators.calibrate(gold[:, [0, 1, 0, 1]], gold, seen, observed,
+                                    with_model=False, weights=np.array([1.0, 3.0]))
+    assert plain[0, 0] == pytest.approx(2 * 5 / 6)  # Σ y / Σ x = 5 / 6
+    assert weighted[0, 0] == pytest.approx(2 * 13 / 14)  # (1 + 3·4) / (2 + 3·4)
+
+
+def test_theta_kept_batch_by_batch_is_the_ability_of_every_administered_word(bank, run):
+    words = corpus_mod.read_corpus(run / "p20.txt").words
+    out = adaptive.administer(bank, MemorySource(words, bank.gold),
+                              adaptive.Settings(max_sentences=25, seed=4))
+    done = np.array(sorted({d.sentence for d in out["record"]}))
+    units = adaptive.units_of(bank, done)
+    assert units.tolist() == np.flatnonzero(np.isin(bank.unit_sentence, done)).tolist()
+    _, ok = adaptive.observe(bank, done, [words[i] for i in done])
+    theta, se = itemresponse.ability(ok, bank.a, bank.b, items=units)
+    assert out["estimates"]["theta"]["value"] == pytest.approx(theta, abs=1e-8)
+    assert out["estimates"]["theta"]["se"] == pytest.approx(se, abs=1e-8)
+
+
+def test_the_interval_takes_students_t_of_the_draws(bank, run):
+    words = corpus_mod.read_corpus(run / "p20.txt").words
+    got = {}
+    for quantile in ("t", "normal"):
+        got[quantile] = adaptive.administer(bank, MemorySource(words, bank.gold),
+                                            adaptive.Settings(max_sentences=12, seed=2,
+                                                              quantile=quantile))
+    t, normal = got["t"]["estimates"]["f1"], got["normal"]["estimates"]["f1"]
+    assert t["value"] == normal["value"] and 0 < t["low"] and t["high"] < 1
+    ratio = (t["high"] - t["low"]) / (normal["high"] - normal["low"])
+    assert ratio == pytest.approx(estimators.quantile(got["t"]["draws"] - 1) / estimators.Z95)
+    assert ratio > 1.05
+
+
+@pytest.mark.parametrize("design", adaptive.DESIGNS)
+def test_every_sentence_gives_the_full_test_scores_with_either_design(bank, run, design):
+    words = corpus_mod.read_corpus(run / "p5.txt").words
+    full = committee.score(bank.gold, words, difficulty=np.asarray(bank.d))
+    out = adaptive.administer(bank, MemorySource(words, bank.gold),
+                              adaptive.Settings(target=1e-9, design=design, predictor="ratio"))
+    assert out["sentences_used"] == bank.n_sentences
+    for k in KEYS:
+        e = out["estimates"][k]
+        assert e["value"] == full[k] and e["low"] == e["high"] == full[k], k
+
+
+def test_intervals_cover_gold_with_errors_at_random(bank):
+    # split and merged words at random: errors that ignore the items
+    cov = _coverage(bank, perturb(bank.gold.words, 0.1, 3), range(60))
+    assert cov["f1"] >= 0.85 and cov["fb"] >= 0.85, cov
+    assert abs(cov["bias_f1"]) < 0.01 and abs(cov["bias_fb"]) < 0.01, cov

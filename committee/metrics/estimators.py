@@ -53,6 +53,33 @@ def selection_probabilities(size: np.ndarray, floor: float) -> np.ndarray:
     return (1.0 - floor) * size / total + floor / n
 
 
+def word_weights(grad: np.ndarray, d: np.ndarray, kappa: tuple[float, float]) -> np.ndarray:
+    """How much each gold unit's being right moves a metric: the metric's
+    gradient ``grad`` with respect to the totals of :data:`ESTIMATED`
+    times what a right unit adds to them against a missed one, (1, d_i,
+    1 − κ, (1 − κ_d) d_i) (a right unit is one predicted unit of weight
+    d_i, a missed one κ wrong ones, :func:`predict`).
+
+    >>> word_weights(np.array([1.0, 2.0, 0.5, -1.0]), np.array([0.0, 0.5]), (3.0, 1.0)).tolist()
+    [0.0, 1.0]
+    """
+    g = np.asarray(grad, np.float64)
+    return (g[0] + (1.0 - kappa[0]) * g[2]) + (g[1] + (1.0 - kappa[1]) * g[3]) * np.asarray(d)
+
+
+def spread(weights: np.ndarray, unit_sentence: np.ndarray, n_sentences: int) -> np.ndarray:
+    """Each sentence's ``sqrt(Σ_i w_i²)`` over its gold units: proportional
+    to the standard deviation of its contribution Σ_i w_i m_i when every
+    unit is right (m_i = 1) or wrong independently with one common
+    probability (the draw sizes of the ``variance`` design, docs/method.md §16).
+
+    >>> spread(np.array([0.5, 0.5, 1.0, 0.0]), np.array([0, 0, 1, 2]), 3).round(6).tolist()
+    [0.707107, 1.0, 0.0]
+    """
+    w = np.asarray(weights, np.float64)
+    return np.sqrt(sentence_sums(w * w, unit_sentence, n_sentences))
+
+
 def sentence_sums(values: np.ndarray, unit_sentence: np.ndarray, n_sentences: int) -> np.ndarray:
     """Per-sentence sums of per-unit ``values`` (units in corpus order)."""
     return np.bincount(unit_sentence, weights=values, minlength=n_sentences)
@@ -103,27 +130,43 @@ MIN_CALIBRATION = 5
 
 
 def calibrate(model: np.ndarray, gold: np.ndarray, seen: np.ndarray,
-              observed: np.ndarray) -> np.ndarray:
+              observed: np.ndarray, *, with_model: bool = True,
+              weights: np.ndarray | None = None) -> np.ndarray:
     """The model's predictions (sentences × 4) calibrated on the sentences
     ``seen``: each of the four counts regressed, without intercept, on its
     model prediction and on the sentence's gold total of the same kind
     (``n_gold`` for the word counts, ``gold_d`` for the weights), by least
     squares over the ``observed`` rows of ``seen``; below
-    :data:`MIN_CALIBRATION` sentences the model's own.  A model that ranks
+    :data:`MIN_CALIBRATION` sentences the model's own.  Without
+    ``with_model`` each count is the ratio ``Σ y / Σ x`` of the ``seen``
+    rows times its gold total, from the first sentence on (the model's own
+    before any).  ``weights`` (one per row of ``seen``; default 1) weigh
+    the fit: the inverse draw probabilities make it estimate the fit over
+    every sentence of the test, not over those the draws favour.  A model that ranks
     the sentences well keeps its weight; one that does not gives way to the
     ratio to the gold totals, as the plain ratio estimate uses them.
 
     >>> m = np.array([[1.0, 0, 1, 0]] * 6); g = np.array([[2.0, 1.0]] * 6)
     >>> calibrate(m, g, np.arange(6), np.array([[2.0, 0.5, 2, 0.5]] * 6))[0].round(6).tolist()
     [2.0, 0.5, 2.0, 0.5]
+    >>> calibrate(m, g, np.arange(1), np.array([[1.0, 0.5, 3, 0.5]]), with_model=False)[0].tolist()
+    [1.0, 0.5, 3.0, 0.5]
     """
+    aux = gold[:, [0, 1, 0, 1]]
+    w = np.ones(seen.size) if weights is None else np.asarray(weights, np.float64)
+    if not with_model:
+        if seen.size == 0:
+            return model
+        x = w @ aux[seen]
+        beta = np.divide(w @ observed, x, out=np.zeros(4), where=x > 0)
+        return aux * beta
     if seen.size < MIN_CALIBRATION:
         return model
-    aux = gold[:, [0, 1, 0, 1]]
     out = np.empty_like(model)
+    root = np.sqrt(w)
     for k in range(4):
-        x = np.column_stack((model[seen, k], aux[seen, k]))
-        beta = np.linalg.lstsq(x, observed[:, k], rcond=None)[0]
+        x = np.column_stack((model[seen, k], aux[seen, k])) * root[:, None]
+        beta = np.linalg.lstsq(x, observed[:, k] * root, rcond=None)[0]
         out[:, k] = beta[0] * model[:, k] + beta[1] * aux[:, k]
     return out
 
@@ -169,9 +212,41 @@ def metric_values(known: dict, estimated: np.ndarray, keys=METRICS) -> dict[str,
     return metric_arrays(t, tuple(keys))
 
 
-def intervals(known: dict, mean: np.ndarray, cov: np.ndarray, keys=METRICS) -> dict:
+def gradient(known: dict, totals: np.ndarray, key: str) -> tuple[float, np.ndarray]:
+    """The metric ``key`` at ``totals`` (rows of :data:`ESTIMATED`) and its
+    gradient with respect to them, by central differences (steps of 10⁻⁶
+    of each total, at least 10⁻⁶); NaN value where undefined, its gradient
+    then 0.
+
+    >>> v, g = gradient({"n_gold": 10, "gold_d": 2.0}, np.array([5.0, 1.0, 8.0, 2.0]), "r")
+    >>> v, g.round(6).tolist()
+    (0.5, [0.1, 0.0, 0.0, 0.0])
+    """
+    totals = np.asarray(totals, np.float64)
+    steps = 1e-6 * np.maximum(np.abs(totals), 1.0)
+    points = np.vstack([totals] + [totals + s * e for s, e in zip(steps, np.eye(4))]
+                       + [totals - s * e for s, e in zip(steps, np.eye(4))])
+    v = metric_values(known, points, (key,))[key]
+    return float(v[0]), np.nan_to_num((v[1:5] - v[5:9]) / (2 * steps))
+
+
+def quantile(df: float) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom
+    (the normal's, :data:`Z95`, when ``df`` is infinite).
+
+    >>> round(quantile(10), 4), quantile(float("inf")) == Z95
+    (2.2281, True)
+    """
+    from scipy.stats import t
+
+    return Z95 if np.isinf(df) else float(t.ppf(0.975, df))
+
+
+def intervals(known: dict, mean: np.ndarray, cov: np.ndarray, keys=METRICS,
+              z: float = Z95) -> dict:
     """Each metric of ``keys`` at the estimated totals with a 95% interval
-    ``value ± 1.96 · se``, se by the delta method (the gradient by central
+    ``value ± z · se`` (``z``: 1.96 by default, :func:`quantile` for few
+    draws), se by the delta method (the gradient by central
     differences, steps of 10⁻⁶ of each total); value and bounds clipped to
     [0, 1].  A metric undefined at the totals is None; an interval that
     cannot be estimated (fewer than 2 draws) has None bounds; a covariance
@@ -182,22 +257,17 @@ def intervals(known: dict, mean: np.ndarray, cov: np.ndarray, keys=METRICS) -> d
     >>> iv["r"]
     {'value': 0.5, 'low': 0.5, 'high': 0.5}
     """
-    steps = 1e-6 * np.maximum(np.abs(mean), 1.0)
-    points = np.vstack([mean] + [mean + s * e for s, e in zip(steps, np.eye(4))]
-                       + [mean - s * e for s, e in zip(steps, np.eye(4))])
-    values = metric_values(known, points, keys)
     out = {}
     for key in keys:
-        v = values[key]
-        if np.isnan(v[0]):
+        v, grad = gradient(known, mean, key)
+        if np.isnan(v):
             out[key] = {"value": None, "low": None, "high": None}
             continue
-        grad = np.nan_to_num((v[1:5] - v[5:9]) / (2 * steps))
-        value = float(np.clip(v[0], 0.0, 1.0))
+        value = float(np.clip(v, 0.0, 1.0))
         if np.isnan(cov).any():
             out[key] = {"value": value, "low": None, "high": None}
             continue
         se = float(np.sqrt(max(grad @ cov @ grad, 0.0))) if np.any(cov) else 0.0
-        out[key] = {"value": value, "low": float(np.clip(v[0] - Z95 * se, 0.0, 1.0)),
-                    "high": float(np.clip(v[0] + Z95 * se, 0.0, 1.0))}
+        out[key] = {"value": value, "low": float(np.clip(v - z * se, 0.0, 1.0)),
+                    "high": float(np.clip(v + z * se, 0.0, 1.0))}
     return out

@@ -7,9 +7,9 @@ each gold word's difficulty, its 2PL items (a, b) from the run's
 ``items.tsv`` (fitted on demand as ``committee irt`` does, :func:`bank`)
 and each sentence's known totals.  :func:`administer` runs one system:
 every batch draws ``batch`` sentences with replacement from those not yet
-administered, with probabilities proportional to their Fisher information
-at the current ability θ plus a uniform floor
-(:func:`committee.metrics.estimators.selection_probabilities`); only the
+administered, with probabilities proportional to the spread of each
+sentence's contribution to the target metric (:data:`DESIGNS`) plus a
+uniform floor (:func:`committee.metrics.estimators.selection_probabilities`); only the
 newly drawn sentences are asked of the system (:mod:`committee.scoring.adaptive_sources`);
 θ is re-estimated (EAP, items fixed) from every administered word; the
 model-assisted estimate of the totals and its interval follow
@@ -28,7 +28,7 @@ import numpy as np
 
 from committee import metrics
 from committee.errors import InputError
-from committee.metrics import estimators, itemresponse
+from committee.metrics import estimators, irtem, itemresponse
 from committee.tasks.spans import match, spans
 
 #: Sentences drawn per batch (``--batch``).
@@ -42,6 +42,18 @@ FLOOR = 0.2
 MIN_DRAWS = 30
 #: Default seed of the draws (``--seed``).
 SEED = 12345
+#: How the draw probabilities are sized (:attr:`Settings.design`, docs/method.md
+#: §16): ``variance``, proportional to sqrt(Σ w_i²) over a sentence's words,
+#: w_i how much word i's being right moves the target metric (Neyman-like:
+#: the spread of the sentence's contribution); ``information``, proportional
+#: to its Fisher information at the current θ (the first design).
+DESIGNS = ("variance", "information")
+#: What each sentence's counts are predicted from (:attr:`Settings.predictor`):
+#: ``model``, the 2PL's predictions calibrated on the administered sentences;
+#: ``ratio``, its gold totals times the administered sentences' ratios.
+PREDICTORS = ("model", "ratio")
+#: The quantile of the 95% intervals: Student's t or the normal's.
+QUANTILES = ("t", "normal")
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,14 @@ class Settings:
     seed: int = SEED
     floor: float = FLOOR
     min_draws: int = MIN_DRAWS
+    design: str = DESIGNS[0]
+    predictor: str = PREDICTORS[0]
+    #: The calibration's fit weighted by the inverse draw probabilities
+    #: (False: unweighted, as the first design fitted it).
+    weighted: bool = True
+    #: The interval's quantile: Student's t with (draws − 1) degrees of
+    #: freedom, or the normal's 1.96 (``normal``, as the first design).
+    quantile: str = QUANTILES[0]
 
     def check(self, api: str = "adaptive_score") -> None:
         """Refuse settings out of range, naming the argument."""
@@ -70,6 +90,12 @@ class Settings:
             raise ValueError(f"{api}: max_sentences must be at least 1, got {self.max_sentences}")
         if not 0 < self.floor <= 1:
             raise ValueError(f"{api}: floor must be in (0, 1], got {self.floor:g}")
+        for name, value, allowed in (("design", self.design, DESIGNS),
+                                     ("predictor", self.predictor, PREDICTORS),
+                                     ("quantile", self.quantile, QUANTILES)):
+            if value not in allowed:
+                raise ValueError(f"{api}: {name} must be one of {', '.join(allowed)}, "
+                                 f"got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -133,9 +159,16 @@ class _State:
     outcomes: np.ndarray  # per gold word: right (only administered words count)
     done: np.ndarray  # per sentence: administered
     batch_of: np.ndarray  # per sentence: the batch that administered it (0: none yet)
+    settings: Settings = Settings()
     draws: list = field(default_factory=list)
     theta: float = 0.0
     theta_se: float = 1.0
+    #: Σ log(1 − P_i) over the administered words at ``irtem.COARSE``, and
+    #: Σ a_i over those right: θ's posterior (:func:`_update_theta`).
+    log1mp: np.ndarray = field(default_factory=lambda: np.zeros(irtem.COARSE.shape[0]))
+    a_right: float = 0.0
+    weight: np.ndarray | None = None  # per sentence: Σ 1 / q over its draws
+    cache: tuple = ()  # ((θ, sentences used), :func:`_predictions`' result)
 
     @property
     def used(self) -> int:
@@ -175,10 +208,21 @@ def check_words(bank: Bank, i: int, words: list, where: tuple[str, int | None]) 
                      " (the sentence drawn by --adaptive)")
 
 
+def units_of(bank: Bank, sentences: np.ndarray) -> np.ndarray:
+    """The gold words (corpus order) of ``sentences`` (increasing)."""
+    lo = np.searchsorted(bank.unit_sentence, sentences, "left")
+    hi = np.searchsorted(bank.unit_sentence, sentences, "right")
+    return np.concatenate([np.arange(x, y) for x, y in zip(lo, hi)] + [np.zeros(0, np.int64)])
+
+
 def _predictions(state: _State) -> tuple[np.ndarray, np.ndarray]:
     """Each sentence's predicted counts at the current θ, calibrated on the
-    sentences administered (:func:`committee.metrics.estimators.calibrate`),
+    sentences administered (:func:`committee.metrics.estimators.calibrate`;
+    by the ratio to the gold totals alone with the ``ratio`` predictor),
     and its Fisher information, Σ a² P (1 − P) over its words."""
+    key = (state.theta, state.used)
+    if state.cache and state.cache[0] == key:
+        return state.cache[1]
     bank = state.bank
     p = itemresponse.probability([state.theta], bank.a, bank.b)[0]
     info = estimators.sentence_sums(bank.a ** 2 * p * (1 - p), bank.unit_sentence,
@@ -187,7 +231,28 @@ def _predictions(state: _State) -> tuple[np.ndarray, np.ndarray]:
     kappa = estimators.ratios(state.rows[seen], bank.gold_rows[seen])
     model = estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa)
     idx = np.flatnonzero(seen)
-    return estimators.calibrate(model, bank.gold_rows, idx, state.rows[idx]), info
+    weights = state.weight[idx] if state.settings.weighted else None
+    out = (estimators.calibrate(model, bank.gold_rows, idx, state.rows[idx],
+                                with_model=state.settings.predictor == "model",
+                                weights=weights), info)
+    state.cache = (key, out)
+    return out
+
+
+def _sizes(state: _State, pool: np.ndarray, predicted: np.ndarray,
+           info: np.ndarray) -> np.ndarray:
+    """The sizes the pool's draw probabilities are proportional to (before
+    the floor): the information, or the ``variance`` design's spreads
+    sqrt(Σ w_i²), w_i the change of the target metric at the predicted
+    totals when gold word i is right rather than missed
+    (:func:`committee.metrics.estimators.word_weights`)."""
+    if state.settings.design == "information":
+        return info[pool]
+    bank, seen = state.bank, state.done
+    _, grad = estimators.gradient(bank.known, predicted.sum(axis=0), state.settings.metric)
+    kappa = estimators.ratios(state.rows[seen], bank.gold_rows[seen])
+    w = estimators.word_weights(grad, bank.d, kappa)
+    return estimators.spread(w, bank.unit_sentence, bank.n_sentences)[pool]
 
 
 def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
@@ -201,7 +266,8 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
     if pool.size <= n:  # the rest, each with probability 1
         picks, q = pool, np.ones(pool.size)
     else:
-        q_pool = estimators.selection_probabilities(info[pool], settings.floor)
+        size = _sizes(state, pool, predicted, info)
+        q_pool = estimators.selection_probabilities(size, settings.floor)
         idx = rng.choice(pool.size, size=n, replace=True, p=q_pool)
         picks, q = pool[idx], q_pool[idx]
     new = np.unique(picks)  # corpus order: each asked of the system once
@@ -213,9 +279,14 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
             check_words(bank, i, w, where)
         rows, ok = observe(bank, new, words)
     state.rows[new] = rows
-    state.outcomes[np.isin(bank.unit_sentence, new)] = ok
+    units = units_of(bank, new)
+    state.outcomes[units] = ok
+    state.log1mp += -np.logaddexp(0.0, bank.a[units, None] * (
+        irtem.COARSE[None, :] - bank.b[units, None])).sum(axis=0)
+    state.a_right += float(bank.a[units][np.asarray(ok, bool)].sum())
     state.done[new] = True
     state.batch_of[new] = number
+    np.add.at(state.weight, picks, 1.0 / q)
     first = set()
     for s, qs in zip(picks.tolist(), q.tolist()):
         state.draws.append(Draw(number, s, qs, 1.0 - (1.0 - qs) ** len(picks), s not in first,
@@ -224,11 +295,18 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
 
 
 def _update_theta(state: _State) -> None:
-    """θ and its standard error: EAP from every administered word, items fixed."""
-    bank = state.bank
-    items = np.flatnonzero(np.isin(bank.unit_sentence, np.flatnonzero(state.done)))
-    theta, se = itemresponse.ability(state.outcomes[items], bank.a, bank.b, items=items)
-    state.theta, state.theta_se = float(theta), float(se)
+    """θ and its standard error: EAP from every administered word, items
+    fixed, prior N(0, 1), as :func:`committee.metrics.itemresponse.ability`
+    computes it (the log posterior A θ + S(θ) − θ² / 2, S interpolated from
+    ``irtem.COARSE`` to ``irtem.FINE``), from the sums kept batch by batch."""
+    from scipy.interpolate import CubicSpline
+
+    x = irtem.FINE
+    logp = state.a_right * x + CubicSpline(irtem.COARSE, state.log1mp)(x) - 0.5 * x * x
+    post = np.exp(logp - logp.max())
+    post /= post.sum()
+    theta = float(post @ x)
+    state.theta, state.theta_se = theta, float(np.sqrt(max(post @ x ** 2 - theta ** 2, 0.0)))
 
 
 def estimate(state: _State, keys=estimators.METRICS) -> dict:
@@ -245,10 +323,16 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
         mean = np.array([tot[k] for k in estimators.ESTIMATED], np.float64)
         cov = np.zeros((4, 4))
     else:
-        mean, cov = estimators.combine(_draw_estimates(state))
-        m = state.used  # residuals of a fit of 2 coefficients per total: n / (n - 2)
-        if m >= estimators.MIN_CALIBRATION:
-            cov = cov * m / (m - 2)
+        z = _draw_estimates(state)
+        mean, cov = estimators.combine(z)
+        m = state.used  # residuals of a fit of k coefficients per total: m / (m - k)
+        model = state.settings.predictor == "model"
+        k, start = (2, estimators.MIN_CALIBRATION) if model else (1, 2)
+        if m >= start:
+            cov = cov * m / (m - k)
+        if state.settings.quantile == "t" and z.shape[0] > 1:
+            return estimators.intervals(bank.known, mean, cov, keys,
+                                        estimators.quantile(z.shape[0] - 1))
     return estimators.intervals(bank.known, mean, cov, keys)
 
 
@@ -288,7 +372,7 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     """
     s = bank.n_sentences
     state = _State(bank, np.full((s, 4), np.nan), np.zeros(bank.d.shape[0], bool),
-                   np.zeros(s, bool), np.zeros(s, np.int64))
+                   np.zeros(s, bool), np.zeros(s, np.int64), settings, weight=np.zeros(s))
     rng = np.random.default_rng(settings.seed)
     limit = s if settings.max_sentences is None else min(settings.max_sentences, s)
     number, stopped, trace = 0, "max-sentences", []
@@ -317,7 +401,9 @@ def settings_dict(settings: Settings) -> dict:
     """The settings as ``--json`` carries them."""
     return {"batch": settings.batch, "target": settings.target, "metric": settings.metric,
             "max_sentences": settings.max_sentences, "seed": settings.seed,
-            "floor": settings.floor, "min_draws": settings.min_draws}
+            "floor": settings.floor, "min_draws": settings.min_draws,
+            "design": settings.design, "predictor": settings.predictor,
+            "weighted": settings.weighted, "quantile": settings.quantile}
 
 
 def source_name(system) -> str | None:
