@@ -510,7 +510,7 @@ def test_committee_irt_fits_entity_items_and_a_taggers_theta(ner_run, ner_corpus
     res = subprocess.run([sys.executable, "-m", "committee", "irt", str(run), "--system",
                           str(out)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
-    assert f"K=6 × {n:,} words" in res.stdout and f"{out}: theta " in res.stdout
+    assert f"K=6 × {n:,} entities" in res.stdout and f"{out}: theta " in res.stdout
     items = (run / "items.tsv").read_text(encoding="utf-8").splitlines()
     assert len(items) == n + 1
     theta = float(res.stdout.split(f"{out}: theta ")[1].split()[0])

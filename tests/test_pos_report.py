@@ -88,9 +88,10 @@ def test_the_report_has_every_analysis_of_a_pos_run(pos_report):
     assert ("span and tag (on the gold segmentation, a system's accuracy on the tag's words; "
             "joint scored jointly with its own segmentation)") in text
     assert "--task pos --gold test.txt --difficulty test.weight" in text
-    # buckets read segmentations, entities entity runs: said once
-    assert ("Not made for a run of pos (word difficulties): buckets (it reads runs of "
-            "segmentation); entities (it reads runs of ner).") in text
+    # buckets and the cost of evaluation read segmentations, entities entity runs: said once
+    assert ("Not made for a run of pos (word difficulties): cost (it reads runs of "
+            "segmentation); buckets (it reads runs of segmentation); entities (it reads runs "
+            "of ner).") in text
 
 
 def test_systems_scores_equal_hand_counts_and_committee_score(pos_report, capsys):
@@ -200,7 +201,8 @@ def test_a_segmenter_that_tags_no_part_of_speech_is_refused(pos_report, capsys):
     assert main(["report", str(pos_report["run"]), "--quiet", "--only", "ranking",
                  "--set", "experiments.segmenters=[jiojio]"]) == 4  # a config error
     err = capsys.readouterr().err
-    assert err == ("committee: error: experiments: experiments.segmenters[0]: jiojio: not a "
+    assert err == ("committee: error: --set experiments.segmenters=[jiojio]: "
+                   "experiments.segmenters[0]: jiojio: not a "
                    "part-of-speech tagger; part-of-speech taggers: jieba, thulac, lac, "
                    "cmd:COMMAND\n")
 

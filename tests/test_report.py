@@ -80,8 +80,9 @@ def test_every_file_an_analysis_writes_is_named_in_its_outputs(toy):
     owners = {name: [a for a, globs in OUTPUTS.items()
                      if any(fnmatch.fnmatch(name, g) for g in globs)] for name in written}
     assert {name: len(o) for name, o in owners.items()} == {name: 1 for name in written}
-    # no IRT in this run, and no entities or tags in a segmentation run
-    assert {o[0] for o in owners.values()} == set(OUTPUTS) - {"irt", "entities", "tags",
+    # no IRT in this run (so no cost of evaluation either: it needs the
+    # items), and no entities or tags in a segmentation run
+    assert {o[0] for o in owners.values()} == set(OUTPUTS) - {"irt", "cost", "entities", "tags",
                                                                "confusion"}
 
 
