@@ -41,9 +41,9 @@ from committee.scoring import adaptive, adaptive_run
 from committee.tasks.units.words import perturb
 from committee.tasks.spans import match, spans
 
-METHODS = ("adaptive", "adaptive-v1", "random", "random+model", "fixed")
+METHODS = ("adaptive", "adaptive+lengths", "adaptive-v1", "random", "random+model", "fixed")
 #: The methods run unless ``--methods`` says otherwise (``fixed`` is far off: see the docs).
-DEFAULT_METHODS = METHODS[:4]
+DEFAULT_METHODS = METHODS[:5]
 KEYS = ("f1", "fb")
 
 
@@ -191,7 +191,7 @@ def bound_table(bank, systems) -> list[str]:
 
 
 #: Each model-assisted method's settings beyond the budget and the seed.
-SETTINGS = {"adaptive": {},
+SETTINGS = {"adaptive": {}, "adaptive+lengths": {"predictor": "lengths"},
             "adaptive-v1": {"design": "information", "predictor": "model", "weighted": False,
                             "quantile": "normal"},
             "random+model": {"floor": 1.0}}
@@ -293,7 +293,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="a finished run directory (its test.txt, test.weight, items)")
     ap.add_argument("--budgets", type=int, nargs="+", default=[25, 50, 100, 200])
-    ap.add_argument("--seeds", type=int, default=30)
+    ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(DEFAULT_METHODS))
     args = ap.parse_args(argv)
     t0 = time.process_time()
@@ -317,7 +317,7 @@ def main(argv=None) -> int:
           "f1 / fb, %): " + "; ".join(f"{n} {100 * full[n]['f1']:.2f} / "
                                        f"{100 * full[n]['fb']:.2f}" for n in full))
     print("\n".join(table(results, full, args.budgets, seeds, args.methods)))
-    for method in ("adaptive", "adaptive-v1"):
+    for method in ("adaptive", "adaptive+lengths", "adaptive-v1"):
         if method in args.methods:
             print("\n" + "\n".join(per_system(results, full, args.budgets, seeds, method)))
     print("\n" + "\n".join(bound_table(bank, systems)))

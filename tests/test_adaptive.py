@@ -151,7 +151,7 @@ def _outcome_words(words: list[list[str]], right: np.ndarray) -> list[list[str]]
     return out
 
 
-def _coverage(bank, words, seeds, max_sentences=30) -> dict:
+def _coverage(bank, words, seeds, max_sentences=30, predictor="model") -> dict:
     """Share of seeds whose f1 and fb intervals hold the full test's values,
     and the mean error of the estimates."""
     gold = bank.gold
@@ -160,7 +160,8 @@ def _coverage(bank, words, seeds, max_sentences=30) -> dict:
     errors = {"f1": [], "fb": []}
     for seed in seeds:
         out = adaptive.administer(bank, MemorySource(words, gold),
-                                  adaptive.Settings(max_sentences=max_sentences, seed=seed))
+                                  adaptive.Settings(max_sentences=max_sentences, seed=seed,
+                                                    predictor=predictor))
         for k in hits:
             e = out["estimates"][k]
             hits[k] += e["low"] <= full[k] <= e["high"]
@@ -329,20 +330,23 @@ def test_the_interval_takes_students_t_of_the_draws(bank, run):
     assert ratio > 1.05
 
 
-@pytest.mark.parametrize("design", adaptive.DESIGNS)
-def test_every_sentence_gives_the_full_test_scores_with_either_design(bank, run, design):
+@pytest.mark.parametrize("design, predictor", [("information", "model"), ("variance", "ratio"),
+                                               ("variance", "lengths")])
+def test_every_sentence_gives_the_full_test_scores_with_every_design(bank, run, design,
+                                                                    predictor):
     words = corpus_mod.read_corpus(run / "p5.txt").words
     full = committee.score(bank.gold, words, difficulty=np.asarray(bank.d))
     out = adaptive.administer(bank, MemorySource(words, bank.gold),
-                              adaptive.Settings(target=1e-9, design=design, predictor="ratio"))
+                              adaptive.Settings(target=1e-9, design=design, predictor=predictor))
     assert out["sentences_used"] == bank.n_sentences
     for k in KEYS:
         e = out["estimates"][k]
         assert e["value"] == full[k] and e["low"] == e["high"] == full[k], k
 
 
-def test_intervals_cover_gold_with_errors_at_random(bank):
+@pytest.mark.parametrize("predictor", ["model", "lengths"])
+def test_intervals_cover_gold_with_errors_at_random(bank, predictor):
     # split and merged words at random: errors that ignore the items
-    cov = _coverage(bank, perturb(bank.gold.words, 0.1, 3), range(60))
+    cov = _coverage(bank, perturb(bank.gold.words, 0.1, 3), range(60), predictor=predictor)
     assert cov["f1"] >= 0.85 and cov["fb"] >= 0.85, cov
     assert abs(cov["bias_f1"]) < 0.01 and abs(cov["bias_fb"]) < 0.01, cov

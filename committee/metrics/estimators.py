@@ -171,6 +171,73 @@ def calibrate(model: np.ndarray, gold: np.ndarray, seen: np.ndarray,
     return out
 
 
+#: Word lengths (characters) of the classes of :func:`length_classes`; the last is "or more".
+LENGTHS = (1, 2, 3, 4)
+#: Administered sentences needed before :func:`calibrate_lengths` fits its classes.
+MIN_LENGTHS = 30
+
+
+def length_classes(lengths: np.ndarray, d: np.ndarray, unit_sentence: np.ndarray,
+                   n_sentences: int) -> np.ndarray:
+    """Per sentence, its gold units in total and of 2, 3 and 4 or more
+    characters (:data:`LENGTHS`), then the same of their difficulties:
+    (sentences × 8).
+
+    >>> length_classes(np.array([1, 2, 5]), np.array([0.5, 0.25, 1.0]), np.array([0, 0, 1]), 2).tolist()
+    [[2.0, 1.0, 0.0, 0.0, 0.75, 0.25, 0.0, 0.0], [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]]
+    """
+    lengths = np.minimum(np.asarray(lengths), LENGTHS[-1])
+    out = []
+    for w in (np.ones_like(d, dtype=np.float64), np.asarray(d, np.float64)):
+        out.append(sentence_sums(w, unit_sentence, n_sentences))
+        out += [sentence_sums(w * (lengths == k), unit_sentence, n_sentences)
+                for k in LENGTHS[1:]]
+    return np.column_stack(out)
+
+
+def calibrate_lengths(classes: np.ndarray, seen: np.ndarray, observed: np.ndarray,
+                      weights: np.ndarray) -> np.ndarray:
+    """Each sentence's four counts predicted from its word-length classes
+    (:func:`length_classes`): each count regressed, without intercept and
+    by least squares weighted by ``weights``, on the sentence's gold units
+    in total and of 2, 3 and 4 or more characters (the word counts) or on
+    their difficulties (the weights), over the ``observed`` rows of
+    ``seen``.  A class no administered sentence has gets coefficient 0: its
+    words are predicted by the total's ratio.
+
+    >>> c = np.array([[1.0, 0, 0, 0, 1, 0, 0, 0], [2.0, 1, 0, 0, 2, 1, 0, 0]])
+    >>> calibrate_lengths(c, np.arange(2), np.array([[1.0, 1, 1, 1], [1.0, 1, 3, 3]]),
+    ...                   np.ones(2)).round(6).tolist()
+    [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 3.0, 3.0]]
+    """
+    root = np.sqrt(np.asarray(weights, np.float64))
+    out = np.empty((classes.shape[0], 4))
+    for k in range(4):
+        x = classes[:, :4] if k in (0, 2) else classes[:, 4:]
+        beta = np.linalg.lstsq(x[seen] * root[:, None], observed[:, k] * root, rcond=None)[0]
+        out[:, k] = x @ beta
+    return out
+
+
+def lengths_leverage(classes: np.ndarray, seen: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The leverage h of each ``seen`` sentence (rows) in each of the four
+    weighted fits of :func:`calibrate_lengths` (columns): the diagonal of
+    W^½ X (Xᵀ W X)⁺ Xᵀ W^½.  A residual of a fit is smaller than the error
+    it stands for, by sqrt(1 − h) on average; the variance divides by it.
+
+    >>> c = np.array([[1.0, 0, 0, 0, 1, 0, 0, 0], [3.0, 0, 0, 0, 1, 0, 0, 0]])
+    >>> lengths_leverage(c, np.arange(2), np.ones(2))[:, 0].round(6).tolist()
+    [0.1, 0.9]
+    """
+    root = np.sqrt(np.asarray(weights, np.float64))
+    out = np.empty((seen.size, 4))
+    for k, cols in ((0, slice(0, 4)), (1, slice(4, 8))):
+        x = classes[seen][:, cols] * root[:, None]
+        h = np.einsum("ij,ji->i", x, np.linalg.pinv(x))
+        out[:, k] = out[:, k + 2] = np.clip(h, 0.0, 0.99)
+    return out
+
+
 def draw_totals(base: np.ndarray, residual: np.ndarray, q: np.ndarray) -> np.ndarray:
     """One estimate of the four totals per draw: ``base`` (Σ of the counts
     of the sentences administered before the draw's batch and of the other

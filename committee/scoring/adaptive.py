@@ -51,7 +51,7 @@ DESIGNS = ("variance", "information")
 #: What each sentence's counts are predicted from (:attr:`Settings.predictor`):
 #: ``model``, the 2PL's predictions calibrated on the administered sentences;
 #: ``ratio``, its gold totals times the administered sentences' ratios.
-PREDICTORS = ("model", "ratio")
+PREDICTORS = ("model", "ratio", "lengths")
 #: The quantile of the 95% intervals: Student's t or the normal's.
 QUANTILES = ("t", "normal")
 
@@ -112,6 +112,9 @@ class Bank:
     unit_sentence: np.ndarray
     gold_rows: np.ndarray
     known: dict
+    #: Per sentence: its gold words by length class and their difficulties
+    #: (:func:`committee.metrics.estimators.length_classes`).
+    classes: np.ndarray | None = None
 
     @property
     def n_sentences(self) -> int:
@@ -127,9 +130,11 @@ def make_bank(gold, d, a, b) -> Bank:
         n_gold=np.bincount(g.sentence, minlength=s), n_pred=np.zeros(s, np.int64),
         n_correct=np.zeros(s, np.int64), gold_d=np.bincount(g.sentence, weights=d, minlength=s))
     tot = metrics.totals(stats)
+    lengths = np.array([len(w) for words in gold.words for w in words], np.int64)
     return Bank(gold, d, np.asarray(a, np.float64), np.asarray(b, np.float64), g.sentence,
                 np.column_stack((stats.n_gold, stats.gold_d)).astype(np.float64),
-                {"n_gold": tot["n_gold"], "gold_d": tot["gold_d"]})
+                {"n_gold": tot["n_gold"], "gold_d": tot["gold_d"]},
+                estimators.length_classes(lengths, d, g.sentence, s))
 
 
 @dataclass(frozen=True)
@@ -232,9 +237,14 @@ def _predictions(state: _State) -> tuple[np.ndarray, np.ndarray]:
     model = estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa)
     idx = np.flatnonzero(seen)
     weights = state.weight[idx] if state.settings.weighted else None
-    out = (estimators.calibrate(model, bank.gold_rows, idx, state.rows[idx],
-                                with_model=state.settings.predictor == "model",
-                                weights=weights), info)
+    if state.settings.predictor == "lengths" and idx.size >= estimators.MIN_LENGTHS:
+        fitted = estimators.calibrate_lengths(bank.classes, idx, state.rows[idx],
+                                              state.weight[idx])
+    else:
+        fitted = estimators.calibrate(model, bank.gold_rows, idx, state.rows[idx],
+                                      with_model=state.settings.predictor == "model",
+                                      weights=weights)
+    out = (fitted, info)
     state.cache = (key, out)
     return out
 
@@ -326,9 +336,15 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
         z = _draw_estimates(state)
         mean, cov = estimators.combine(z)
         m = state.used  # residuals of a fit of k coefficients per total: m / (m - k)
-        model = state.settings.predictor == "model"
-        k, start = (2, estimators.MIN_CALIBRATION) if model else (1, 2)
-        if m >= start:
+        k, start = (2, estimators.MIN_CALIBRATION) if state.settings.predictor == "model" \
+            else (1, 2)
+        if state.settings.predictor == "lengths" and m >= estimators.MIN_LENGTHS:
+            idx = np.flatnonzero(state.done)  # each residual over sqrt(1 − its leverage)
+            h = estimators.lengths_leverage(bank.classes, idx, state.weight[idx])
+            scale = np.ones((bank.n_sentences, 4))
+            scale[idx] = np.sqrt(1.0 - h)
+            cov = estimators.combine(_draw_estimates(state, scale))[1]
+        elif m >= start:
             cov = cov * m / (m - k)
         if state.settings.quantile == "t" and z.shape[0] > 1:
             return estimators.intervals(bank.known, mean, cov, keys,
@@ -336,14 +352,17 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
     return estimators.intervals(bank.known, mean, cov, keys)
 
 
-def _draw_estimates(state: _State) -> np.ndarray:
+def _draw_estimates(state: _State, scale: np.ndarray | None = None) -> np.ndarray:
     """Each draw's estimate of the four totals, with every sentence's
     prediction made again at the current θ and κ (the GREG form): Σ of all
     predictions, plus the residuals of the sentences administered before the
-    draw's batch, plus the drawn sentence's residual over its probability."""
+    draw's batch, plus the drawn sentence's residual over its probability;
+    every residual divided by ``scale`` (sentences × 4) when given."""
     predicted, _ = _predictions(state)
     done = state.done
     residual = np.where(done[:, None], np.nan_to_num(state.rows) - predicted, 0.0)
+    if scale is not None:
+        residual = residual / scale
     by_batch = np.zeros((int(state.batch_of.max()) + 1, 4))
     np.add.at(by_batch, state.batch_of[done], residual[done])
     before = np.cumsum(by_batch, axis=0)  # before[t - 1]: batches before t
