@@ -5,25 +5,40 @@ Systems outside the committee (the offline segmenters installed, the gold
 perturbed at 2, 5, 10 and 20%, and a system that splits every
 four-character word) are scored once on the whole test set of a run; each
 system's per-sentence counts and per-word outcomes are computed once, and
-the administration of a few sentences is simulated on them.  Four methods
+the administration of a few sentences is simulated on them.  The methods,
 at each budget of sentences, over several seeds:
 
-* ``adaptive``: ``committee score --adaptive``'s draws and estimator;
-* ``fixed``: the budget's most informative sentences (Fisher information
-  averaged over θ in [-2, 2]), the rest filled in by the model (θ by EAP
-  from those sentences; interval from the binomial variance of the unseen
-  words and θ's standard error);
+* ``adaptive``: ``committee score --adaptive``'s draws and estimator (draw
+  probabilities ∝ the spread of each sentence's contribution to fb, the
+  2PL's predictions calibrated with inverse-probability weights, Student's
+  t intervals);
+* ``adaptive+lengths``: the same with the ``lengths`` predictor (the
+  counts calibrated on the gold words of 1, 2, 3 and 4+ characters);
+* ``adaptive-v1``: the first design (draws ∝ Fisher information at θ, an
+  unweighted calibration, normal intervals);
 * ``random``: a simple random sample, the plain ratio estimate of the
   sample's totals (interval: delta method, finite population corrected);
-* ``random+model``: uniform draws with the model-assisted estimator.
+* ``random+model``: uniform draws (floor 1) with ``adaptive``'s estimator;
+* ``fixed`` (only with ``--methods``): the budget's most informative
+  sentences (Fisher information averaged over θ in [-2, 2]), the rest
+  filled in by the model (θ by EAP from those sentences; interval from the
+  binomial variance of the unseen words and θ's standard error).
 
-Prints, per method and budget, the mean absolute error of f1 and fb against
-the full test (points), the coverage of the 95% intervals, Kendall's τ of
-the systems' fb ranking with the full test's, and per method the sentences
-needed until 90% of (system, seed) pairs have fb within 0.5 points; then
-the command and its CPU-seconds.
+Prints, per method and budget, the mean absolute error of f1 and fb
+against the full test (points) ± its standard error over seeds (of the
+per-seed means over systems), the ratio of the fb error to ``random``'s
+with a 95% bootstrap interval (the seeds of each method resampled), the
+coverage of the 95% intervals and Kendall's τ of the systems' fb ranking
+with the full test's; per method the sentences needed until 90% of
+(system, seed) pairs have fb within 0.5 points; the fb error and coverage
+of each system under the adaptive methods; for each system the share of
+the variance of the sentences' fb contributions explained by the ratio to
+the gold totals and, beyond it, by the model, and the standard deviation
+of one draw under each design relative to uniform draws (the ``oracle``
+design, q ∝ |residual|, bounds what any design can do with these
+predictions); then the command and its CPU-seconds.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_adaptive.py runs/default --seeds 5
+    nice -n 19 .venv/bin/python benchmarks/bench_adaptive.py runs/default
 """
 
 from __future__ import annotations
@@ -153,7 +168,8 @@ def bound(bank, system, key: str = "fb") -> dict:
     sentence to metric ``key`` (``g`` linearised at the full-test totals):
     ``r2_gold``, the share of their variance the ratio to the gold totals
     explains; ``r2_model``, the share of what is left that the 2PL's
-    predictions (θ from every word, calibrated on every sentence) explain;
+    predictions (θ from every word, calibrated on every sentence) explain,
+    ``r2_lengths`` that the word-length classes explain;
     and the standard deviation of a draw's estimate under each design
     relative to uniform draws with the ratio: ``variance`` and
     ``information`` (floor 0.2), ``oracle`` (q ∝ |residual|: no design
@@ -168,10 +184,13 @@ def bound(bank, system, key: str = "fb") -> dict:
         estimators.predict(p, bank.d, bank.unit_sentence, bank.gold_rows, kappa),
         bank.gold_rows, np.arange(s), rows)
     u, e_ratio, e = rows @ g, (rows - ratio) @ g, (rows - model) @ g
+    e_len = (rows - estimators.calibrate_lengths(bank.classes, np.arange(s), rows,
+                                                 np.ones(s))) @ g
     uniform = _design_variance(e_ratio, np.full(s, 1.0 / s))
     size = estimators.spread(estimators.word_weights(g, bank.d, kappa), bank.unit_sentence, s)
     info = estimators.sentence_sums(bank.a ** 2 * p * (1 - p), bank.unit_sentence, s)
-    out = {"r2_gold": 1 - e_ratio.var() / u.var(), "r2_model": 1 - e.var() / e_ratio.var()}
+    out = {"r2_gold": 1 - e_ratio.var() / u.var(), "r2_model": 1 - e.var() / e_ratio.var(),
+           "r2_lengths": 1 - e_len.var() / e_ratio.var()}
     for name, q in (("variance", estimators.selection_probabilities(size, adaptive.FLOOR)),
                     ("information", estimators.selection_probabilities(info, adaptive.FLOOR))):
         out[name] = np.sqrt(_design_variance(e, q) / uniform)
@@ -181,9 +200,10 @@ def bound(bank, system, key: str = "fb") -> dict:
 
 def bound_table(bank, systems) -> list[str]:
     """:func:`bound` of fb for every system, as a Markdown table."""
-    cols = ("r2_gold", "r2_model", "variance", "information", "oracle")
-    lines = ["| system | R² gold ratio | R² model on residual | sd ÷ uniform: variance | "
-             "information | oracle |", "|:---|---:|---:|---:|---:|---:|"]
+    cols = ("r2_gold", "r2_model", "r2_lengths", "variance", "information", "oracle")
+    lines = ["| system | R² gold ratio | R² model on residual | R² lengths on residual | "
+             "sd ÷ uniform: variance | information | oracle |",
+             "|:---|---:|---:|---:|---:|---:|---:|"]
     for n, sys_ in systems.items():
         b = bound(bank, sys_)
         lines.append(f"| {n} | " + " | ".join(f"{b[c]:.3f}" for c in cols) + " |")

@@ -183,7 +183,8 @@ def length_classes(lengths: np.ndarray, d: np.ndarray, unit_sentence: np.ndarray
     characters (:data:`LENGTHS`), then the same of their difficulties:
     (sentences × 8).
 
-    >>> length_classes(np.array([1, 2, 5]), np.array([0.5, 0.25, 1.0]), np.array([0, 0, 1]), 2).tolist()
+    >>> length_classes(np.array([1, 2, 5]), np.array([0.5, 0.25, 1.0]),
+    ...                np.array([0, 0, 1]), 2).tolist()
     [[2.0, 1.0, 0.0, 0.0, 0.75, 0.25, 0.0, 0.0], [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]]
     """
     lengths = np.minimum(np.asarray(lengths), LENGTHS[-1])
