@@ -21,10 +21,12 @@ on ``--table2-fractions`` of the training sentences.  It prints:
 * each recipe's Table 2 taggers with f1 and fb under that recipe's
   difficulties, and whether the ranking by fb (and by f1) is the same.
 
-Runs go to ``--work`` (a fresh directory per invocation unless named); a
-recipe already measured into the same ``--work`` with the same config is
-read back with its recorded CPU-seconds (``NAME-cost.json``) rather than
-run again, so a second candidate can be set beside the same "today".
+Runs go to ``--work`` (a fresh directory per invocation unless named).  Each
+step's CPU-seconds are recorded there as soon as it ends (``NAME-cost.json``):
+invoked again with the same ``--work``, a step already measured with the same
+config is read back rather than run again, so an interrupted invocation goes
+on where it stopped and a second candidate is set beside the same "today".
+The report's modules are imported before the first member trains.
 
     nice -n 19 python3 benchmarks/bench_route_cost.py --task pos --k 6 --minfreq 2
 """
@@ -77,29 +79,31 @@ def measure(name: str, cfg: dict, work: Path) -> dict:
     """Run the committee of ``cfg``, then its Table 2 taggers; CPU-seconds of each,
     the per-unit difficulties and the taggers' scores."""
     import yaml
-    from committee.pipeline import layout, workflow
+    from committee.pipeline import workflow
 
     cost_file = work / f"{name}-cost.json"
-    if cost_file.is_file():  # measured by an earlier invocation into this --work
-        cost = json.loads(cost_file.read_text(encoding="utf-8"))
-        if cost["config"] == cfg:
-            print(f"[{name}] measured earlier: {cost_file}", file=sys.stderr)
-            return _results(Path(cfg["output"]["dir"]), cost)
-    path = work / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
-    print(f"[{name}] committee, K = {cfg['committee']['size']}, crf {cfg['crf']} ...",
-          file=sys.stderr, flush=True)
-    c0, t0 = cpu_seconds(), time.perf_counter()
-    out = workflow.run(str(path), progress=False, analyses=[])
-    c1, t1 = cpu_seconds(), time.perf_counter()
-    print(f"[{name}] committee: {c1 - c0:.0f} CPU-s; Table 2 taggers ...", file=sys.stderr,
+    cost = json.loads(cost_file.read_text(encoding="utf-8")) if cost_file.is_file() else {}
+    if cost.get("config") != cfg:
+        cost = {"config": cfg}
+    out = Path(cfg["output"]["dir"])
+    if "committee_cpu_s" not in cost:
+        path = work / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
+        print(f"[{name}] committee, K = {cfg['committee']['size']}, crf {cfg['crf']} ...",
+              file=sys.stderr, flush=True)
+        c0, t0 = cpu_seconds(), time.perf_counter()
+        out = workflow.run(str(path), progress=False, analyses=[])
+        cost.update(committee_cpu_s=cpu_seconds() - c0, committee_wall_s=time.perf_counter() - t0,
+                    measured=time.strftime("%Y-%m-%d %H:%M"))
+        cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
+    print(f"[{name}] committee: {cost['committee_cpu_s']:.0f} CPU-s", file=sys.stderr, flush=True)
+    if "table2_cpu_s" not in cost:
+        c1, t1 = cpu_seconds(), time.perf_counter()
+        workflow.report(out, analyses=["table2"], progress=False)
+        cost.update(table2_cpu_s=cpu_seconds() - c1, table2_wall_s=time.perf_counter() - t1)
+        cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
+    print(f"[{name}] Table 2 taggers: {cost['table2_cpu_s']:.0f} CPU-s", file=sys.stderr,
           flush=True)
-    workflow.report(out, analyses=["table2"], progress=False)
-    c2, t2 = cpu_seconds(), time.perf_counter()
-    cost = {"config": cfg, "committee_cpu_s": c1 - c0, "committee_wall_s": t1 - t0,
-            "table2_cpu_s": c2 - c1, "table2_wall_s": t2 - t1,
-            "measured": time.strftime("%Y-%m-%d %H:%M")}
-    cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
     return _results(out, cost)
 
 
@@ -185,6 +189,11 @@ def main(argv=None) -> int:
     params = {key: value for key, value in (("feature.minfreq", args.minfreq),
                                             ("max_iterations", args.max_iterations),
                                             ("c1", args.c1)) if value is not None}
+    import committee.report.build  # noqa: F401  (loaded now, not after an hour of training)
+    import committee.report.systems  # noqa: F401
+    import pandas  # noqa: F401
+    import scipy.stats  # noqa: F401
+
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-route-cost-"))
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

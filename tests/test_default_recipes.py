@@ -1,0 +1,59 @@
+"""The recipes of the part-of-speech and entity default configs: a feature
+cut-off (``crf.params`` ``feature.minfreq``) for the members, and for the
+report's Table 2 taggers through ``experiments.table2_preset: committee``
+(docs/benchmarks.md, "A feature cut-off for the POS and entity configs");
+the segmentation default keeps its recipe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pycrfsuite
+import pytest
+
+from committee.config import load_config
+from committee.learners import crf
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+#: The cut-off of each config and the preset it refines.
+CUT_OFFS = {"default-pos.yaml": (2.0, "paper")}
+
+
+@pytest.mark.parametrize("name", sorted(CUT_OFFS))
+def test_members_and_table2_taggers_share_the_cut_off(name):
+    minfreq, preset = CUT_OFFS[name]
+    cfg = load_config(CONFIGS / name)
+    expected = {**crf.PRESETS[preset]["params"], "feature.minfreq": minfreq}
+    assert (cfg.crf.algorithm, cfg.crf.trainer_params()) == ("lbfgs", expected)
+    assert cfg.table2_crf() == ("lbfgs", expected)
+
+
+def test_the_segmentation_default_keeps_its_recipe():
+    cfg = load_config(CONFIGS / "default.yaml")
+    paper = ("lbfgs", {"c1": 1.0, "c2": 0.0, "max_iterations": 100})
+    assert (cfg.crf.algorithm, cfg.crf.trainer_params()) == paper
+    assert cfg.table2_crf() == paper
+
+
+def test_the_configs_cut_off_reaches_crfsuite(tmp_path):
+    """Three one-item sentences: the attribute w=a is seen twice with N,
+    s=y once with N and once with V, s=x and w=b once each.  Without a
+    cut-off the model keeps the five (attribute, label) pairs; with the POS
+    config's parameters (features seen fewer than 2 times dropped) only
+    (w=a, N)."""
+    xs = [[["w=a", "s=x"]], [["w=a", "s=y"]], [["w=b", "s=y"]]]
+    ys = [["N"], ["N"], ["V"]]
+    params = load_config(CONFIGS / "default-pos.yaml").crf.trainer_params()
+    kept = {}
+    for name, given in (("none", {**params, "feature.minfreq": 0.0}), ("config", params)):
+        # c1 = 0: an L1 term would zero out weights of this tiny data set
+        path = tmp_path / f"{name}.crfsuite"
+        crf.train_model(xs, ys, "lbfgs", {**given, "c1": 0.0, "c2": 0.1}, path)
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(path))
+        kept[name] = sorted(tagger.info().state_features)
+        tagger.close()
+    assert kept["none"] == [("s=x", "N"), ("s=y", "N"), ("s=y", "V"), ("w=a", "N"),
+                            ("w=b", "V")]
+    assert kept["config"] == [("w=a", "N")]
