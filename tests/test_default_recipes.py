@@ -1,8 +1,8 @@
-"""The recipes of the part-of-speech and entity default configs: a feature
-cut-off (``crf.params`` ``feature.minfreq``) for the members, and for the
-report's Table 2 taggers through ``experiments.table2_preset: committee``
+"""The recipe of the part-of-speech default config: a feature cut-off
+(``crf.params`` ``feature.minfreq``) for the members, and for the report's
+Table 2 taggers through ``experiments.table2_preset: committee``
 (docs/benchmarks.md, "A feature cut-off for the POS and entity configs");
-the segmentation default keeps its recipe."""
+the segmentation and entity defaults keep their recipes."""
 
 from __future__ import annotations
 
@@ -29,11 +29,13 @@ def test_members_and_table2_taggers_share_the_cut_off(name):
     assert cfg.table2_crf() == ("lbfgs", expected)
 
 
-def test_the_segmentation_default_keeps_its_recipe():
-    cfg = load_config(CONFIGS / "default.yaml")
-    paper = ("lbfgs", {"c1": 1.0, "c2": 0.0, "max_iterations": 100})
-    assert (cfg.crf.algorithm, cfg.crf.trainer_params()) == paper
-    assert cfg.table2_crf() == paper
+@pytest.mark.parametrize("name, preset", [("default.yaml", "paper"),
+                                          ("default-ner.yaml", "elastic")])
+def test_the_segmentation_and_entity_defaults_keep_their_recipes(name, preset):
+    cfg = load_config(CONFIGS / name)
+    recipe = ("lbfgs", crf.PRESETS[preset]["params"])
+    assert (cfg.crf.algorithm, cfg.crf.trainer_params()) == recipe
+    assert cfg.table2_crf() == recipe
 
 
 def test_the_configs_cut_off_reaches_crfsuite(tmp_path):
