@@ -25,8 +25,9 @@ def add(s) -> None:
     g = s.add_argument_group("adaptive testing (docs/method.md §16)")
     g.add_argument("--adaptive", action="store_true",
                    help="estimate every metric with its 95%% interval from a few sentences "
-                        "drawn in batches, favouring those informative at the current "
-                        "ability, until the --metric's interval is narrower than --target; "
+                        "drawn in batches, favouring those whose share of the --metric "
+                        "can vary most, until the --metric's interval is narrower than "
+                        "--target; "
                         "needs the run directory (--irt RUN_DIR or --difficulty RUN_DIR; its "
                         "IRT items are fitted first when it has none); only the drawn "
                         "sentences of an OUTPUT are read, of a --with segmenter segmented")
