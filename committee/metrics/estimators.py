@@ -224,7 +224,8 @@ def lengths_leverage(classes: np.ndarray, seen: np.ndarray, weights: np.ndarray)
     """The leverage h of each ``seen`` sentence (rows) in each of the four
     weighted fits of :func:`calibrate_lengths` (columns): the diagonal of
     W^½ X (Xᵀ W X)⁺ Xᵀ W^½.  A residual of a fit is smaller than the error
-    it stands for, by sqrt(1 − h) on average; the variance divides by it.
+    it stands for, the more so the larger h: the variance divides each
+    residual by 1 − h (the jackknife's correction).
 
     >>> c = np.array([[1.0, 0, 0, 0, 1, 0, 0, 0], [3.0, 0, 0, 0, 1, 0, 0, 0]])
     >>> lengths_leverage(c, np.arange(2), np.ones(2))[:, 0].round(6).tolist()

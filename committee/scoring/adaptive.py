@@ -339,10 +339,10 @@ def estimate(state: _State, keys=estimators.METRICS) -> dict:
         k, start = (2, estimators.MIN_CALIBRATION) if state.settings.predictor == "model" \
             else (1, 2)
         if state.settings.predictor == "lengths" and m >= estimators.MIN_LENGTHS:
-            idx = np.flatnonzero(state.done)  # each residual over sqrt(1 − its leverage)
+            idx = np.flatnonzero(state.done)  # each residual over 1 − its leverage
             h = estimators.lengths_leverage(bank.classes, idx, state.weight[idx])
             scale = np.ones((bank.n_sentences, 4))
-            scale[idx] = np.sqrt(1.0 - h)
+            scale[idx] = (1.0 - h)
             cov = estimators.combine(_draw_estimates(state, scale))[1]
         elif m >= start:
             cov = cov * m / (m - k)
