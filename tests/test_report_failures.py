@@ -115,7 +115,8 @@ def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypat
             "depend on it. The traceback is in `run.log`; `committee report` makes this section "
             "again (Table 2 models are read back, not retrained).\n") in text
     assert ("Analyses: stability, linguistic, ranking, bins, split_half, word_weights, irt, "
-            "buckets (1 failed: stability); figures: 4 (") in text  # Fig. 2, 6, 7, IRT's items
+            "cost, buckets (1 failed: stability); figures: 4 (") in text  # Fig. 2, 6, 7, IRT's
+    # items (no ranked system here: the cost of evaluation is a note)
     for title in ("## Fig. 2", "## Fig. 6", "## Fig. 7", IRT_1PL):
         assert title in text
     # the earlier build's Fig. 1 is gone: neither report/ nor report.html shows it

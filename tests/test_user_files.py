@@ -304,7 +304,7 @@ def test_metrics_chooses_the_columns(d, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--skip", "tabel2"], "--skip: unknown analysis tabel2 (did you mean table2?); choose from "
                            "table2, stability, linguistic, ranking, bins, split_half, word_weights, "
-                           "irt, buckets, entities, tags, confusion"),
+                           "irt, cost, buckets, entities, tags, confusion"),
     (["--with", "cmd: "], "--with cmd: : no command after cmd:; choose from jieba, thulac, "
                           "snownlp, pkuseg, lac, jiojio, rjieba or cmd:COMMAND"),
     (["--with", "hanlp"], "--with hanlp: unknown segmenter; choose from jieba, thulac, snownlp, "
