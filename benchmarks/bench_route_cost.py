@@ -65,9 +65,10 @@ def cpu_seconds() -> float:
 
 
 def recipe_config(task: str, k: int, out: Path, params: dict, fractions: list[float],
-                  table2_committee: bool) -> dict:
+                  table2_committee: bool, preset: str | None = None) -> dict:
     """The task's default config at size ``k``, run sequentially into ``out``,
-    with today's recipe (:data:`TODAY`), ``params`` set on it, and its Table 2
+    with today's recipe (:data:`TODAY`; its preset replaced by ``preset``
+    when given), ``params`` set on it, and its Table 2
     on ``fractions`` (with the members' recipe when ``table2_committee``)."""
     import yaml
 
@@ -76,6 +77,8 @@ def recipe_config(task: str, k: int, out: Path, params: dict, fractions: list[fl
     cfg["parallel"] = {"backend": "sequential", "n_jobs": 1}
     cfg["output"] = {"dir": str(out.resolve())}
     crf, table2_preset = TODAY[task]
+    if preset is not None:
+        crf = {"preset": preset}
     cfg["crf"] = {**crf, "params": params} if params else dict(crf)
     cfg["experiments"] = {**cfg.get("experiments", {}), "table2": True,
                           "table2_fractions": fractions}
@@ -156,7 +159,8 @@ def compare(today: dict, candidate: dict) -> dict:
 
 def print_figures(args, params: dict, today: dict, candidate: dict, c: dict) -> None:
     print(f"\n## {args.task}, K = {args.k}, {c['units']:,} test units; candidate: "
-          f"crf.params {params}, Table 2 taggers with the members' recipe\n")
+          f"crf.preset {args.preset or 'as today'}, crf.params {params}, Table 2 taggers "
+          "with the members' recipe\n")
     print("| | today | candidate | candidate / today |")
     print("|---|---:|---:|---:|")
     for part, label in (("committee", f"committee (K = {args.k}), CPU-s"),
@@ -189,6 +193,8 @@ def main(argv=None) -> int:
     ap.add_argument("--minfreq", type=float, help="candidate's crf.params feature.minfreq")
     ap.add_argument("--max-iterations", type=int, help="candidate's crf.params max_iterations")
     ap.add_argument("--c1", type=float, help="candidate's crf.params c1")
+    ap.add_argument("--preset", help="candidate's crf.preset (default: today's; 'fast' is "
+                                     "L2-SGD, 10 epochs)")
     ap.add_argument("--table2-fractions", type=float, nargs="+", default=[0.1, 0.2],
                     help="shares of the training sentences of the Table 2 taggers (the "
                          "configs': 0.2 0.5 0.8 1.0)")
@@ -207,11 +213,12 @@ def main(argv=None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-route-cost-"))
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    name = "candidate-" + "-".join(f"{k}{v:g}" for k, v in params.items())
+    name = "candidate-" + "-".join([args.preset] * bool(args.preset)
+                                   + [f"{k}{v:g}" for k, v in params.items()])
     today = measure("today", recipe_config(args.task, args.k, work / "today", {},
                                            args.table2_fractions, False), work)
     candidate = measure(name, recipe_config(args.task, args.k, work / name, params,
-                                                   args.table2_fractions, True), work)
+                                            args.table2_fractions, True, args.preset), work)
     c = compare(today, candidate)
     print_figures(args, params, today, candidate, c)
     print(f"\n(runs in {work}; measured in {time.perf_counter() - started:,.0f} s wall-clock)")
