@@ -17,6 +17,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
+def task_runs(tmp_path_factory):
+    """Each task's K = 3 and K = 5 runs and system outputs
+    (tests/matrix_runs.py), made once per session when first needed and
+    shared by the tests that only read them."""
+    from matrix_runs import Runs
+
+    return Runs(tmp_path_factory.mktemp("matrix"))
+
+
+@pytest.fixture(scope="session")
 def toy_corpus(tmp_path_factory):
     """300 training and 40 test sentences of People's Daily (tests/toyrun.py)."""
     from toyrun import make_toy_corpus

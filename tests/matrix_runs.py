@@ -136,6 +136,20 @@ def call(argv) -> int:
     return main([str(a) for a in argv])
 
 
+class Runs(dict):
+    """Each task's :class:`TaskRuns` under ``root``, made when first asked for
+    (``-k ner`` trains only the entity committee); the session's one set is
+    the ``task_runs`` fixture of tests/conftest.py."""
+
+    def __init__(self, root: Path):
+        super().__init__()
+        self.root = root
+
+    def __missing__(self, task: str) -> TaskRuns:
+        self[task] = made = make(self.root, task)
+        return made
+
+
 def make(root: Path, task: str) -> TaskRuns:
     """Every file of ``task`` under ``root``: see the module's docstring."""
     d = root / task

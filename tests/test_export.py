@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
-from matrix_runs import call, make  # noqa: E402
+from matrix_runs import call  # noqa: E402
 
 pq = pytest.importorskip("pyarrow.parquet")
 datasets = pytest.importorskip("datasets")
@@ -24,21 +24,11 @@ TASKS = ("segmentation", "ner", "pos")
 DATA = "data/test-00000-of-00001.parquet"
 
 
-class _Runs(dict):
-    """Each task's K = 3 and K = 5 runs (tests/matrix_runs.py), made when first needed."""
-
-    def __init__(self, root: Path):
-        super().__init__()
-        self.root = root
-
-    def __missing__(self, task: str):
-        self[task] = made = make(self.root, task)
-        return made
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    return _Runs(tmp_path_factory.mktemp("export"))
+@pytest.fixture
+def runs(task_runs):
+    """The session's runs of each task (tests/conftest.py, shared with the
+    command matrix); an export only reads them."""
+    return task_runs
 
 
 def rows(path: Path) -> list[dict]:

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from matrix_runs import call, make  # noqa: E402
+from matrix_runs import call  # noqa: E402
 
 TASKS = ("segmentation", "ner", "pos")
 
@@ -106,23 +106,11 @@ CASES = [pytest.param(command, task, row, id=f"{command}-{task}-{_id(row)}")
          for command in OPTIONS for task in TASKS for row in _rows(command, task)]
 
 
-class _Runs(dict):
-    """Each task's runs and outputs (tests/matrix_runs.py), made when a
-    case of the task first needs them (``-k ner`` trains only the entity
-    committee)."""
-
-    def __init__(self, root: Path):
-        super().__init__()
-        self.root = root
-
-    def __missing__(self, task: str):
-        self[task] = made = make(self.root, task)
-        return made
-
-
-@pytest.fixture(scope="session")
-def runs(tmp_path_factory):
-    return _Runs(tmp_path_factory.mktemp("matrix"))
+@pytest.fixture
+def runs(task_runs):
+    """The session's runs of each task (tests/conftest.py), which a case
+    only reads: a command that writes into a run works on a copy."""
+    return task_runs
 
 
 def _clean(err: str) -> None:

@@ -96,11 +96,10 @@ def test_segment_pos_tags_an_untagged_test_set_given_its_format(tmp_path, capsys
     assert "score" not in err and "--task segmentation" not in err
 
 
-@pytest.fixture(scope="module")
-def pos_run(tmp_path_factory):
-    from matrix_runs import make
-
-    return make(tmp_path_factory.mktemp("reader-messages"), "pos")
+@pytest.fixture
+def pos_run(task_runs):
+    """The session's runs of pos (tests/conftest.py); a test works on a copy."""
+    return task_runs["pos"]
 
 
 def test_report_of_a_pos_run_says_what_system_reads(pos_run, tmp_path, capsys):
