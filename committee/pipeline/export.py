@@ -102,24 +102,19 @@ def load(run_dir) -> dict:
     return {**fields, "manifest": manifest, "task": task, "paths": p}
 
 
-def unit_rows(task, test, units) -> tuple[list, list, list, list, list, list]:
+def unit_rows(task, test, units):
     """Each gold unit's sentence, index in it, start and end (characters of
-    the sentence), text and label (None for words), in corpus order."""
-    if units is None:  # words: their spans follow from the segmentation
-        units = []
-        for ws in test.words:
-            starts = np.cumsum([0] + [len(w) for w in ws])
-            units.append([(int(a), int(b), None) for a, b in zip(starts[:-1], starts[1:])])
-    sentence, index, start, end, label = [], [], [], [], []
-    for i, us in enumerate(units):
-        for j, u in enumerate(us):
-            sentence.append(i)
-            index.append(j)
-            start.append(int(u[0]))
-            end.append(int(u[1]))
-            label.append(u[2])
-    texts = [test.text(i)[a:b] for i, a, b in zip(sentence, start, end)]
-    return sentence, index, start, end, texts, label
+    the sentence) and text, in corpus order, with the units laid out by the
+    task (:meth:`committee.tasks.Task.spans`; ``units`` None: the words of
+    the segmentation), whose ``labels`` and ``label_names`` are the labels."""
+    lengths = [sum(map(len, ws)) for ws in test.words]
+    s = task.spans(lengths, test.words if units is None else units)
+    base = s.sentence_offsets[s.sentence]
+    first = np.searchsorted(s.sentence, s.sentence)  # each sentence's first unit
+    chars = "".join("".join(ws) for ws in test.words)
+    texts = [chars[a:b] for a, b in zip(s.starts.tolist(), s.ends.tolist())]
+    return (s.sentence.tolist(), (np.arange(len(s.starts)) - first).tolist(),
+            (s.starts - base).tolist(), (s.ends - base).tolist(), texts, s)
 
 
 def irt_items(run, texts: list[str]):
@@ -138,16 +133,15 @@ def columns(run, *, members: bool = False) -> list[Column]:
     import pyarrow as pa
 
     task, test = run["task"], run["test"]
-    sentence, index, start, end, texts, labels = unit_rows(task, test, run.get("units"))
+    sentence, index, start, end, texts, spans = unit_rows(task, test, run.get("units"))
     out = [_value("sentence", sentence, pa.int32(), "int32", "the sentence's index in the test set, from 0"),
            _value("unit", index, pa.int32(), "int32", f"the {task.unit}'s index in its sentence, from 0"),
            _value("start", start, pa.int32(), "int32", "its first character's offset in the sentence"),
            _value("end", end, pa.int32(), "int32", "the offset after its last character"),
            _value("text", texts, pa.string(), "string", f"the {task.unit}'s characters")]
-    if run.get("units") is not None:
-        names = list(task.labels(run["units"]))
-        code = {n: k for k, n in enumerate(names)}
-        out.append(Column("label", [code[x] for x in labels], pa.int64(),
+    if spans.labels is not None:
+        names = list(spans.label_names)
+        out.append(Column("label", spans.labels.tolist(), pa.int64(),
                           {"name": "label", "dtype": {"class_label": {"names": dict(
                               (str(k), n) for k, n in enumerate(names))}}},
                           {"names": names, "_type": "ClassLabel"},
