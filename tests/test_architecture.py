@@ -43,7 +43,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "learners.features", "tasks.spans", "metrics.itemresponse", "metrics.irtem",
      "metrics.checkgold_model", "metrics.checkgold_injected", "tasks", "pipeline.runfiles",
      "pipeline.names", "pipeline.weightfiles"),
-    ("system.files", "system.owners", "system.streams", "errors", "system.arguments",
+    ("system.files", "system.owners", "system.streams", "system.records", "errors", "system.arguments",
      "system.commands", "system.process", "system.reaper", "learners", "pipeline", "system"),
 )
 FLOOR = {name: i for i, names in enumerate(FLOORS) for name in names}

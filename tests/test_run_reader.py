@@ -379,9 +379,10 @@ PARSERS = {("json", "load"), ("json", "loads"), ("np", "load"), ("numpy", "load"
 #: Modules allowed to make them, and why.
 ALLOWED = {
     "pipeline/runfiles.py": "the reader",
+    "system/records.py": "the reader's strict JSON parse of a small file, shared with the "
+                         "corpus formats that keep JSON records",
     "system/files.py": "writes .npz files (ZipFile in write mode); reads none",
     "report/html.py": "json.loads(json.dumps(...)) turns numbers of numpy into JSON's, in memory",
-    "corpus/tables.py": "reads corpora (JSON lines, a saved dataset's records), no run's files",
 }
 
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from committee.corpus.entities import TAG_SHAPE, is_tag
 from committee.corpus.model import Corpus, content_sha256, normalize_words
 from committee.errors import InputError
+from committee.system.records import check_regular, parse_json, read_bytes
 
 #: The default column of tokens, and the columns of tags looked for, in order.
 TOKENS = "tokens"
@@ -139,7 +140,7 @@ def read_parquet(path, normalization: str | None, options: TableOptions | None =
     from committee.system.files import sha256_file
 
     label = os.fspath(path)
-    _regular(label)
+    check_regular(label, "give a corpus file")
     try:
         table = pq.read_table(label)
     except OSError as exc:
@@ -157,13 +158,13 @@ def read_jsonl(path, normalization: str | None, options: TableOptions | None = N
 
     options = options or TableOptions()
     label = os.fspath(path)
-    _regular(label)
+    check_regular(label, "give a corpus file")
     text, data = read_text(path, label, "utf-8", None)
     rows, lines = [], []
     for k, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
-        row = parse_json(line.encode("utf-8"), label, k, "give one JSON object a line")
+        row = parse_json(line.encode("utf-8"), label, "give one JSON object a line", k)
         if not isinstance(row, dict):
             raise InputError(label, k, "is not a JSON object: give one object a line, such as "
                                        '{"tokens": ["迈向", "充满"], "tags": ["v", "v"]}')
@@ -344,36 +345,11 @@ def _split_dir(root: Path, label: str, options: TableOptions) -> Path:
     return root / wanted
 
 
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def parse_json(data: bytes, label: str, line: int | None = None, fix: str = ""):
-    """``data`` as strict JSON (UTF-8; ``NaN`` and ``Infinity`` refused),
-    or an :class:`InputError` naming ``label`` and ``line``."""
-    import json
-
-    try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError as exc:
-        raise InputError(label, line, f"is not valid UTF-8 (byte {data[exc.start]:#04x}); "
-                                      f"{fix}".rstrip("; ")) from None
-    except (ValueError, RecursionError) as exc:
-        raise InputError(label, line, f"not valid JSON ({_reason(exc)})"
-                                      + (f"; {fix}" if fix else "")) from None
-
-
 def _json(path: Path, what: str) -> dict:
-    """A small JSON record of a saved dataset (strict, bounded)."""
+    """A small JSON record of a saved dataset, read as the run reader reads
+    its records: a regular file, bounded, strict JSON."""
     fix = f"give {what}"
-    _regular(str(path), fix)
-    if path.stat().st_size > RECORD_LIMIT:
-        raise InputError(str(path), None, f"holds more than {RECORD_LIMIT >> 20} MiB; {fix}")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from None
-    value = parse_json(data, str(path), None, fix)
+    value = parse_json(read_bytes(path, RECORD_LIMIT, fix), str(path), fix)
     if not isinstance(value, dict):
         raise InputError(str(path), None, f"is not a JSON object; {fix}")
     return value
@@ -386,27 +362,11 @@ def _metadata(schema) -> dict | None:
     if raw is None:
         return None
     try:
-        value = parse_json(raw, "<metadata>")
+        value = parse_json(raw, "<metadata>", "")
     except InputError:
         return None
     info = value.get("info") if isinstance(value, dict) else None
     return info.get("features") if isinstance(info, dict) else None
-
-
-def _regular(label: str, fix: str = "give a corpus file") -> None:
-    """Refuse a path that is no regular file (a directory, a FIFO, a
-    device), before it is opened."""
-    import stat
-
-    try:
-        st = os.stat(label)
-    except OSError as exc:
-        from committee.system.streams import open_problem
-
-        raise InputError(label, None, open_problem(label, exc)) from None
-    if not stat.S_ISREG(st.st_mode):
-        what = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise InputError(label, None, f"is {what} (not opened); {fix}")
 
 
 def _kind(value) -> str:
