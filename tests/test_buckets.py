@@ -213,10 +213,49 @@ def test_frequency_without_counts_says_where_they_come_from(files, capsys):
         Scorer("gold.txt", difficulty="gold.weight", buckets=["frequency"])
 
 
+def test_counts_and_text_give_the_buckets_of_the_training_corpus(files):
+    """A run's two files (counts and text) stand for the training corpus:
+    every word's consistency by hand (the comment above EXPECTED) and every
+    bucket equal to those of train_words."""
+    from collections import Counter
+
+    from committee.metrics.buckets import Bucketer
+    from committee.pipeline import runfiles
+
+    train = [line.split() for line in TRAIN.splitlines()]
+    gold = [line.split() for line in GOLD.splitlines()]
+    path = files / "train-text.txt"
+    path.write_text(runfiles.format_train_text(train), encoding="utf-8")
+    attrs = ("frequency", "consistency")
+    kept = Bucketer(gold, attrs, counts=Counter(w for s in train for w in s),
+                    text=runfiles.read_train_text(path))
+    full = Bucketer(gold, attrs, train_words=train)
+    assert [kept.share(w) for w in ("北京", "大学", "北京大学", "我", "我爱")] == [
+        4 / 5, 2 / 3, 1 / 3, 1.0, 0.0]
+    for attr in attrs:
+        assert kept.word_buckets(attr, gold).tolist() == full.word_buckets(attr, gold).tolist()
+
+
+@pytest.mark.parametrize("data, line, problem", [
+    (b"\xe5\x8c\x97\n\xff\n", 2, "not valid UTF-8"),
+    ("北京\n大\x01学\n".encode(), 2, "control character"),
+    ("北京\n大学".encode(), 2, "no line end")])
+def test_a_damaged_train_text_is_refused_at_its_line(tmp_path, data, line, problem):
+    from committee.errors import InputError
+    from committee.pipeline import runfiles
+
+    path = tmp_path / "train-text.txt"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=problem) as err:
+        runfiles.read_train_text(path)
+    assert err.value.line == line
+
+
 def test_a_toy_run_keeps_its_training_word_counts(tmp_path, capsys):
     """committee run writes train-words.tsv (each training word and how often
-    it is one), records its checksum in the manifest, and `committee score
-    --difficulty RUN --buckets=frequency` gives the buckets of --train."""
+    it is one) and train-text.txt (the training text), records their
+    checksums in the manifest, and `committee score --difficulty RUN
+    --buckets=frequency,consistency` gives the buckets of --train."""
     from collections import Counter
 
     from committee import corpus as corpus_mod
@@ -233,14 +272,19 @@ def test_a_toy_run_keeps_its_training_word_counts(tmp_path, capsys):
     assert lines[0] == "word\tcount"
     assert {w: int(n) for w, n in (line.split("\t") for line in lines[1:])} == counts
     assert "train-words.tsv" in layout.manifest_in(run)["files"]
+    assert "train-text.txt" in layout.manifest_in(run)["files"]
+    assert (run / "train-text.txt").read_text(encoding="utf-8") == "".join(
+        "".join(s) + "\n" for s in train.words)
     capsys.readouterr()
     by = {}
     for source in (["--difficulty", str(run)], ["--difficulty", str(run), "--train",
                                                  str(tmp_path / "train.txt")]):
-        assert main(["score", "--gold", str(run / "test.txt"), *source, "--buckets=frequency",
-                     "--json", str(run / "test.txt")]) == 0
+        assert main(["score", "--gold", str(run / "test.txt"), *source,
+                     "--buckets=frequency,consistency", "--json", str(run / "test.txt")]) == 0
         by[len(source)] = json.loads(capsys.readouterr().out)["systems"][0]["buckets"]
     assert by[2] == by[4]
+    gold_words = sum(map(len, corpus_mod.read_corpus(run / "test.txt").words))
+    assert sum(r["gold_words"] for r in by[2]["consistency"]) == gold_words
     gold = corpus_mod.read_corpus(run / "test.txt").words
     edges = [(0, "0"), (1, "1"), (4, "2-4"), (19, "5-19"), (10**9, "20+")]
     hand = Counter(next(label for top, label in edges if counts[w] <= top)
@@ -248,6 +292,12 @@ def test_a_toy_run_keeps_its_training_word_counts(tmp_path, capsys):
     assert {r["bucket"]: r["gold_words"] for r in by[2]["frequency"]} == {
         label: hand[label] for _, label in edges}
     # a changed file is refused against the manifest's checksum
+    text = (run / "train-text.txt").read_text(encoding="utf-8")
+    (run / "train-text.txt").write_text("北京\n" + text, encoding="utf-8")
+    assert main(["score", "--gold", str(run / "test.txt"), "--difficulty", str(run),
+                 "--buckets=consistency", str(run / "test.txt")]) == 3
+    assert "train-text.txt" in capsys.readouterr().err
+    (run / "train-text.txt").write_text(text, encoding="utf-8")
     (run / "train-words.tsv").write_text(lines[0] + "\n北京\t99\n", encoding="utf-8")
     assert main(["score", "--gold", str(run / "test.txt"), "--difficulty", str(run),
                  "--buckets=frequency", str(run / "test.txt")]) == 3

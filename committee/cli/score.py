@@ -21,8 +21,10 @@ _BUCKET_FLAGS = {"difficulty": "--difficulty", "vocabulary": "--train or --train
                                 "training words' counts (train-words.tsv; a word list has none, "
                                 "and a run made before runs kept them gets them when "
                                 "committee run is run on it again)",
-                 "training corpus": "--train CORPUS (a word list or a run has no training "
-                                    "text)"}
+                 "training corpus": "--train CORPUS, or --difficulty RUN of a run that "
+                                    "keeps its training text (train-text.txt; a word list "
+                                    "has none, and a run made before runs kept it gets it "
+                                    "when committee run is run on it again)"}
 
 #: The heading of each output's table of ``--schemes`` and ``--confusion``.
 _TITLES = {"schemes": "matching schemes", "confusion": "confusion matrix"}
@@ -325,8 +327,10 @@ def _buckets(value: str | None, args) -> object:
         return _unit_buckets(value, args.difficulty is not None, get_task(args.task))
     given = {"difficulty": args.difficulty is not None,
              "vocabulary": bool(args.train or args.train_words),
-             "word counts": bool(args.train) or _run_keeps_counts(args.difficulty),
-             "training corpus": bool(args.train)}
+             "word counts": bool(args.train) or _run_keeps(args.difficulty, "train_counts"),
+             "training corpus": bool(args.train) or (
+                 _run_keeps(args.difficulty, "train_counts")
+                 and _run_keeps(args.difficulty, "train_text"))}
     names = list(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     for name in names:
         if name not in KEYS:
@@ -338,16 +342,18 @@ def _buckets(value: str | None, args) -> object:
     return names or True
 
 
-def _run_keeps_counts(difficulty) -> bool:
-    """Whether ``--difficulty`` names a run (or a file of one) that keeps its
-    training words with their counts, which give ``--buckets=frequency``."""
+def _run_keeps(difficulty, which: str) -> bool:
+    """Whether ``--difficulty`` names a run (or a file of one) that keeps
+    ``which`` of its training corpus: ``train_counts``, its words with their
+    counts (``--buckets=frequency``), or ``train_text``, its text (with the
+    counts, ``--buckets=consistency``)."""
     if difficulty is None:
         return False
     from committee.pipeline import difficulty as difficulty_mod
     from committee.pipeline import layout
 
     path = difficulty_mod.difficulty_file(difficulty)
-    return path is not None and layout.paths(path.parent).train_counts.is_file()
+    return path is not None and getattr(layout.paths(path.parent), which).is_file()
 
 
 def _unit_buckets(value: str, difficulty: bool, task) -> list[str] | bool:

@@ -240,12 +240,14 @@ class Bucketer:
         The training corpus's sentences (frequency, consistency).
     counts : mapping of str to int, optional
         Without ``train_words``: the times each training word occurs as a
-        word (frequency; a run's ``train-words.tsv``).  Consistency needs
-        the training text, which counts do not hold.
+        word (frequency; a run's ``train-words.tsv``).
+    text : str, optional
+        Without ``train_words``: the training text, sentences separated by
+        ``\n`` (with ``counts``, consistency; a run's ``train-text.txt``).
     """
 
     def __init__(self, gold_words, attrs, *, difficulty=None, vocabulary=None,
-                 train_words=None, counts=None):
+                 train_words=None, counts=None, text=None):
         self.attrs = tuple(attrs)
         self.vocabulary = vocabulary
         self.difficulty = None if difficulty is None else np.asarray(difficulty, np.float64)
@@ -257,6 +259,7 @@ class Bucketer:
             self._text = "\n".join("".join(s) for s in train_words)
         elif counts is not None:
             self._freq = Counter(counts)
+            self._text = text or ""
         self.n_sentences = len(gold_words)
         self._gold_sentence = np.repeat(np.arange(len(gold_words)),
                                         [len(s) for s in gold_words])

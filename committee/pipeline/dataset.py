@@ -451,6 +451,7 @@ def write_outputs(cfg, inputs: RunInputs, out: Path, committee, records, fingerp
     task = tasks_mod.get(inputs.task)
     atomic_write_text(p.train_counts, runfiles.format_word_counts(Counter(
         task.texts(inputs.train.words, task.gold(inputs.train)))))
+    atomic_write_text(p.train_text, runfiles.format_train_text(inputs.train.words))
     texts = task.texts(test.words, inputs.units)
     oov = np.fromiter((t not in inputs.vocabulary for t in texts), dtype=bool,
                       count=marks.shape[1])

@@ -34,6 +34,9 @@ TRAIN_WORDS_FILE = "train-words.txt"
 #: The training words (entities' strings for ``task: ner``) with the times
 #: each occurs in the training corpus: ``word<TAB>count`` lines under a header.
 TRAIN_COUNTS_FILE = "train-words.tsv"
+#: The training corpus's text, each training sentence's characters on a
+#: line: where label consistency counts the places of a word (``--buckets``).
+TRAIN_TEXT_FILE = "train-text.txt"
 MANIFEST_FILE = "manifest.json"
 #: Written when every member recorded its segmentation of the test set.
 PREDICTIONS_FILE = "predictions.npz"
@@ -57,7 +60,7 @@ CHECK_GOLD_JSON = "check-gold.json"
 CHECK_GOLD_FILES = (CHECK_GOLD_FILE, CHECK_GOLD_JSON)
 #: The dataset a run publishes, in the order it is written.
 OUTPUT_FILES = (TEST_FILE, WEIGHT_FILE, WEIGHT_C_FILE, WORDS_FILE, MARKS_FILE,
-                TRAIN_WORDS_FILE, TRAIN_COUNTS_FILE, MANIFEST_FILE)
+                TRAIN_WORDS_FILE, TRAIN_COUNTS_FILE, TRAIN_TEXT_FILE, MANIFEST_FILE)
 #: Models of the members, with ``output.keep_models``.
 MODELS_DIR = "models"
 #: What ``committee report`` adds: the page, Table 2's scores, figures and data.
@@ -115,6 +118,10 @@ class RunPaths:
     @property
     def train_counts(self) -> Path:
         return self.root / TRAIN_COUNTS_FILE
+
+    @property
+    def train_text(self) -> Path:
+        return self.root / TRAIN_TEXT_FILE
 
     @property
     def manifest(self) -> Path:

@@ -240,6 +240,46 @@ def read_word_counts(path: str | os.PathLike, fix: str = DEFAULT_FIX) -> dict[st
     return counts
 
 
+def format_train_text(sentences) -> str:
+    """The text of a run's training corpus: each sentence's characters
+    (a sentence is a list of words or tokens) on a line of its own.
+
+    >>> format_train_text([["北京", "大学"], ["我"]])
+    '北京大学\\n我\\n'
+    """
+    return "".join("".join(s) + "\n" for s in sentences)
+
+
+def read_train_text(path: str | os.PathLike, fix: str = DEFAULT_FIX) -> str:
+    """A run's training text (:func:`format_train_text`), bounded as
+    :func:`read_bytes`: text that is not UTF-8, a control character or a
+    missing final line end is refused.  Returns the lines joined by ``\\n``
+    (no final one), as :class:`committee.metrics.buckets.Bucketer` counts in.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
+    >>> _ = f.write_text(format_train_text([["北京"], ["我", "在"]]), encoding="utf-8")
+    >>> read_train_text(f)
+    '北京\\n我在'
+    """
+    import re
+
+    p = os.fspath(path)
+    data = read_bytes(p, LIMITS["table"], fix)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(p, data[:exc.start].count(b"\n") + 1,
+                         f"is not valid UTF-8 (byte {data[exc.start]:#04x}); {fix}") from None
+    if text and not text.endswith("\n"):
+        raise InputError(p, text.count("\n") + 1, f"the last line has no line end; {fix}")
+    bad = re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", text)  # a control character
+    if bad is not None:
+        raise InputError(p, text.count("\n", 0, bad.start()) + 1,
+                         f"holds the control character {bad.group()!r}; {fix}")
+    return text[:-1]
+
+
 # --------------------------------------------------------------------------
 # schemas
 

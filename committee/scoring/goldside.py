@@ -106,29 +106,36 @@ class GoldSide:
             return None
         from committee.metrics.buckets import Bucketer
 
-        counts = None if train is not None else self.run_counts()
+        counts = text = None
+        if train is None:
+            counts = self.run_file("train_counts")
+            text = None if counts is None else self.run_file("train_text")
         attrs = _bucket_attrs(self.inputs.api, buckets, {
             "difficulty": s.difficulty is not None, "vocabulary": s.train_words is not None,
             "word counts": train is not None or counts is not None,
-            "training corpus": train is not None})
+            "training corpus": train is not None or text is not None})
         return Bucketer(s.gold.words, attrs, difficulty=s.difficulty, vocabulary=s.train_words,
-                        train_words=None if train is None else train.words, counts=counts)
+                        train_words=None if train is None else train.words, counts=counts,
+                        text=text)
 
-    def run_counts(self) -> dict[str, int] | None:
-        """The training words with their counts kept by the run the
-        difficulties come from (``train-words.tsv`` beside ``test.weight``,
-        checked against the run's manifest), or None: no run, or one made
-        before runs kept them."""
+    def run_file(self, which: str):
+        """What the run the difficulties come from keeps of its training
+        corpus, checked against the run's manifest: ``train_counts``, its
+        words with their counts (``train-words.tsv``), or ``train_text``, its
+        text (``train-text.txt``); None: no run, or one made before runs
+        kept that file."""
         from committee.pipeline import layout, runfiles
 
         path = difficulty_mod.difficulty_file(self.inputs.difficulty)
         if path is None:
             return None
-        counts = layout.paths(path.parent).train_counts
-        if not counts.is_file():
+        kept = getattr(layout.paths(path.parent), which)
+        if not kept.is_file():
             return None
-        layout.verify(path.parent, [counts.name])
-        return runfiles.read_word_counts(counts)
+        layout.verify(path.parent, [kept.name])
+        read = {"train_counts": runfiles.read_word_counts,
+                "train_text": runfiles.read_train_text}[which]
+        return read(kept)
 
     def unit_buckets(self, keys: tuple[str, ...], difficulty: bool) -> tuple[str, ...]:
         """The attributes of labelled units ``inputs.buckets`` asks for among ``keys``."""
@@ -200,7 +207,10 @@ _BUCKET_INPUTS = {"difficulty": "difficulty", "vocabulary": "train_words",
                                  "made before runs kept it gets it when committee run is run on "
                                  "it again)",
                   "training corpus": "a training corpus (train_words as a Corpus or a file "
-                                     "with train_format)"}
+                                     "with train_format), or the difficulties of a run "
+                                     "that keeps its training text (train-text.txt; a "
+                                     "run made before runs kept it gets it when committee run "
+                                     "is run on it again)"}
 
 
 def _bucket_attrs(api: str, buckets, available: dict) -> tuple[str, ...]:
