@@ -8,15 +8,20 @@ committee size K, the bench runs, one after the other in this process
 (``parallel.backend: sequential``), the config with the recipe it had
 before the feature cut-off (:data:`TODAY`) and a candidate: that recipe with
 ``crf.params`` set (a feature
-cut-off ``feature.minfreq``, fewer L-BFGS iterations, another c1) and the
-Table 2 taggers trained with the members' recipe
-(``experiments.table2_preset: committee``).  Each recipe is a committee
-(:func:`committee.pipeline.workflow.run`) and then its Table 2 taggers
-(:func:`committee.pipeline.workflow.report` with the analysis ``table2``)
-on ``--table2-fractions`` of the training sentences.  It prints:
+cut-off ``feature.minfreq``, fewer L-BFGS iterations, another c1, another
+``--preset``) and the Table 2 taggers trained with the members' recipe
+(``experiments.table2_preset: committee``) or ``--table2-preset``'s.  Each
+recipe is a committee (:func:`committee.pipeline.workflow.run`), then its
+Table 2 taggers (:func:`committee.pipeline.workflow.report` with the
+analysis ``table2``) on ``--table2-fractions`` of the training sentences,
+and with ``--whole-report`` the rest of the config's report (its other
+analyses, the taggers read back).  A candidate whose members are today's
+(only its taggers differ) takes today's committee as it is: a copy of its
+run, its CPU-seconds today's.  It prints:
 
 * the CPU-seconds (user + system of this process and of the processes it
-  reaped) of each committee and of its Table 2 taggers, and their ratios;
+  reaped) of each committee, of its Table 2 taggers and of the rest of the
+  report, and their ratios;
 * Pearson and Spearman correlations of the per-unit difficulties of the two
   committees, the mean absolute difference and each mean difficulty;
 * each recipe's Table 2 taggers with f1 and fb under that recipe's
@@ -65,18 +70,21 @@ def cpu_seconds() -> float:
 
 
 def recipe_config(task: str, k: int, out: Path, params: dict, fractions: list[float],
-                  table2_committee: bool, preset: str | None = None) -> dict:
+                  table2_committee: bool, preset: str | None = None,
+                  table2_preset: str | None = None) -> dict:
     """The task's default config at size ``k``, run sequentially into ``out``,
     with today's recipe (:data:`TODAY`; its preset replaced by ``preset``
     when given), ``params`` set on it, and its Table 2
-    on ``fractions`` (with the members' recipe when ``table2_committee``)."""
+    on ``fractions`` (with the members' recipe when ``table2_committee``,
+    else ``table2_preset``'s when given)."""
     import yaml
 
     cfg = yaml.safe_load((ROOT / CONFIGS[task]).read_text(encoding="utf-8"))
     cfg["committee"]["size"] = k
     cfg["parallel"] = {"backend": "sequential", "n_jobs": 1}
     cfg["output"] = {"dir": str(out.resolve())}
-    crf, table2_preset = TODAY[task]
+    crf, today_table2 = TODAY[task]
+    table2_preset = table2_preset or today_table2
     if preset is not None:
         crf = {"preset": preset}
     cfg["crf"] = {**crf, "params": params} if params else dict(crf)
@@ -88,9 +96,20 @@ def recipe_config(task: str, k: int, out: Path, params: dict, fractions: list[fl
     return cfg
 
 
-def measure(name: str, cfg: dict, work: Path) -> dict:
-    """Run the committee of ``cfg``, then its Table 2 taggers; CPU-seconds of each,
-    the per-unit difficulties and the taggers' scores."""
+def _members(cfg: dict) -> dict:
+    """What decides a config's committee: everything but its output and analyses."""
+    return {k: v for k, v in cfg.items() if k not in ("output", "experiments")}
+
+
+def measure(name: str, cfg: dict, work: Path, whole_report: bool = False,
+            same_as: dict | None = None) -> dict:
+    """Run the committee of ``cfg``, then its Table 2 taggers, then (with
+    ``whole_report``) the rest of its report; CPU-seconds of each, the
+    per-unit difficulties and the taggers' scores.  ``same_as``: today's
+    measured cost, whose committee this one takes (a copy of its run
+    without the report) when the two configs' members are the same."""
+    import shutil
+
     import yaml
     from committee.pipeline import workflow
 
@@ -99,6 +118,14 @@ def measure(name: str, cfg: dict, work: Path) -> dict:
     if cost.get("config") != cfg:
         cost = {"config": cfg}
     out = Path(cfg["output"]["dir"])
+    if "committee_cpu_s" not in cost and same_as is not None and \
+            _members(same_as["config"]) == _members(cfg):
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(same_as["config"]["output"]["dir"], out,
+                        ignore=shutil.ignore_patterns("report", "report.*", "models"))
+        cost.update(committee_cpu_s=same_as["committee_cpu_s"],
+                    committee_wall_s=same_as["committee_wall_s"], committee_from="today")
+        cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
     if "committee_cpu_s" not in cost:
         path = work / f"{name}.yaml"
         path.write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
@@ -117,6 +144,14 @@ def measure(name: str, cfg: dict, work: Path) -> dict:
         cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
     print(f"[{name}] Table 2 taggers: {cost['table2_cpu_s']:.0f} CPU-s", file=sys.stderr,
           flush=True)
+    if whole_report and "report_cpu_s" not in cost:
+        c2, t2 = cpu_seconds(), time.perf_counter()
+        workflow.report(out, progress=False)  # every analysis; the taggers read back
+        cost.update(report_cpu_s=cpu_seconds() - c2, report_wall_s=time.perf_counter() - t2)
+        cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
+    if "report_cpu_s" in cost:
+        print(f"[{name}] rest of the report: {cost['report_cpu_s']:.0f} CPU-s",
+              file=sys.stderr, flush=True)
     return _results(out, cost)
 
 
@@ -147,9 +182,12 @@ def compare(today: dict, candidate: dict) -> dict:
            "spearman": float(stats.spearmanr(a, b)[0]),
            "mean_abs_dd": float(np.abs(a - b).mean()),
            "mean_d": [float(a.mean()), float(b.mean())]}
-    for part in ("committee", "table2"):
+    parts = ("committee", "table2") + (("report",) if "report_cpu_s" in today
+                                       and "report_cpu_s" in candidate else ())
+    for part in parts:
         out[f"{part}_cpu_s"] = [today[f"{part}_cpu_s"], candidate[f"{part}_cpu_s"]]
         out[f"{part}_ratio"] = candidate[f"{part}_cpu_s"] / today[f"{part}_cpu_s"]
+    out["parts"] = list(parts)
     for key in ("fb", "f1"):
         out[f"ranking_{key}"] = [_ranking(today["table2"], key),
                                  _ranking(candidate["table2"], key)]
@@ -158,18 +196,22 @@ def compare(today: dict, candidate: dict) -> dict:
 
 
 def print_figures(args, params: dict, today: dict, candidate: dict, c: dict) -> None:
+    taggers = (f"crf.preset {args.table2_preset}" if args.table2_preset
+               else "the members' recipe")
     print(f"\n## {args.task}, K = {args.k}, {c['units']:,} test units; candidate: "
           f"crf.preset {args.preset or 'as today'}, crf.params {params}, Table 2 taggers "
-          "with the members' recipe\n")
+          f"with {taggers}\n")
     print("| | today | candidate | candidate / today |")
     print("|---|---:|---:|---:|")
-    for part, label in (("committee", f"committee (K = {args.k}), CPU-s"),
-                        ("table2", f"Table 2 taggers {args.table2_fractions}, CPU-s")):
+    labels = {"committee": f"committee (K = {args.k}), CPU-s",
+              "table2": f"Table 2 taggers {args.table2_fractions}, CPU-s",
+              "report": "the rest of the report, CPU-s"}
+    for part in c["parts"]:
         t, n = c[f"{part}_cpu_s"]
-        print(f"| {label} | {t:,.0f} | {n:,.0f} | {c[f'{part}_ratio']:.3f} |")
-    t = c["committee_cpu_s"][0] + c["table2_cpu_s"][0]
-    n = c["committee_cpu_s"][1] + c["table2_cpu_s"][1]
-    print(f"| both, CPU-s | {t:,.0f} | {n:,.0f} | {n / t:.3f} |")
+        print(f"| {labels[part]} | {t:,.0f} | {n:,.0f} | {c[f'{part}_ratio']:.3f} |")
+    t = sum(c[f"{part}_cpu_s"][0] for part in c["parts"])
+    n = sum(c[f"{part}_cpu_s"][1] for part in c["parts"])
+    print(f"| in all, CPU-s | {t:,.0f} | {n:,.0f} | {n / t:.3f} |")
     print(f"| members' f1, min–max | {min(today['member_f1']):.4f}–{max(today['member_f1']):.4f} "
           f"| {min(candidate['member_f1']):.4f}–{max(candidate['member_f1']):.4f} | |")
     print(f"| mean difficulty | {c['mean_d'][0]:.4f} | {c['mean_d'][1]:.4f} | |")
@@ -198,6 +240,10 @@ def main(argv=None) -> int:
     ap.add_argument("--table2-fractions", type=float, nargs="+", default=[0.1, 0.2],
                     help="shares of the training sentences of the Table 2 taggers (the "
                          "configs': 0.2 0.5 0.8 1.0)")
+    ap.add_argument("--table2-preset", help="crf.preset of the candidate's Table 2 taggers "
+                                            "(default: the members' recipe)")
+    ap.add_argument("--whole-report", action="store_true",
+                    help="measure the rest of each config's report too (its other analyses)")
     ap.add_argument("--work", type=Path, help="where the runs go (default: a fresh temporary "
                                               "directory)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
@@ -214,16 +260,21 @@ def main(argv=None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     name = "candidate-" + "-".join([args.preset] * bool(args.preset)
-                                   + [f"{k}{v:g}" for k, v in params.items()])
+                                   + [f"{k}{v:g}" for k, v in params.items()]
+                                   + [f"table2{args.table2_preset}"] * bool(args.table2_preset))
     today = measure("today", recipe_config(args.task, args.k, work / "today", {},
-                                           args.table2_fractions, False), work)
+                                           args.table2_fractions, False), work,
+                    args.whole_report)
     candidate = measure(name, recipe_config(args.task, args.k, work / name, params,
-                                            args.table2_fractions, True, args.preset), work)
+                                            args.table2_fractions, not args.table2_preset,
+                                            args.preset, args.table2_preset), work,
+                        args.whole_report, today)
     c = compare(today, candidate)
     print_figures(args, params, today, candidate, c)
     print(f"\n(runs in {work}; measured in {time.perf_counter() - started:,.0f} s wall-clock)")
     if args.json:
         args.json.write_text(json.dumps({"task": args.task, "k": args.k, "params": params,
+                                         "table2_preset": args.table2_preset,
                                          "table2_fractions": args.table2_fractions, **c},
                                         indent=2) + "\n")
     return 0
