@@ -12,7 +12,7 @@ from committee.system.arguments import cli_int, cli_real
 ONLY_ADAPTIVE = {"batch": ("--batch", 10), "target": ("--target", 1.0),
                  "metric": ("--metric", "fb"), "max_sentences": ("--max-sentences", None),
                  "segmenter": ("--with", None), "draws": ("-o", None),
-                 "timeout": ("--timeout", None)}
+                 "resume": ("--continue", None), "timeout": ("--timeout", None)}
 #: Options of ``committee score`` that ``--adaptive`` does not take (dest → flag).
 NOT_ADAPTIVE = {"bootstrap": "--bootstrap", "buckets": "--buckets", "check_gold": "--check-gold",
                 "markdown": "--markdown", "metrics": "--metrics"}
@@ -47,7 +47,12 @@ def add(s) -> None:
     timeout_option(g, "no limit")
     g.add_argument("-o", dest="draws", metavar="FILE",
                    help="write every draw (system, batch, sentence, gold line, probability, "
-                        "inclusion probability, counts) as TSV")
+                        "inclusion probability, counts, the system's output of the "
+                        "sentence) as TSV, again after every batch")
+    g.add_argument("--continue", dest="resume", metavar="FILE",
+                   help="continue the test whose draws -o wrote to FILE: the output it "
+                        "records of a sentence is used instead of asking the system again "
+                        "(the same --seed and settings make the same draws again)")
 
 
 def check(args) -> None:
@@ -75,32 +80,65 @@ def check(args) -> None:
         raise UsageError("--adaptive reads the drawn lines of a file: give a file, not "
                          "standard input ('-')")
     check_segmenters(args)
+    from committee.system.files import output_problem
+
+    problem = None if args.draws is None else output_problem(args.draws)
+    if problem is not None:  # before any system is asked
+        raise UsageError(f"-o {args.draws or repr('')}: {problem}")
 
 
 def cmd_adaptive(args, options) -> int:
-    """Administer every OUTPUT and ``--with`` segmenter; print the table or
-    JSON, and write the draws with ``-o``."""
+    """Administer every OUTPUT and ``--with`` segmenter, serving what
+    ``--continue`` recorded; print the table or JSON, and write the draws
+    with ``-o`` after every batch (so an interrupted test keeps the
+    answers it paid for)."""
     from committee import scoring, segmenters
     from committee.scoring import adaptive, adaptive_run
-    from committee.system.files import open_output
 
     settings = adaptive.Settings(batch=args.batch, target=args.target, metric=args.metric,
                                  max_sentences=args.max_sentences, seed=args.seed)
     run = args.irt if args.irt is not None else args.difficulty
     bank = adaptive_run.load_bank(args.gold, run, args.difficulty, options)
-    systems, taken = [], set()
+    named, taken = [], set()
     for path in args.outputs:
         name = scoring.system_name(path, taken)
         taken.add(name)
+        named.append((path, name))
+    named += [(None, name) for name in args.segmenter or ()]
+    recorded = {} if args.resume is None else adaptive_run.read_draws(
+        args.resume, bank, [name for _, name in named])
+    systems: list[dict] = []
+    save = _saver(args.draws, bank, systems)
+    for path, name in named:
+        system = path if path is not None else segmenters.load(
+            name, timeout=args.timeout, timeout_name="--timeout")
         systems.append(adaptive_run.administer_one(
-            bank, path, name, settings, encoding=args.encoding,
-            normalization=options.normalization))
-    for name in args.segmenter or ():
-        seg = segmenters.load(name, timeout=args.timeout, timeout_name="--timeout")
-        systems.append(adaptive_run.administer_one(bank, seg, name, settings))
-    if args.draws is not None:
-        with open_output(args.draws) as f:
-            f.write(adaptive_run.draws_tsv(bank, systems))
+            bank, system, name, settings, encoding=args.encoding,
+            normalization=options.normalization, recorded=recorded.get(name),
+            after_batch=save))
+    save(None)
     print(adaptive_run.result_json(settings, systems) if args.json
-          else adaptive_run.result_text(systems))
+          else adaptive_run.result_text(systems, args.resume))
     return 0
+
+
+def _saver(path, bank, systems: list[dict]):
+    """``save(current)``: the TSV of draws of ``systems`` and of the one
+    being administered (``current``, its result so far; None at the end)
+    written to ``path`` (``-o``; nothing without it).  A regular file is
+    replaced atomically after every batch; a device or FIFO is written once,
+    at the end."""
+    import os
+
+    from committee.scoring import adaptive_run
+    from committee.system.files import open_output, through_descriptor
+
+    def save(current) -> None:
+        if path is None:
+            return
+        if current is not None and (through_descriptor(path) or (
+                os.path.exists(path) and not os.path.isfile(path))):
+            return
+        with open_output(path) as f:
+            f.write(adaptive_run.draws_tsv(bank, systems + ([current] if current else [])))
+    return save

@@ -29,6 +29,7 @@ import numpy as np
 from committee import metrics
 from committee.errors import InputError
 from committee.metrics import estimators, irtem, itemresponse
+from committee import tasks as tasks_mod
 from committee.tasks.spans import match, spans
 
 #: Sentences drawn per batch (``--batch``).
@@ -115,6 +116,8 @@ class Bank:
     #: Per sentence: its gold words by length class and their difficulties
     #: (:func:`committee.metrics.estimators.length_classes`).
     classes: np.ndarray | None = None
+    #: The task whose units are scored (:mod:`committee.tasks`).
+    task: object = tasks_mod.SEGMENTATION
 
     @property
     def n_sentences(self) -> int:
@@ -173,6 +176,9 @@ class _State:
     log1mp: np.ndarray = field(default_factory=lambda: np.zeros(irtem.COARSE.shape[0]))
     a_right: float = 0.0
     weight: np.ndarray | None = None  # per sentence: Σ 1 / q over its draws
+    #: per administered sentence: the system's tokens and their labels (None
+    #: for a task of words alone), as its source gave them
+    answers: dict = field(default_factory=dict)
     cache: tuple = ()  # ((θ, sentences used), :func:`_predictions`' result)
 
     @property
@@ -180,17 +186,19 @@ class _State:
         return int(self.done.sum())
 
 
-def observe(bank: Bank, chosen: np.ndarray, words: list) -> tuple[np.ndarray, np.ndarray]:
+def observe(bank: Bank, chosen: np.ndarray, pred) -> tuple[np.ndarray, np.ndarray]:
     """The counts of the ``chosen`` sentences (rows of
     :data:`committee.metrics.estimators.ESTIMATED`) given the system's
-    ``words`` for each, and the outcome of each of their gold words (corpus
+    output of them, ``pred`` (a Corpus of those sentences, in order, or
+    their word lists), and the outcome of each of their gold words (corpus
     order), matched as the scorer matches them (:mod:`committee.metrics`);
     ``chosen`` in increasing order."""
     from committee.corpus import Corpus
 
     gold = Corpus(bank.gold.path, [bank.gold.words[i] for i in chosen],
                   [bank.gold.lines[i] for i in chosen])
-    pred = Corpus("<adaptive>", list(words), [bank.gold.lines[i] for i in chosen])
+    if not isinstance(pred, Corpus):
+        pred = Corpus("<adaptive>", list(pred), [bank.gold.lines[i] for i in chosen])
     units = np.isin(bank.unit_sentence, chosen)
     collector = metrics.Collector(gold, difficulty=bank.d[units])
     st = collector.collect(pred, check=False)
@@ -284,10 +292,13 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
     if hasattr(source, "counts"):  # counts made beforehand (a benchmark's systems)
         rows, ok = source.counts(new)
     else:
-        words, wheres = source(new)
-        for i, w, where in zip(new.tolist(), words, wheres):
-            check_words(bank, i, w, where)
-        rows, ok = observe(bank, new, words)
+        pred, wheres = source(new)
+        for k, (i, where) in enumerate(zip(new.tolist(), wheres)):
+            check_words(bank, i, pred.words[k], where)
+        rows, ok = observe(bank, new, pred)
+        labels = bank.task.labels_of(pred)
+        for k, i in enumerate(new.tolist()):
+            state.answers[i] = (list(pred.words[k]), None if labels is None else list(labels[k]))
     state.rows[new] = rows
     units = units_of(bank, new)
     state.outcomes[units] = ok
@@ -374,17 +385,22 @@ def _draw_estimates(state: _State, scale: np.ndarray | None = None) -> np.ndarra
     return estimators.draw_totals(base, residual[sentence], q)
 
 
-def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
+def administer(bank: Bank, source, settings: Settings = Settings(), after_batch=None) -> dict:
     """Run the adaptive test of one system; ``source(indices)`` returns its
-    words for those sentences (indices from 0, increasing) and where each
-    came from, ``(file, line)`` (:mod:`committee.scoring.adaptive_sources`);
-    a source with a method ``counts(indices)`` gives those sentences' counts
-    and their gold words' outcomes (:func:`observe`'s result) instead.
+    output of those sentences (indices from 0, increasing) as a Corpus of
+    them and where each came from, ``(file, line)``
+    (:mod:`committee.scoring.adaptive_sources`); a source with a method
+    ``counts(indices)`` gives those sentences' counts and their gold words'
+    outcomes (:func:`observe`'s result) instead.  ``after_batch(record,
+    answers)``, when given, is called after every batch with the draws so
+    far and the system's output of every sentence administered (its
+    ``answers``), so that a caller can keep what the system was asked.
 
     Returns ``sentences_used``, ``draws`` (how many), ``batches``,
     ``stopped_by`` (``target`` or ``max-sentences``), ``estimates`` (every
     metric as ``{"value", "low", "high"}``, fractions; ``theta`` with
-    ``se`` too), ``record`` (the :class:`Draw` of every draw) and ``trace``:
+    ``se`` too), ``record`` (the :class:`Draw` of every draw), ``answers``
+    (sentence → the system's tokens and labels, or None) and ``trace``:
     the target metric's estimate after each batch the stopping rule looked
     at, as ``{"batch", "sentences", "draws", "value", "low", "high"}``
     (the report's cost of evaluation draws it).
@@ -399,6 +415,8 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
         number += 1
         _batch(state, source, settings, rng, number)
         _update_theta(state)
+        if after_batch is not None:
+            after_batch(list(state.draws), dict(state.answers))
         if state.done.all() or len(state.draws) >= settings.min_draws:
             iv = estimate(state, (settings.metric,))[settings.metric]
             trace.append({"batch": number, "sentences": state.used, "draws": len(state.draws),
@@ -413,7 +431,8 @@ def administer(bank: Bank, source, settings: Settings = Settings()) -> dict:
     est["theta"] = {"value": state.theta, "low": state.theta - estimators.Z95 * state.theta_se,
                     "high": state.theta + estimators.Z95 * state.theta_se, "se": state.theta_se}
     return {"sentences_used": state.used, "draws": len(state.draws), "batches": number,
-            "stopped_by": stopped, "estimates": est, "record": state.draws, "trace": trace}
+            "stopped_by": stopped, "estimates": est, "record": state.draws,
+            "answers": state.answers, "trace": trace}
 
 
 def settings_dict(settings: Settings) -> dict:

@@ -15,11 +15,12 @@ from committee import tasks as tasks_mod
 from committee.errors import InputError
 from committee.metrics import estimators
 from committee.scoring import adaptive
-from committee.scoring.adaptive_sources import MemorySource, OutputLines, SegmenterSource
+from committee.scoring.adaptive_draws import draws_tsv, read_draws
+from committee.scoring.adaptive_sources import (MemorySource, OutputLines, Recorded,
+                                                SegmenterSource)
 
-#: Columns of the TSV of draws (``-o``), one row per draw.
-DRAW_COLUMNS = ("system", "batch", "sentence", "line", "probability", "inclusion", "new",
-                "theta", *estimators.ESTIMATED, *(f"predicted_{k}" for k in estimators.ESTIMATED))
+__all__ = ["adaptive_score", "administer_one", "draws_tsv", "load_bank", "read_draws",
+           "result_json", "result_text", "source_for"]
 
 
 def load_bank(gold, run, difficulty=None, options=None, *, quiet: bool = False):
@@ -72,25 +73,37 @@ def _drawn(bank, record) -> list[dict]:
 
 
 def administer_one(bank, system, name: str | None, settings, *, encoding="utf-8",
-                   normalization=None) -> dict:
+                   normalization=None, recorded=None, after_batch=None) -> dict:
     """One system's result: ``name``, ``path``, ``sentences_used``,
-    ``draws``, ``batches``, ``stopped_by``, ``estimates`` and ``drawn``
+    ``sentences_reused`` (served from ``recorded``), ``draws``,
+    ``batches``, ``stopped_by``, ``estimates`` and ``drawn``
     (:func:`_drawn`), with the :class:`~committee.scoring.adaptive.Draw`
-    records under ``record``."""
-    source = source_for(system, bank, encoding=encoding, normalization=normalization)
-    out = adaptive.administer(bank, source, settings)
+    records under ``record`` and the system's output of every sentence
+    administered under ``answers``.  ``recorded``: this system's
+    ``(answers, where)`` of :func:`read_draws`, served instead of asking
+    it; ``after_batch(partial)``: called after every batch with the
+    system's result so far (``name``, ``record``, ``answers``)."""
+    source = Recorded(source_for(system, bank, encoding=encoding, normalization=normalization),
+                      *(recorded or ({}, {})), bank.task)
+    hook = None
+    if after_batch is not None:
+        def hook(record, answers):
+            after_batch({"name": name, "record": record, "answers": answers})
+    out = adaptive.administer(bank, source, settings, hook)
     return {"name": name, "path": adaptive.source_name(system),
-            "sentences_used": out["sentences_used"], "draws": out["draws"],
+            "sentences_used": out["sentences_used"],
+            "sentences_reused": len(set(source.reused)), "draws": out["draws"],
             "batches": out["batches"], "stopped_by": out["stopped_by"],
             "estimates": out["estimates"], "drawn": _drawn(bank, out["record"]),
-            "record": out["record"]}
+            "record": out["record"], "answers": out["answers"]}
 
 
 def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.BATCH,
                    target: float = adaptive.TARGET, metric: str = "fb",
                    max_sentences: int | None = None, seed: int = adaptive.SEED,
                    floor: float = adaptive.FLOOR, format: str = "sighan",
-                   encoding: str = "utf-8", normalization: str | None = None) -> dict:
+                   encoding: str = "utf-8", normalization: str | None = None,
+                   resume=None) -> dict:
     """Estimate a system's full-test scores from a few sentences of ``gold``
     drawn adaptively (docs/method.md §16).
 
@@ -101,12 +114,19 @@ def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.
     ``items.tsv`` (fitted on demand) and difficulties (or ``difficulty``'s)
     are used.  Draws ``batch`` sentences at a time until the 95% interval
     of ``metric`` is narrower than ``target`` points or ``max_sentences``
-    are used; ``seed`` makes it reproducible.
+    are used; ``seed`` makes it reproducible.  ``resume``: a TSV of draws
+    (``committee score --adaptive -o``, :func:`draws_tsv`) of this system
+    (its rows named as the system is: an output file's stem, else
+    ``None``); the output it records of a sentence is used instead of
+    asking the system again, and with the same seed and settings the
+    draws it records are made again (docs/method.md §16).
 
     Returns the dict of one system of ``committee score --adaptive --json``:
-    ``sentences_used``, ``stopped_by``, ``estimates`` (``p`` … ``fb`` and
-    ``theta`` as ``{"value", "low", "high"}``), ``drawn``, and ``record``
-    (every :class:`~committee.scoring.adaptive.Draw`).
+    ``sentences_used``, ``sentences_reused`` (taken from ``resume``),
+    ``stopped_by``, ``estimates`` (``p`` … ``fb`` and ``theta`` as
+    ``{"value", "low", "high"}``), ``drawn``, ``record`` (every
+    :class:`~committee.scoring.adaptive.Draw`) and ``answers`` (the
+    system's output of every sentence administered).
     """
     from committee import scoring
 
@@ -122,14 +142,16 @@ def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.
     name = None
     if isinstance(system, (str, os.PathLike)):
         name = scoring.system_name(os.fspath(system), set())
+    recorded = None if resume is None else read_draws(resume, bank, [str(name)])[str(name)]
     return administer_one(bank, system, name, settings, encoding=encoding,
-                          normalization=normalization)
+                          normalization=normalization, recorded=recorded)
 
 
 def result_json(settings, systems: list[dict]) -> str:
     """``--json``: the settings and every system (fractions), without the records."""
     out = {"adaptive": adaptive.settings_dict(settings),
-           "systems": [{k: v for k, v in s.items() if k != "record"} for s in systems]}
+           "systems": [{k: v for k, v in s.items() if k not in ("record", "answers")}
+                       for s in systems]}
     return json.dumps(out, ensure_ascii=False, indent=2)
 
 
@@ -137,13 +159,15 @@ def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.2f}"
 
 
-def result_text(systems: list[dict]) -> str:
-    """The table: each system's sentences, why it stopped, and every
+def result_text(systems: list[dict], resume=None) -> str:
+    """The table: each system's sentences (with ``resume``, the TSV of draws
+    continued, how many were taken from it), why it stopped, and every
     estimate with its 95% interval (percentages; θ on its own scale)."""
     lines = []
     for s in systems:
+        reused = "" if resume is None else f", {s['sentences_reused']} from {resume}"
         lines.append(f"{s['name']}: {s['sentences_used']} sentences ({s['batches']} batches, "
-                     f"{s['draws']} draws), stopped by {s['stopped_by']}")
+                     f"{s['draws']} draws{reused}), stopped by {s['stopped_by']}")
         for key in estimators.METRICS:
             e = s["estimates"][key]
             lines.append(f"  {key:<6}{_pct(e['value']):>7}  [{_pct(e['low'])}, "
@@ -152,17 +176,3 @@ def result_text(systems: list[dict]) -> str:
         lines.append(f"  {'theta':<6}{t['value']:>7.3f}  [{t['low']:.3f}, {t['high']:.3f}]"
                      f"  se {t['se']:.3f}")
     return "\n".join(lines)
-
-
-def draws_tsv(bank, systems: list[dict]) -> str:
-    """The TSV of every draw of every system (:data:`DRAW_COLUMNS`): enough
-    to recompute each estimate (docs/method.md §16)."""
-    rows = ["\t".join(DRAW_COLUMNS)]
-    for s in systems:
-        for d in s["record"]:
-            rows.append("\t".join([str(s["name"]), str(d.batch), str(d.sentence + 1),
-                                   str(bank.gold.lines[d.sentence]), repr(d.probability),
-                                   repr(d.inclusion), "1" if d.new else "0", repr(d.theta),
-                                   *map(repr, map(float, d.observed)),
-                                   *map(repr, map(float, d.predicted))]))
-    return "\n".join(rows) + "\n"

@@ -2,10 +2,10 @@
 (:func:`committee.scoring.adaptive.administer`): only those sentences are
 ever read or segmented.
 
-Every source is a callable ``source(indices) -> (words, wheres)``: the
-system's words for each sentence (indices from 0, increasing) and where
-each came from, ``(file, line)``, for the message of a sentence that does
-not align.
+Every source is a callable ``source(indices) -> (output, wheres)``: the
+system's output of those sentences (indices from 0, increasing) as a
+:class:`committee.corpus.Corpus` of them, in order, and where each came
+from, ``(file, line)``, for the message of a sentence that does not align.
 
 * :class:`OutputLines`: an output file of one sentence a line (SIGHAN):
   its line count is checked against the gold, and only the drawn lines are
@@ -15,6 +15,9 @@ not align.
   characters of the drawn sentences only.
 * :class:`MemorySource`: words in memory (one list per gold sentence), or a
   callable given the drawn sentences' texts.
+* :class:`Recorded`: another source, with the output of some sentences
+  already in hand (the draws of an earlier test, ``--continue``): only the
+  others are asked of it.
 """
 
 from __future__ import annotations
@@ -93,7 +96,8 @@ class OutputLines:
 
     def __call__(self, indices):
         idx = [int(i) for i in indices]
-        return [self.line(i) for i in idx], [(self.path, i + 1) for i in idx]
+        return (_corpus(self.path, [self.line(i) for i in idx], [i + 1 for i in idx]),
+                [(self.path, i + 1) for i in idx])
 
 
 class SegmenterSource:
@@ -110,9 +114,10 @@ class SegmenterSource:
 
         idx = [int(i) for i in indices]
         self.sent.extend(idx)
-        words = segment(self.segmenter, [self.gold.text(i) for i in idx], self.gold.path,
-                        [self.gold.lines[i] for i in idx])
-        return words, [(f"<{self.segmenter.name}>", self.gold.lines[i]) for i in idx]
+        lines = [self.gold.lines[i] for i in idx]
+        words = segment(self.segmenter, [self.gold.text(i) for i in idx], self.gold.path, lines)
+        return (_corpus(f"<{self.segmenter.name}>", words, lines),
+                [(f"<{self.segmenter.name}>", line) for line in lines])
 
 
 class MemorySource:
@@ -138,4 +143,55 @@ class MemorySource:
         else:
             words = [s.split() if isinstance(s, str) else list(s)
                      for s in (self.system[i] for i in idx)]
-        return words, [("<output>", i + 1) for i in idx]
+        return _corpus("<output>", words, [i + 1 for i in idx]), [("<output>", i + 1) for i in idx]
+
+
+class Recorded:
+    """``source`` with the output of some sentences in hand: ``answers``
+    maps a sentence (index from 0) to its tokens and their labels (None
+    for a task of words alone) and ``where`` to the ``(file, line)`` they
+    were read from (:func:`committee.scoring.adaptive_draws.read_draws`).
+    Those sentences are served from them, every other one is asked of
+    ``source``; ``reused`` keeps the sentences served, ``asked`` those asked."""
+
+    def __init__(self, source, answers: dict, where: dict, task):
+        self.source, self.answers, self.where, self.task = source, answers, where, task
+        self.reused: list[int] = []
+        self.asked: list[int] = []
+
+    def __call__(self, indices):
+        idx = [int(i) for i in indices]
+        ask = [i for i in idx if i not in self.answers]
+        asked = dict(zip(ask, zip(*self._ask(ask)))) if ask else {}
+        self.reused.extend(i for i in idx if i in self.answers)
+        self.asked.extend(ask)
+        words, labels, lines, wheres = [], [], [], []
+        for i in idx:
+            if i in asked:
+                (w, lab, line), where = asked[i]
+            else:
+                (w, lab), where = self.answers[i], self.where[i]
+                line = where[1]
+            words.append(w)
+            labels.append(lab)
+            lines.append(line)
+            wheres.append(where)
+        path = wheres[0][0] if len({w[0] for w in wheres}) == 1 else "<adaptive>"
+        has_labels = self.task.labels_field is not None
+        return self.task.as_corpus(path, words, lines, labels if has_labels else None), wheres
+
+    def _ask(self, idx):
+        """``source``'s output of ``idx``: each sentence's (tokens, labels,
+        line), and where each came from."""
+        out, wheres = self.source(idx)
+        labels = self.task.labels_of(out)
+        rows = [(out.words[k], None if labels is None else labels[k], out.lines[k])
+                for k in range(len(idx))]
+        return rows, wheres
+
+
+def _corpus(path: str, words: list, lines: list):
+    """The words of drawn sentences as a Corpus (its ``lines``: where each was read)."""
+    from committee.corpus import Corpus
+
+    return Corpus(path, words, lines)
