@@ -5,7 +5,9 @@ attributes per item), so their share done and time left follow the work;
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import time
 
 import pytest
 
@@ -90,3 +92,97 @@ def test_a_run_and_its_table2_bars_total_the_costs_and_quiet_shows_no_bar(
     assert list(table2_bar.costs.values()) == [150 * 9, 300 * 9]
     assert table2_bar.total == table2_bar.cost_done == 450 * 9
     assert all(b.bar.disable for b in recorded)
+
+
+# -- items in flight: the bar counts their work at the rate measured -----------------------
+
+class _Clock:
+    """A clock the test sets."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_items_in_flight_count_at_the_measured_rate_and_the_bar_never_goes_back():
+    clock = _Clock()
+    bar = process.CostBar({"a": 100, "b": 1000, "c": 100}, desc="t", unit="item",
+                          disable=False, file=io.StringIO(), clock=clock, tick_s=0)
+    bar.started("a")
+    bar.started("b")
+    bar.tick(5.0)
+    assert bar.rate() is None and bar.bar.n == 0  # nothing timed yet: nothing guessed
+    clock.now = 1.0
+    bar.done("a")  # 100 in 1 s: one worker does 100 a second
+    assert bar.rate() == 100.0
+    assert bar.bar.n == 100 + 100  # a, and b's first second
+    bar.tick(9.0)
+    assert bar.bar.n == 100 + 900
+    bar.tick(20.0)
+    assert bar.bar.n == 100 + 950  # b counts at most 95% of its cost until it is done
+    clock.now = 9.0
+    bar.started("c")
+    clock.now = 109.0
+    bar.done("c")  # 100 in 100 s: the rate falls to 200 / 101 a second
+    assert bar.rate() == pytest.approx(200 / 101)
+    # b at the new rate, 109 s x 200/101 = 215: the bar stays where it was
+    assert bar.in_flight(109.0) == 215 and bar.bar.n == 100 + 950
+    clock.now = 110.0
+    bar.done("b")
+    assert bar.bar.n == bar.bar.total == 1200 and bar.in_flight() == 0
+    bar.close()
+
+
+def test_a_failed_item_stops_counting_and_a_ticking_bar_moves_on_its_own():
+    clock = _Clock()
+    out = io.StringIO()
+    bar = process.CostBar({0: 10, 1: 10, 2: 1000}, desc="t", unit="item", disable=False,
+                          file=out, clock=clock, tick_s=0.01)
+    for key in (0, 1, 2):
+        bar.started(key)
+    clock.now = 1.0
+    bar.done(0)  # 10 a second
+    bar.stopped(1)  # failed: it counts no more
+    clock.now = 31.0  # item 2 has done 310 by now, for the ticker to show
+    for _ in range(500):
+        if bar.bar.n == 10 + 310:
+            break
+        time.sleep(0.01)
+    assert bar.bar.n == 10 + 310
+    ticker = bar._ticker
+    bar.close()
+    assert ticker is not None and not ticker.is_alive()  # closing stops the ticker
+    quiet = process.CostBar({0: 1}, desc="t", unit="item", disable=True)
+    quiet.started(0)
+    assert quiet._ticker is None  # --quiet: no bar, no thread
+    quiet.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    index: int
+
+
+def _same(job):
+    return job
+
+
+@pytest.mark.parametrize("backend, n_jobs", [("sequential", 1), ("loky", 2)])
+def test_the_pools_say_when_each_task_starts(backend, n_jobs):
+    """on_start hears each task once, before its result, with at most n_jobs
+    in flight (loky hands a worker one task at a time)."""
+    from committee.system import pools
+
+    events, in_flight, most = [], set(), 0
+    for result in pools.results(_same, [(_Job(i),) for i in range(5)], backend, n_jobs,
+                                on_start=lambda i: (events.append(("start", i)),
+                                                    in_flight.add(i))):
+        assert ("start", result.index) in events
+        most = max(most, len(in_flight))
+        in_flight.discard(result.index)
+        events.append(("done", result.index))
+    assert sorted(i for e, i in events if e == "start") == list(range(5))
+    assert [i for e, i in events if e == "start"] == list(range(5))  # in submission order
+    assert most <= n_jobs

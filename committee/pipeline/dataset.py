@@ -366,10 +366,11 @@ def _train_members(training: Training, todo, judged: bool) -> list[pools.MemberF
     pool = pools.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
                             cfg.parallel.backend, cfg.parallel.n_jobs,
                             scheduler=cfg.parallel.scheduler, crash_log=layout.paths(out).log,
-                            n_tasks=len(todo), what="members")
+                            n_tasks=len(todo), what="members", on_start=bar.started)
     try:
         for result in pool:
             if isinstance(result, pools.MemberFailure):
+                bar.stopped(result.index)
                 failures.append(result)
                 log.error("member %d failed: %s\n%s", result.index, result.error,
                           result.detail.rstrip())

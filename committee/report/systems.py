@@ -314,12 +314,12 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     if progress:
         tqdm.write(f"committee: training {len(tasks)} Table 2 model(s) on {n_jobs} worker(s); "
                    "they are kept and reused (--skip table2 leaves them out)", file=sys.stderr)
-    results = pools.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
-                               n_jobs)
-    systems = []
     bar = CostBar({i: training_cost(len(sents), e.table2_template)
                    for i, (_, sents) in enumerate(tasks)},
                   desc="table2", unit="model", disable=not progress)
+    results = pools.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
+                            n_jobs, on_start=bar.started)
+    systems = []
     try:
         for result in results:
             fraction, sents = tasks[result.index]

@@ -119,7 +119,7 @@ def worker_count(backend: str, n_jobs: int, n_tasks: int, what: str = "tasks",
 
 
 def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = None,
-            crash_log=None, n_tasks: int | None = None, what: str = "tasks"):
+            crash_log=None, n_tasks: int | None = None, what: str = "tasks", on_start=None):
     """Run ``task(*args)`` for every ``args`` of ``tasks`` on ``backend``
     (``loky``, ``dask`` or ``sequential``) and yield, as tasks finish, what
     ``task`` returned (it must have an ``index``, the task's ``key``) or a
@@ -134,6 +134,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     (default: ``len(tasks)``; ``tasks`` may be an iterator that makes each
     task's arguments when it is submitted) caps ``n_jobs``
     (:func:`worker_count`, whose note calls the tasks ``what``).
+    ``on_start(index)`` is called as each task begins: before it runs on one
+    process, when it is handed to a loky worker (at most ``n_jobs`` are in
+    flight, so each starts then); not on Dask, whose scheduler queues tasks
+    on its workers.
 
     A worker that dies (SIGKILL, the out-of-memory killer, a segfault) breaks
     a process pool, and nobody can tell which of the running members killed
@@ -150,10 +154,12 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
         return
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:
+            if on_start is not None:
+                on_start(_first_index(args))
             yield task(*args)
         return
     if backend == "loky":
-        yield from _loky_results(task, iter(tasks), n_jobs, crash_log)
+        yield from _loky_results(task, iter(tasks), n_jobs, crash_log, on_start=on_start)
         return
     yield from _dask_results(task, iter(tasks), n_jobs, scheduler)
 
@@ -427,8 +433,10 @@ def _loky_executor(workers: int, crash_log):
         initargs=(None if crash_log is None else str(crash_log), os.getpid()))
 
 
-def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: int, key):
-    """Submit tasks (``pending`` ones first) until ``workers`` run; returns the
+def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: int, key,
+                 on_start=None):
+    """Submit tasks (``pending`` ones first) until ``workers`` run, telling
+    ``on_start`` each one's key; returns the
     :class:`BrokenProcessPool` error when the pool broke since the last result
     (the task that found it is put back into ``pending``), else None."""
     from concurrent.futures.process import BrokenProcessPool
@@ -442,6 +450,8 @@ def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: i
         except BrokenProcessPool as exc:
             pending.append(args)
             return exc
+        if on_start is not None:
+            on_start(key(args))
     return None
 
 
@@ -477,7 +487,7 @@ def _loky_done(running: dict):
     return broken
 
 
-def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
+def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index, on_start=None):
     """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
     workers = usable_cores() if n_jobs == -1 else n_jobs
     pending: list = []  # tasks taken from ``tasks`` but not submitted
@@ -492,7 +502,8 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
             while True:
                 if executor is None:
                     executor = _loky_executor(workers, crash_log)
-                broken = _loky_submit(executor, task, tasks, pending, running, workers, key)
+                broken = _loky_submit(executor, task, tasks, pending, running, workers, key,
+                                      on_start)
                 if not running and broken is None:
                     stopped = False
                     return

@@ -15,6 +15,8 @@ import logging
 import os
 import signal
 import sys
+import threading
+import time
 
 
 def exit_now(code: int) -> None:
@@ -166,6 +168,10 @@ def handle_stop_signals() -> None:
 #: A :class:`CostBar`'s line: the share of the cost done, the items done of
 #: those expected, the time spent and the time left.
 COST_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]"
+#: The share of its cost an item in flight may count before it is done.
+IN_FLIGHT_CAP = 0.95
+#: How often (seconds) a :class:`CostBar` moves by the work of the items in flight.
+TICK_S = 1.0
 
 
 class CostBar:
@@ -175,6 +181,15 @@ class CostBar:
     moves it by its cost, so the share done and tqdm's time left (the cost
     left at the average rate since the bar started, ``smoothing=0``) follow
     the work, not the count of items.  The count shows beside the bar.
+
+    Items told :meth:`started` (the worker pools say when each begins:
+    :func:`committee.system.pools.results`' ``on_start``) count while they
+    run: once an item has been timed from start to end, every item in
+    flight counts the cost one worker does in the time since it started
+    (:meth:`rate`), up to :data:`IN_FLIGHT_CAP` of its own, and the bar
+    moves by it every ``tick_s`` seconds.  On several workers the share
+    done, and the time left, then count the work of all of them, not only
+    of the items ended.
 
     Parameters
     ----------
@@ -192,12 +207,22 @@ class CostBar:
         default every item.  :meth:`expect` changes it.
     file : optional
         Where the bar is written (default standard error).
+    clock, tick_s : optional
+        The clock the items are timed by (seconds), and how often the bar
+        moves by the items in flight (0: only when :meth:`tick` is called).
     """
 
     def __init__(self, costs: dict, *, desc: str, unit: str, disable: bool, done=(),
-                 expected: int | None = None, file=None):
+                 expected: int | None = None, file=None, clock=time.monotonic,
+                 tick_s: float = TICK_S):
         from tqdm import tqdm
 
+        self._clock, self._tick_s = clock, tick_s
+        self._running: dict = {}  # key -> when it started (items in flight)
+        self._timed: list[tuple[int, float]] = []  # (cost, seconds) of items timed
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
         self.costs = dict(costs)
         self._order = list(self.costs)
         self._done = set(done)
@@ -230,11 +255,63 @@ class CostBar:
         self.bar.total = self._total()
         self._show()
 
+    def started(self, key) -> None:
+        """Item ``key`` starts now: until it is done it counts its share of
+        the work at :meth:`rate`."""
+        with self._lock:
+            self._running[key] = self._clock()
+        if self._ticker is None and self._tick_s > 0 and not self.bar.disable:
+            self._ticker = threading.Thread(target=self._tick_until_closed,
+                                            name="committee-progress", daemon=True)
+            self._ticker.start()
+
+    def rate(self) -> float | None:
+        """The cost one worker does per second, over the items timed from
+        start to end (None before the first)."""
+        seconds = sum(s for _, s in self._timed)
+        return sum(c for c, _ in self._timed) / seconds if seconds > 0 else None
+
+    def in_flight(self, now: float | None = None) -> int:
+        """The cost the items in flight have done by ``now`` (default: the
+        clock's time) at :meth:`rate`, each at most :data:`IN_FLIGHT_CAP`
+        of its own cost; 0 before an item was timed."""
+        rate = self.rate()
+        if rate is None:
+            return 0
+        now = self._clock() if now is None else now
+        return int(sum(min(rate * max(now - t, 0.0), IN_FLIGHT_CAP * self.costs[k])
+                       for k, t in self._running.items()))
+
+    def tick(self, now: float | None = None) -> None:
+        """Move the bar by the work of the items in flight (never back)."""
+        with self._lock:
+            self._move(now)
+
+    def _move(self, now: float | None) -> None:
+        ahead = self.cost_done + self.in_flight(now) - self.bar.n
+        if ahead > 0:
+            self.bar.update(ahead)
+
+    def _tick_until_closed(self) -> None:
+        while not self._stop.wait(self._tick_s):
+            self.tick()
+
+    def stopped(self, key) -> None:
+        """Item ``key`` ended without being done (it failed): it no longer counts."""
+        with self._lock:
+            self._running.pop(key, None)
+
     def done(self, key) -> None:
-        """Item ``key`` is done: the bar moves by its cost."""
-        self._done.add(key)
-        self.bar.update(self.costs[key])
-        self._show()
+        """Item ``key`` is done: the bar moves to its cost (what it counted
+        while in flight included)."""
+        with self._lock:
+            now = self._clock()
+            start = self._running.pop(key, None)
+            if start is not None:
+                self._timed.append((self.costs[key], now - start))
+            self._done.add(key)
+            self._move(now)
+            self._show()
 
     def note(self, text: str) -> None:
         """Show ``text`` after the count of items."""
@@ -246,4 +323,8 @@ class CostBar:
         self.bar.set_postfix_str(count + (f", {self._note}" if self._note else ""))
 
     def close(self) -> None:
+        """Stop moving by the items in flight, and close the bar."""
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         self.bar.close()
