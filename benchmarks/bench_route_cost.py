@@ -102,12 +102,14 @@ def _members(cfg: dict) -> dict:
 
 
 def measure(name: str, cfg: dict, work: Path, whole_report: bool = False,
-            same_as: dict | None = None) -> dict:
+            same_as: dict | None = None, committee_only: bool = False) -> dict:
     """Run the committee of ``cfg``, then its Table 2 taggers, then (with
     ``whole_report``) the rest of its report; CPU-seconds of each, the
     per-unit difficulties and the taggers' scores.  ``same_as``: today's
     measured cost, whose committee this one takes (a copy of its run
-    without the report) when the two configs' members are the same."""
+    without the report) when the two configs' members are the same.
+    ``committee_only``: the committee alone (its taggers and report are
+    neither trained nor compared)."""
     import shutil
 
     import yaml
@@ -137,6 +139,8 @@ def measure(name: str, cfg: dict, work: Path, whole_report: bool = False,
                     measured=time.strftime("%Y-%m-%d %H:%M"))
         cost_file.write_text(json.dumps(cost, indent=2) + "\n", encoding="utf-8")
     print(f"[{name}] committee: {cost['committee_cpu_s']:.0f} CPU-s", file=sys.stderr, flush=True)
+    if committee_only:
+        return _results(out, cost)
     if "table2_cpu_s" not in cost:
         c1, t1 = cpu_seconds(), time.perf_counter()
         workflow.report(out, analyses=["table2"], progress=False)
@@ -162,11 +166,13 @@ def _results(out: Path, cost: dict) -> dict:
 
     marks = np.load(out / layout.MARKS_FILE)["marks"]
     manifest = json.loads((out / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
-    table2 = pd.read_csv(out / layout.TABLE2_FILE)
+    scores = {}
+    if (out / layout.TABLE2_FILE).is_file() and "table2_cpu_s" in cost:
+        scores = {r.model: {"f1": 100 * r.f1, "fb": 100 * r.fb}
+                  for r in pd.read_csv(out / layout.TABLE2_FILE).itertuples()}
     return {**cost, "d": 1.0 - marks.mean(axis=0),
             "member_f1": [m["f1"] for m in manifest["committee"]["members"]],
-            "table2": {r.model: {"f1": 100 * r.f1, "fb": 100 * r.fb}
-                       for r in table2.itertuples()}}
+            "table2": scores}
 
 
 def _ranking(scores: dict, key: str) -> list[str]:
@@ -182,16 +188,17 @@ def compare(today: dict, candidate: dict) -> dict:
            "spearman": float(stats.spearmanr(a, b)[0]),
            "mean_abs_dd": float(np.abs(a - b).mean()),
            "mean_d": [float(a.mean()), float(b.mean())]}
-    parts = ("committee", "table2") + (("report",) if "report_cpu_s" in today
-                                       and "report_cpu_s" in candidate else ())
-    for part in parts:
-        out[f"{part}_cpu_s"] = [today[f"{part}_cpu_s"], candidate[f"{part}_cpu_s"]]
-        out[f"{part}_ratio"] = candidate[f"{part}_cpu_s"] / today[f"{part}_cpu_s"]
-    out["parts"] = list(parts)
+    parts = [p for p in ("committee", "table2", "report") if f"{p}_cpu_s" in candidate]
+    for part in parts:  # a part today did not measure: nan
+        t = today.get(f"{part}_cpu_s", float("nan"))
+        out[f"{part}_cpu_s"] = [t, candidate[f"{part}_cpu_s"]]
+        out[f"{part}_ratio"] = candidate[f"{part}_cpu_s"] / t
+    out["parts"] = parts
     for key in ("fb", "f1"):
         out[f"ranking_{key}"] = [_ranking(today["table2"], key),
                                  _ranking(candidate["table2"], key)]
-        out[f"same_ranking_{key}"] = out[f"ranking_{key}"][0] == out[f"ranking_{key}"][1]
+        out[f"same_ranking_{key}"] = (out[f"ranking_{key}"][0] == out[f"ranking_{key}"][1]
+                                      if today["table2"] else None)
     return out
 
 
@@ -219,11 +226,13 @@ def print_figures(args, params: dict, today: dict, candidate: dict, c: dict) -> 
           f"{c['spearman']:.4f}, mean |Δd| {c['mean_abs_dd']:.4f}\n")
     print("| Table 2 tagger | f1 today | fb today | f1 candidate | fb candidate |")
     print("|---|---:|---:|---:|---:|")
-    for m in today["table2"]:
-        s, n = today["table2"][m], candidate["table2"].get(m, {"f1": np.nan, "fb": np.nan})
+    none = {"f1": np.nan, "fb": np.nan}
+    for m in dict.fromkeys([*today["table2"], *candidate["table2"]]):
+        s, n = today["table2"].get(m, none), candidate["table2"].get(m, none)
         print(f"| {m} | {s['f1']:.2f} | {s['fb']:.2f} | {n['f1']:.2f} | {n['fb']:.2f} |")
     for key in ("fb", "f1"):
-        same = "same" if c[f"same_ranking_{key}"] else "changed"
+        same = {True: "same", False: "changed", None: "today's taggers not measured"}[
+            c[f"same_ranking_{key}"]]
         print(f"\nranking by {key}: today {' > '.join(c[f'ranking_{key}'][0])}; candidate "
               f"{' > '.join(c[f'ranking_{key}'][1])} ({same})")
 
@@ -242,6 +251,9 @@ def main(argv=None) -> int:
                          "configs': 0.2 0.5 0.8 1.0)")
     ap.add_argument("--table2-preset", help="crf.preset of the candidate's Table 2 taggers "
                                             "(default: the members' recipe)")
+    ap.add_argument("--today-committee-only", action="store_true",
+                    help="today's committee alone: its taggers and report are not trained "
+                         "(their cost is not compared; the candidate's is measured)")
     ap.add_argument("--whole-report", action="store_true",
                     help="measure the rest of each config's report too (its other analyses)")
     ap.add_argument("--work", type=Path, help="where the runs go (default: a fresh temporary "
@@ -264,7 +276,7 @@ def main(argv=None) -> int:
                                    + [f"table2{args.table2_preset}"] * bool(args.table2_preset))
     today = measure("today", recipe_config(args.task, args.k, work / "today", {},
                                            args.table2_fractions, False), work,
-                    args.whole_report)
+                    args.whole_report, committee_only=args.today_committee_only)
     candidate = measure(name, recipe_config(args.task, args.k, work / name, params,
                                             args.table2_fractions, not args.table2_preset,
                                             args.preset, args.table2_preset), work,
