@@ -19,7 +19,7 @@ from committee.cli import main
 from committee.metrics import estimators, itemresponse
 from committee.pipeline import difficulty as difficulty_mod
 from committee.scoring import adaptive, adaptive_run
-from committee.scoring.adaptive_sources import MemorySource, OutputLines
+from committee.scoring.adaptive_sources import MemorySource, OutputSentences
 from committee.tasks.units.words import perturb
 from test_irt_run import make_run
 
@@ -104,7 +104,7 @@ def test_an_output_is_read_only_at_the_drawn_sentences(run, bank, tmp_path, caps
     again = committee.adaptive_score(run / "test.txt", tmp_path / "garbled.txt", run,
                                      max_sentences=20, seed=3)
     assert again["estimates"] == got["estimates"] and again["drawn"] == got["drawn"]
-    source = OutputLines(tmp_path / "garbled.txt", bank.gold)
+    source = OutputSentences(tmp_path / "garbled.txt", bank.gold)
     adaptive.administer(bank, source, adaptive.Settings(max_sentences=20, seed=3))
     assert sorted(source.parsed) == drawn
 

@@ -30,7 +30,9 @@ def add(s) -> None:
                         "--target; "
                         "needs the run directory (--irt RUN_DIR or --difficulty RUN_DIR; its "
                         "IRT items are fitted first when it has none); only the drawn "
-                        "sentences of an OUTPUT are read, of a --with segmenter segmented")
+                        "sentences of an OUTPUT are read, of a --with segmenter or tagger "
+                        "segmented or tagged; with --task ner or pos, entities or tagged "
+                        "words")
     g.add_argument("--batch", type=cli_int(2), default=10, metavar="N",
                    help="sentences drawn per batch (default: 10)")
     g.add_argument("--target", type=cli_real(0), default=1.0, metavar="POINTS",
@@ -41,9 +43,9 @@ def add(s) -> None:
     g.add_argument("--max-sentences", type=cli_int(1), metavar="N",
                    help="stop after this many sentences (default: every sentence)")
     option = g.add_argument("--with", dest="segmenter", action="append", metavar="NAME")
-    option.build_help = lambda: (f"a segmenter to test instead of an OUTPUT (repeatable): "
-                                 f"{segmenter_names()} or 'cmd:COMMAND'; only the drawn "
-                                 "sentences are sent to it")
+    option.build_help = lambda: (f"a segmenter (with --task ner or pos, a tagger) to test "
+                                 f"instead of an OUTPUT (repeatable): {segmenter_names()} or "
+                                 "'cmd:COMMAND'; only the drawn sentences are sent to it")
     timeout_option(g, "no limit")
     g.add_argument("-o", dest="draws", metavar="FILE",
                    help="write every draw (system, batch, sentence, gold line, probability, "
@@ -71,15 +73,23 @@ def check(args) -> None:
     if not args.target > 0:
         raise UsageError(f"--target: {args.target:g} points: the width of the interval that "
                          "stops the test must be above 0")
+    from committee.corpus.formats import BY_NAME
+    from committee.segmenters import registry
     from committee.tasks import get as get_task
 
-    if get_task(args.task).unit_kind.labelled or (args.format or "sighan") != "sighan":
-        raise UsageError("--adaptive reads segmentations of one sentence a line: --task "
-                         "segmentation and --format sighan")
+    task = get_task(args.task)
+    fmt = args.format or task.format
+    if BY_NAME[fmt].parse is None:
+        raise UsageError(f"--adaptive reads the drawn sentences of a file of text: --format "
+                         f"{fmt} is a table, read whole")
     if "-" in args.outputs:
-        raise UsageError("--adaptive reads the drawn lines of a file: give a file, not "
+        raise UsageError("--adaptive reads the drawn sentences of a file: give a file, not "
                          "standard input ('-')")
     check_segmenters(args)
+    for name in args.segmenter or ():
+        problem = registry.tool_problem(task, name)
+        if problem is not None:
+            raise UsageError(f"--with {name}: {problem}")
     from committee.system.files import output_problem
 
     problem = None if args.draws is None else output_problem(args.draws)
@@ -109,12 +119,12 @@ def cmd_adaptive(args, options) -> int:
         args.resume, bank, [name for _, name in named])
     systems: list[dict] = []
     save = _saver(args.draws, bank, systems)
+    load = segmenters.tool_loader(bank.task)
     for path, name in named:
-        system = path if path is not None else segmenters.load(
+        system = path if path is not None else load(
             name, timeout=args.timeout, timeout_name="--timeout")
         systems.append(adaptive_run.administer_one(
-            bank, system, name, settings, encoding=args.encoding,
-            normalization=options.normalization, recorded=recorded.get(name),
+            bank, system, name, settings, options=options, recorded=recorded.get(name),
             after_batch=save))
     save(None)
     print(adaptive_run.result_json(settings, systems) if args.json

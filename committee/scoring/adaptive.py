@@ -3,9 +3,12 @@ sentences, drawn in batches until the estimate is precise enough
 (``committee score --adaptive``, :func:`adaptive_score`; docs/method.md §16).
 
 A :class:`Bank` holds the test set as the estimator needs it: the gold,
-each gold word's difficulty, its 2PL items (a, b) from the run's
-``items.tsv`` (fitted on demand as ``committee irt`` does, :func:`bank`)
-and each sentence's known totals.  :func:`administer` runs one system:
+each gold unit's difficulty (a word's, an entity's or a tagged word's,
+by the task), its 2PL items (a, b) from the run's ``items.tsv`` (fitted
+on demand as ``committee irt`` does,
+:func:`committee.scoring.adaptive_run.load_bank`), each sentence's known
+totals and the gold side's collector, which the task's unit kind restricts
+to the drawn sentences to count a system's units on them (:func:`observe`).  :func:`administer` runs one system:
 every batch draws ``batch`` sentences with replacement from those not yet
 administered, with probabilities proportional to the spread of each
 sentence's contribution to the target metric (:data:`DESIGNS`) plus a
@@ -30,7 +33,6 @@ from committee import metrics
 from committee.errors import InputError
 from committee.metrics import estimators, irtem, itemresponse
 from committee import tasks as tasks_mod
-from committee.tasks.spans import match, spans
 
 #: Sentences drawn per batch (``--batch``).
 BATCH = 10
@@ -101,8 +103,9 @@ class Settings:
 
 @dataclass(frozen=True)
 class Bank:
-    """A test set ready for adaptive testing: ``gold`` (a Corpus), per gold
-    word (corpus order) its ``d``, its items ``a``/``b`` and its
+    """A test set ready for adaptive testing: ``gold`` (a Corpus, as its
+    ``task`` scores it), per gold unit (a word, an entity, a tagged word;
+    corpus order) its ``d``, its items ``a``/``b`` and its
     ``unit_sentence``; per sentence ``gold_rows`` (``n_gold``, ``gold_d``);
     ``known``: their corpus totals, summed as the scorer sums them."""
 
@@ -118,26 +121,34 @@ class Bank:
     classes: np.ndarray | None = None
     #: The task whose units are scored (:mod:`committee.tasks`).
     task: object = tasks_mod.SEGMENTATION
+    #: The gold side's collector (its unit kind's,
+    #: :meth:`committee.tasks.units.UnitKind.collector`), restricted to the
+    #: drawn sentences by :func:`observe`.
+    collector: object = None
 
     @property
     def n_sentences(self) -> int:
         return int(self.gold_rows.shape[0])
 
 
-def make_bank(gold, d, a, b) -> Bank:
-    """A :class:`Bank` from a gold Corpus, its words' difficulties and items."""
+def make_bank(gold, d, a, b, *, task=tasks_mod.SEGMENTATION, collector=None) -> Bank:
+    """A :class:`Bank` from a gold Corpus, its units' difficulties and
+    items; ``collector``: the gold side's (a scorer's, which entities need
+    for their per-character weights), made of ``gold`` and ``d`` by the
+    task's unit kind when not given."""
     d = np.asarray(d, np.float64)
-    g = spans(gold.words)
+    if collector is None:
+        collector = task.unit_kind.collector(task, gold, d)
+    g = collector.spans
     s = len(gold.words)
     stats = metrics.SufficientStats(
         n_gold=np.bincount(g.sentence, minlength=s), n_pred=np.zeros(s, np.int64),
         n_correct=np.zeros(s, np.int64), gold_d=np.bincount(g.sentence, weights=d, minlength=s))
     tot = metrics.totals(stats)
-    lengths = np.array([len(w) for words in gold.words for w in words], np.int64)
     return Bank(gold, d, np.asarray(a, np.float64), np.asarray(b, np.float64), g.sentence,
                 np.column_stack((stats.n_gold, stats.gold_d)).astype(np.float64),
                 {"n_gold": tot["n_gold"], "gold_d": tot["gold_d"]},
-                estimators.length_classes(lengths, d, g.sentence, s))
+                estimators.length_classes(g.ends - g.starts, d, g.sentence, s), task, collector)
 
 
 @dataclass(frozen=True)
@@ -191,20 +202,35 @@ def observe(bank: Bank, chosen: np.ndarray, pred) -> tuple[np.ndarray, np.ndarra
     :data:`committee.metrics.estimators.ESTIMATED`) given the system's
     output of them, ``pred`` (a Corpus of those sentences, in order, or
     their word lists), and the outcome of each of their gold words (corpus
-    order), matched as the scorer matches them (:mod:`committee.metrics`);
+    order), matched as the scorer matches them: against the gold side of
+    those sentences alone (:meth:`committee.tasks.units.UnitKind.sentences_collector`);
     ``chosen`` in increasing order."""
     from committee.corpus import Corpus
 
-    gold = Corpus(bank.gold.path, [bank.gold.words[i] for i in chosen],
-                  [bank.gold.lines[i] for i in chosen])
     if not isinstance(pred, Corpus):
         pred = Corpus("<adaptive>", list(pred), [bank.gold.lines[i] for i in chosen])
-    units = np.isin(bank.unit_sentence, chosen)
-    collector = metrics.Collector(gold, difficulty=bank.d[units])
-    st = collector.collect(pred, check=False)
-    ok = match(collector.spans, spans(pred.words))[0]
+    kind = bank.task.unit_kind
+    st, ok = kind.scored(kind.sentences_collector(bank.task, bank.collector, chosen), pred)
     rows = np.column_stack((st.n_correct, st.correct_d, st.n_pred, st.pred_d)).astype(np.float64)
     return rows, ok
+
+
+def checked(bank: Bank, chosen: np.ndarray, pred, wheres):
+    """The system's output of the ``chosen`` sentences (a Corpus of them) as
+    its task scores it (:meth:`committee.tasks.Task.prepare`), refused as
+    the scorer refuses an output that cannot hold its units (entity tags
+    where words are scored, an entity output without tags), and each
+    sentence refused unless it has its gold characters (:func:`check_words`)."""
+    from committee.scoring.goldside import no_entity_tags
+
+    task = bank.task
+    pred = task.prepare(pred)
+    if not task.tagged:
+        no_entity_tags(pred)
+    task.unit_kind.check_output(pred)
+    for k, (i, where) in enumerate(zip(np.asarray(chosen).tolist(), wheres)):
+        check_words(bank, i, pred.words[k], where)
+    return pred
 
 
 def check_words(bank: Bank, i: int, words: list, where: tuple[str, int | None]) -> None:
@@ -292,9 +318,7 @@ def _batch(state: _State, source, settings: Settings, rng, number: int) -> None:
     if hasattr(source, "counts"):  # counts made beforehand (a benchmark's systems)
         rows, ok = source.counts(new)
     else:
-        pred, wheres = source(new)
-        for k, (i, where) in enumerate(zip(new.tolist(), wheres)):
-            check_words(bank, i, pred.words[k], where)
+        pred = checked(bank, new, *source(new))
         rows, ok = observe(bank, new, pred)
         labels = bank.task.labels_of(pred)
         for k, i in enumerate(new.tolist()):

@@ -16,8 +16,8 @@ from committee.errors import InputError
 from committee.metrics import estimators
 from committee.scoring import adaptive
 from committee.scoring.adaptive_draws import draws_tsv, read_draws
-from committee.scoring.adaptive_sources import (MemorySource, OutputLines, Recorded,
-                                                SegmenterSource)
+from committee.scoring.adaptive_sources import (MemorySource, OutputSentences, Recorded,
+                                                ToolSource)
 
 __all__ = ["adaptive_score", "administer_one", "draws_tsv", "load_bank", "read_draws",
            "result_json", "result_text", "source_for"]
@@ -29,15 +29,14 @@ def load_bank(gold, run, difficulty=None, options=None, *, quiet: bool = False):
     run's), the items of its ``items.tsv``; a run without one gets it
     first, fitted and written as ``committee irt RUN_DIR --no-export`` would
     (a line on standard error says so unless ``quiet``).  ``options``: a
-    :class:`committee.scoring.ScorerOptions` (how the gold is read)."""
+    :class:`committee.scoring.ScorerOptions` (how the gold is read, and its
+    task: the units are the task's, words, entities or tagged words, read
+    and matched as :class:`committee.scoring.Scorer` reads them)."""
     from committee import scoring
     from committee.pipeline import layout
     from committee.scoring import irt
 
     options = replace(options or scoring.ScorerOptions(), irt=None, buckets=None)
-    if tasks_mod.get(options.task).unit_kind.labelled:
-        raise ValueError(f"--adaptive scores segmentations (--task segmentation), not "
-                         f"--task {options.task}")
     if run is None or not os.path.isdir(run):
         raise InputError(str(run), None, "--adaptive needs the run directory whose committee "
                          "rated this test set (--irt RUN_DIR, or --difficulty RUN_DIR)")
@@ -48,21 +47,26 @@ def load_bank(gold, run, difficulty=None, options=None, *, quiet: bool = False):
             print(f"{run}: no IRT items yet: fitting them as `committee irt {run}` does",
                   file=sys.stderr)
         irt.run(run, export=False)
-    a, b = scoring.read_irt_items(run, [w for s in scorer.gold.words for w in s])
-    return adaptive.make_bank(scorer.gold, scorer.difficulty, a, b)
+    task = tasks_mod.get(options.task)
+    texts = task.texts(scorer.gold.words, task.gold(scorer.gold, scorer.mode, scorer.scheme))
+    a, b = scoring.read_irt_items(run, texts)
+    return adaptive.make_bank(scorer.gold, scorer.difficulty, a, b, task=task,
+                              collector=scorer._collector)
 
 
-def source_for(system, bank, *, encoding: str = "utf-8", normalization=None):
+def source_for(system, bank, *, format: str | None = None, encoding: str = "utf-8",
+               normalization=None):
     """The source of a system (:mod:`committee.scoring.adaptive_sources`):
-    a path (an output file), a :class:`committee.segmenters.Segmenter`, a
-    list of sentences or a callable."""
+    a path (an output file in ``format``, default the task's), a
+    :class:`committee.segmenters.Segmenter` (a segmenter or tagger), a
+    Corpus, a list of sentences or a callable."""
     from committee.segmenters import Segmenter
 
     if isinstance(system, (str, os.PathLike)):
-        return OutputLines(system, bank.gold, encoding, normalization)
+        return OutputSentences(system, bank.gold, bank.task, format, encoding, normalization)
     if isinstance(system, Segmenter):
-        return SegmenterSource(system, bank.gold)
-    return MemorySource(system, bank.gold)
+        return ToolSource(system, bank.gold, bank.task)
+    return MemorySource(system, bank.gold, bank.task)
 
 
 def _drawn(bank, record) -> list[dict]:
@@ -72,18 +76,25 @@ def _drawn(bank, record) -> list[dict]:
              "probability": d.probability, "inclusion": d.inclusion} for d in record]
 
 
-def administer_one(bank, system, name: str | None, settings, *, encoding="utf-8",
-                   normalization=None, recorded=None, after_batch=None) -> dict:
+def administer_one(bank, system, name: str | None, settings, *, options=None, recorded=None,
+                   after_batch=None) -> dict:
     """One system's result: ``name``, ``path``, ``sentences_used``,
     ``sentences_reused`` (served from ``recorded``), ``draws``,
     ``batches``, ``stopped_by``, ``estimates`` and ``drawn``
     (:func:`_drawn`), with the :class:`~committee.scoring.adaptive.Draw`
     records under ``record`` and the system's output of every sentence
-    administered under ``answers``.  ``recorded``: this system's
+    administered under ``answers``.  ``options``: a
+    :class:`committee.scoring.ScorerOptions` whose ``format``, ``encoding``
+    and ``normalization`` read an output file (default: the task's format,
+    UTF-8).  ``recorded``: this system's
     ``(answers, where)`` of :func:`read_draws`, served instead of asking
     it; ``after_batch(partial)``: called after every batch with the
     system's result so far (``name``, ``record``, ``answers``)."""
-    source = Recorded(source_for(system, bank, encoding=encoding, normalization=normalization),
+    from committee import scoring
+
+    o = options or scoring.ScorerOptions(format=bank.task.format)
+    source = Recorded(source_for(system, bank, format=o.format, encoding=o.encoding,
+                                 normalization=o.normalization),
                       *(recorded or ({}, {})), bank.task)
     hook = None
     if after_batch is not None:
@@ -101,16 +112,23 @@ def administer_one(bank, system, name: str | None, settings, *, encoding="utf-8"
 def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.BATCH,
                    target: float = adaptive.TARGET, metric: str = "fb",
                    max_sentences: int | None = None, seed: int = adaptive.SEED,
-                   floor: float = adaptive.FLOOR, format: str = "sighan",
+                   floor: float = adaptive.FLOOR, format: str | None = None,
                    encoding: str = "utf-8", normalization: str | None = None,
-                   resume=None) -> dict:
+                   resume=None, task: str = tasks_mod.DEFAULT_TASK, mode: str = "default",
+                   scheme: str | None = None, gold_format: str | None = None) -> dict:
     """Estimate a system's full-test scores from a few sentences of ``gold``
     drawn adaptively (docs/method.md §16).
 
-    ``system``: an output file (only the drawn sentences' lines are read),
-    a :class:`committee.segmenters.Segmenter` (given only the drawn
-    sentences), a list with one segmentation per gold sentence, or a
-    callable ``f(texts) -> word lists``.  ``run``: the run directory whose
+    ``task``: ``segmentation`` (words), ``ner`` (entities; ``mode`` and
+    ``scheme`` as :class:`committee.scoring.Scorer`'s) or ``pos`` (tagged
+    words).  ``system``: an output file in ``format`` (default: the task's,
+    ``sighan``, ``bio`` or ``pku``; ``gold_format`` the gold's, default
+    ``format``), of which only the drawn sentences are read; a
+    :class:`committee.segmenters.Segmenter` (a segmenter or tagger, given
+    only the drawn sentences); a Corpus; a list with one entry per gold
+    sentence; or a callable ``f(texts)`` returning one entry per text: an
+    entry is a word list, or ``(tokens, labels)`` for ``ner`` and ``pos``.
+    ``run``: the run directory whose
     ``items.tsv`` (fitted on demand) and difficulties (or ``difficulty``'s)
     are used.  Draws ``batch`` sentences at a time until the 95% interval
     of ``metric`` is narrower than ``target`` points or ``max_sentences``
@@ -129,22 +147,25 @@ def adaptive_score(gold, system, run, *, difficulty=None, batch: int = adaptive.
     system's output of every sentence administered).
     """
     from committee import scoring
+    from committee.corpus.formats import BY_NAME
 
     settings = adaptive.Settings(batch=batch, target=target, metric=metric,
                                  max_sentences=max_sentences, seed=seed, floor=floor)
     settings.check()
-    if format != "sighan":
-        raise ValueError(f"adaptive_score: format must be 'sighan' (one sentence a line), "
-                         f"got {format!r}")
-    options = scoring.ScorerOptions(format=format, encoding=encoding,
-                                    normalization=normalization)
+
+    fmt = format or tasks_mod.get(task).format
+    if fmt in BY_NAME and BY_NAME[fmt].parse is None:
+        raise ValueError(f"adaptive_score: format {fmt!r} is a table, read whole: give an "
+                         "output in a format of text (only its drawn sentences are read)")
+    options = scoring.ScorerOptions(format=fmt, encoding=encoding, normalization=normalization,
+                                    task=task, mode=mode, scheme=scheme,
+                                    gold_format=gold_format)
     bank = load_bank(gold, run, difficulty, options, quiet=True)
     name = None
     if isinstance(system, (str, os.PathLike)):
         name = scoring.system_name(os.fspath(system), set())
     recorded = None if resume is None else read_draws(resume, bank, [str(name)])[str(name)]
-    return administer_one(bank, system, name, settings, encoding=encoding,
-                          normalization=normalization, recorded=recorded)
+    return administer_one(bank, system, name, settings, options=options, recorded=recorded)
 
 
 def result_json(settings, systems: list[dict]) -> str:

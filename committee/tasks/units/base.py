@@ -137,6 +137,23 @@ class UnitKind:
         and ``irt_flags()`` gives the IRT flags of the gold units."""
         raise NotImplementedError
 
+    # -- adaptive testing: the drawn sentences alone (docs/method.md §16) --
+
+    def sentences_collector(self, task, collector, sentences):
+        """``collector``'s gold side restricted to ``sentences`` (indices
+        from 0, increasing): the collector of those gold sentences alone,
+        with their units' difficulties, whose statistics of an output of them
+        are the rows of those sentences in ``collector``'s."""
+        raise NotImplementedError
+
+    def scored(self, collector, pred) -> tuple:
+        """The sufficient statistics of ``pred`` (an output of
+        ``collector``'s gold sentences, aligned: not checked) and whether
+        each gold unit is matched, as the scorer matches them (labelled
+        spans: span and label together)."""
+        matched = collector.match(pred)
+        return collector.collect(pred, check=False, matched=matched), matched[2]
+
     def labelled_rows(self, files, task, test: Corpus) -> tuple:
         """A run's gold units of ``test``, the rows of its ``words.tsv`` and
         its marks, each file checked to cover every unit."""
@@ -149,6 +166,23 @@ class UnitKind:
             raise InputError(str(files.paths.words), None,
                              f"covers {len(rows)} {task.units}, test.txt has {n}")
         return units, rows, files.read_marks(n)
+
+
+def gold_sentences(task, collector, sentences) -> tuple:
+    """The gold sentences ``sentences`` (indices from 0, increasing) of
+    ``collector`` as a corpus of their own, with which of its units (corpus
+    order) and of its characters are theirs (boolean mask, indices)."""
+    import numpy as np
+
+    gold, idx = collector.gold, [int(i) for i in sentences]
+    labels = task.labels_of(gold)
+    sub = task.as_corpus(gold.path, [gold.words[i] for i in idx], [gold.lines[i] for i in idx],
+                         None if labels is None else [labels[i] for i in idx])
+    g = collector.spans
+    off = g.sentence_offsets
+    chars = np.concatenate([np.arange(off[i], off[i + 1]) for i in idx]
+                           + [np.zeros(0, np.int64)])
+    return sub, np.isin(g.sentence, idx), chars
 
 
 def oov_flags(column, blank_is_none: bool = True):

@@ -4,7 +4,7 @@ docs/method.md §13)."""
 
 from __future__ import annotations
 
-from committee.tasks.units.base import UnitKind, oov_flags
+from committee.tasks.units.base import UnitKind, gold_sentences, oov_flags
 
 
 class Entities(UnitKind):
@@ -65,6 +65,18 @@ class Entities(UnitKind):
         from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
 
         return ENTITY_OUTCOMES, entity_outcomes
+
+    def sentences_collector(self, task, collector, sentences):
+        """With the per-character weights of those sentences, entities read
+        as the full collector reads them (its mode and scheme)."""
+        from committee.metrics.labelled import EntityCollector
+
+        gold, units, chars = gold_sentences(task, collector, sentences)
+        d = char_d = None
+        if collector.difficulty is not None:
+            d, char_d = collector.difficulty[units], collector.char_difficulty[chars]
+        return EntityCollector(gold, d, char_d, task=task, mode=collector.mode,
+                               scheme=collector.scheme_used)
 
     def check_output(self, corpus) -> None:
         """A gold or an output without entity tags is refused."""

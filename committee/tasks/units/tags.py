@@ -4,7 +4,7 @@ docs/method.md §14)."""
 
 from __future__ import annotations
 
-from committee.tasks.units.base import UnitKind, oov_flags
+from committee.tasks.units.base import UnitKind, gold_sentences, oov_flags
 
 
 class Tags(UnitKind):
@@ -50,6 +50,13 @@ class Tags(UnitKind):
         from committee.metrics.tagged import TAG_OUTCOMES, tag_outcomes
 
         return TAG_OUTCOMES, tag_outcomes
+
+    def sentences_collector(self, task, collector, sentences):
+        from committee.metrics.tagged import TagCollector
+
+        gold, units, _ = gold_sentences(task, collector, sentences)
+        d = None if collector.difficulty is None else collector.difficulty[units]
+        return TagCollector(gold, d, task=task)
 
     def by_label(self, units: list) -> str:
         """`` (44 tags)``: how many tags the gold words have."""

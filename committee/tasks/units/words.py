@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from committee.tasks.units.base import UnitKind, oov_flags
+from committee.tasks.units.base import UnitKind, gold_sentences, oov_flags
 
 if TYPE_CHECKING:
     from committee.corpus import Corpus
@@ -49,6 +49,20 @@ class Words(UnitKind):
         from committee.metrics.labelled import ENTITY_OUTCOMES, entity_outcomes
 
         return ENTITY_OUTCOMES, entity_outcomes
+
+    def sentences_collector(self, task, collector, sentences):
+        from committee.metrics.stats import Collector
+
+        gold, units, _ = gold_sentences(task, collector, sentences)
+        d = None if collector.difficulty is None else collector.difficulty[units]
+        return Collector(gold, difficulty=d)
+
+    def scored(self, collector, pred) -> tuple:
+        """Words matched span by span."""
+        from committee.tasks.spans import match, spans
+
+        p = spans(pred.words)
+        return collector.collect(pred, check=False, pred_spans=p), match(collector.spans, p)[0]
 
     def write_files(self, files, test, units, committee, records, d, n_correct, oov) -> None:
         """``test.txt`` (sighan), ``test.weight``, ``test.weight_c`` and
