@@ -153,6 +153,9 @@ def _tampered(path, lines, row: int, column: str, value: str) -> None:
      lambda path, c, gold: f"{path}:2: characters differ from {gold}:{c[3]} at character 1: "
                            f"the output has '错' where the gold has {c[-2][0]!r} (the sentence "
                            "drawn by --adaptive)"),
+    ("words", lambda w: w.replace(" ", "  ", 1),
+     lambda path, c, gold: f"{path}:2: an empty token in words (two spaces in a row, or one "
+                           "at an end): tokens are separated by one space"),
     ("line", lambda w: "999",
      lambda path, c, gold: f"{path}:2: sentence {c[2]} at gold line 999, but it is at "
                            f"{gold}:{c[2]}: the draws are of another gold"),

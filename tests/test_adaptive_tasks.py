@@ -213,3 +213,40 @@ def test_a_segmenter_is_no_entity_tagger(task_runs, capsys):
                  "--with", "jieba"]) == 2
     assert capsys.readouterr().err.startswith(
         "committee: error: --with jieba: not an entity tagger")
+
+
+def _conllu(words, tags) -> str:
+    """CoNLL-U of tagged words: a comment opens each sentence, a multiword
+    range before its first word (skipped by the reader), no final newline."""
+    blocks = []
+    for k, (ws, ts) in enumerate(zip(words, tags)):
+        rows = [f"# sent_id = {k + 1}", f"1-2\t{''.join(ws[:2])}" + "\t_" * 8]
+        rows += [f"{j}\t{w}\t_\t{t}\t_\t_\t_\t_\t_\t_" for j, (w, t) in enumerate(zip(ws, ts), 1)]
+        blocks.append("\n".join(rows))
+    return "\n\n".join(blocks)
+
+
+def test_tagged_words_in_every_format_of_the_task_give_the_same_test(task_runs, tmp_path):
+    r, run, gold = _runs(task_runs, "pos")
+    out = corpus_mod.read_corpus(r.outputs["retag"], format="pku")
+    (tmp_path / "o.txt").write_text("\ufeff" + "\n".join(
+        " ".join(f"{w}_{t}" for w, t in zip(ws, ts)) for ws, ts in zip(out.words, out.pos))
+        + "\n", encoding="utf-8")
+    (tmp_path / "o.conllu").write_text(_conllu(out.words, out.pos), encoding="utf-8")
+    want = committee.adaptive_score(gold, r.outputs["retag"], run, task="pos",
+                                    max_sentences=15, seed=8)
+    for path, fmt in ((tmp_path / "o.txt", "underscore"), (tmp_path / "o.conllu", "conllu")):
+        got = committee.adaptive_score(gold, path, run, task="pos", format=fmt,
+                                       gold_format="pku", max_sentences=15, seed=8)
+        assert got["estimates"] == want["estimates"] and got["drawn"] == want["drawn"], fmt
+    # a drawn block's word line with 9 columns: named at its line in the file
+    text = (tmp_path / "o.conllu").read_text(encoding="utf-8").split("\n")
+    first = min(d["sentence"] for d in want["drawn"])
+    at = [k for k, ln in enumerate(text) if ln == f"# sent_id = {first}"][0] + 2
+    text[at] = text[at].rsplit("\t", 1)[0]
+    (tmp_path / "o.conllu").write_text("\n".join(text), encoding="utf-8")
+    with pytest.raises(committee.InputError) as err:
+        committee.adaptive_score(gold, tmp_path / "o.conllu", run, task="pos", format="conllu",
+                                 gold_format="pku", max_sentences=15, seed=8)
+    assert str(err.value) == (f"{tmp_path / 'o.conllu'}:{at + 1}: expected 10 tab-separated "
+                              "columns (CoNLL-U), found 9")

@@ -119,6 +119,9 @@ def _row(path: str, number: int, line: str, bank, names: list) -> tuple[str, int
                                        f"is at {gold.path}:{gold.lines[i]}: the draws are of "
                                        "another gold")
     tokens = row["words"].split(" ") if row["words"] else []
+    if "" in tokens:
+        raise InputError(path, number, "an empty token in words (two spaces in a row, or one "
+                                       "at an end): tokens are separated by one space")
     adaptive.check_words(bank, i, tokens, (path, number))
     labels = _labels(path, number, row["labels"], tokens, bank.task)
     return name, i, (tokens, labels)
