@@ -219,3 +219,16 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_draw(run, t
                                                                           capsys):
     assert _score(run, "-o", tmp_path, run / "p5.txt") == 2
     assert capsys.readouterr().err.startswith(f"committee: error: -o {tmp_path}: is a directory")
+
+
+def test_the_tsv_of_draws_never_overwrites_an_output(run, tmp_path, capsys):
+    import shutil
+
+    shutil.copy(run / "p5.txt", tmp_path / "p5.txt")
+    before = (tmp_path / "p5.txt").read_bytes()
+    assert _score(run, "-o", tmp_path / "p5.txt", tmp_path / "p5.txt") == 3
+    assert capsys.readouterr().err.strip() == (
+        f"committee: error: {tmp_path / 'p5.txt'}: the TSV of draws (-o) is the OUTPUT "
+        f"{tmp_path / 'p5.txt'}: committee score --adaptive would overwrite its own input; "
+        "choose another file for -o")
+    assert (tmp_path / "p5.txt").read_bytes() == before

@@ -104,7 +104,13 @@ def cmd_adaptive(args, options) -> int:
     answers it paid for)."""
     from committee import scoring, segmenters
     from committee.scoring import adaptive, adaptive_run
+    from committee.system.files import refuse_overwrite
 
+    for other, what in ([(args.gold, "the gold (--gold)")]
+                        + [(o, f"the OUTPUT {o}") for o in args.outputs]):
+        if args.draws is not None:
+            refuse_overwrite(args.draws, "the TSV of draws (-o)", other, what,
+                             "committee score --adaptive", "choose another file for -o")
     settings = adaptive.Settings(batch=args.batch, target=args.target, metric=args.metric,
                                  max_sentences=args.max_sentences, seed=args.seed)
     run = args.irt if args.irt is not None else args.difficulty
