@@ -250,3 +250,13 @@ def test_tagged_words_in_every_format_of_the_task_give_the_same_test(task_runs, 
                                  gold_format="pku", max_sentences=15, seed=8)
     assert str(err.value) == (f"{tmp_path / 'o.conllu'}:{at + 1}: expected 10 tab-separated "
                               "columns (CoNLL-U), found 9")
+
+
+def test_entities_read_in_strict_mode_give_the_scorers_strict_scores(task_runs):
+    r, run, gold = _runs(task_runs, "ner")
+    full = _full(gold, r.outputs["drop"], difficulty=run, task="ner", mode="strict")
+    default = _full(gold, r.outputs["drop"], difficulty=run, task="ner")
+    assert full.f1 != default.f1  # the ill-formed sequences are read otherwise
+    got = committee.adaptive_score(gold, r.outputs["drop"], run, task="ner", mode="strict",
+                                   target=1e-9)
+    assert all(got["estimates"][k]["value"] == getattr(full, k) for k in KEYS)
