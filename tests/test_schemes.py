@@ -46,26 +46,35 @@ def _tag(prefixes):
                                              st.sampled_from(TYPES)))
 
 
+#: The strategies _documents draws from, made once: building (and validating)
+#: them anew at every draw was most of the property tests' time.
+_PREFIXES = st.sampled_from([("B", "I"), ("B", "I", "E", "S")])
+_N_SENTENCES, _N_CHARS, _EDIT = st.integers(1, 4), st.integers(1, 12), st.integers(0, 3)
+_KIND = st.sampled_from(["random", "copy", "edit", "empty"])
+_SENTENCE = {(prefixes, n): st.lists(_tag(prefixes), min_size=n, max_size=n)
+             for prefixes in (("B", "I"), ("B", "I", "E", "S")) for n in range(1, 13)}
+
+
 @st.composite
 def _documents(draw):
     """Gold and predicted tags of 1-4 sentences of 1-12 characters, IOB2 or
     IOBES (ill-formed sequences included: the reader reads every one);
     some sentences without an entity on one side or both, some with the
     predicted tags those of the gold (exact matches), and overlaps."""
-    prefixes = draw(st.sampled_from([("B", "I"), ("B", "I", "E", "S")]))
+    prefixes = draw(_PREFIXES)
     gold, pred = [], []
-    for _ in range(draw(st.integers(1, 4))):
-        n = draw(st.integers(1, 12))
-        g = draw(st.lists(_tag(prefixes), min_size=n, max_size=n))
-        kind = draw(st.sampled_from(["random", "copy", "edit", "empty"]))
+    for _ in range(draw(_N_SENTENCES)):
+        n = draw(_N_CHARS)
+        g = draw(_SENTENCE[prefixes, n])
+        kind = draw(_KIND)
         if kind == "copy":
             p = list(g)
         elif kind == "empty":
             p = ["O"] * n
         else:
-            p = draw(st.lists(_tag(prefixes), min_size=n, max_size=n))
+            p = draw(_SENTENCE[prefixes, n])
             if kind == "edit":  # the gold with a few tags changed: overlaps, near misses
-                p = [pt if draw(st.integers(0, 3)) == 0 else gt for gt, pt in zip(g, p)]
+                p = [pt if draw(_EDIT) == 0 else gt for gt, pt in zip(g, p)]
         gold.append(g)
         pred.append(p)
     return gold, pred
