@@ -106,10 +106,18 @@ class _Clock:
         return self.now
 
 
+def _bar(costs, clock, tick_s, file=None, disable=False):
+    """A CostBar on ``clock``, ticking every ``tick_s`` seconds (0: never)."""
+    class Timed(process.CostBar):
+        pass
+
+    Timed.clock, Timed.tick_s = staticmethod(clock), tick_s
+    return Timed(costs, desc="t", unit="item", disable=disable, file=file or io.StringIO())
+
+
 def test_items_in_flight_count_at_the_measured_rate_and_the_bar_never_goes_back():
     clock = _Clock()
-    bar = process.CostBar({"a": 100, "b": 1000, "c": 100}, desc="t", unit="item",
-                          disable=False, file=io.StringIO(), clock=clock, tick_s=0)
+    bar = _bar({"a": 100, "b": 1000, "c": 100}, clock, 0)
     bar.started("a")
     bar.started("b")
     bar.tick(5.0)
@@ -138,8 +146,7 @@ def test_items_in_flight_count_at_the_measured_rate_and_the_bar_never_goes_back(
 def test_a_failed_item_stops_counting_and_a_ticking_bar_moves_on_its_own():
     clock = _Clock()
     out = io.StringIO()
-    bar = process.CostBar({0: 10, 1: 10, 2: 1000}, desc="t", unit="item", disable=False,
-                          file=out, clock=clock, tick_s=0.01)
+    bar = _bar({0: 10, 1: 10, 2: 1000}, clock, 0.01, out)
     for key in (0, 1, 2):
         bar.started(key)
     clock.now = 1.0
@@ -171,14 +178,15 @@ def _same(job):
 
 @pytest.mark.parametrize("backend, n_jobs", [("sequential", 1), ("loky", 2)])
 def test_the_pools_say_when_each_task_starts(backend, n_jobs):
-    """on_start hears each task once, before its result, with at most n_jobs
-    in flight (loky hands a worker one task at a time)."""
+    """announced hears each task once, as the pool takes it: before its
+    result, with at most n_jobs in flight (loky hands a worker one task at a
+    time)."""
     from committee.system import pools
 
     events, in_flight, most = [], set(), 0
-    for result in pools.results(_same, [(_Job(i),) for i in range(5)], backend, n_jobs,
-                                on_start=lambda i: (events.append(("start", i)),
-                                                    in_flight.add(i))):
+    tasks = pools.announced([(_Job(i),) for i in range(5)], backend,
+                            lambda i: (events.append(("start", i)), in_flight.add(i)))
+    for result in pools.results(_same, tasks, backend, n_jobs, n_tasks=5):
         assert ("start", result.index) in events
         most = max(most, len(in_flight))
         in_flight.discard(result.index)

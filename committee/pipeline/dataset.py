@@ -363,10 +363,11 @@ def _train_members(training: Training, todo, judged: bool) -> list[pools.MemberF
     n_train, n_gold = len(inputs.train_sentences), inputs.n_units()
     by_index = {m.index: m for m in committee}
     failures: list[pools.MemberFailure] = []
-    pool = pools.results(_member_task, _member_tasks(cfg, inputs, todo, workdir),
-                            cfg.parallel.backend, cfg.parallel.n_jobs,
+    tasks = pools.announced(_member_tasks(cfg, inputs, todo, workdir), cfg.parallel.backend,
+                            bar.started)
+    pool = pools.results(_member_task, tasks, cfg.parallel.backend, cfg.parallel.n_jobs,
                             scheduler=cfg.parallel.scheduler, crash_log=layout.paths(out).log,
-                            n_tasks=len(todo), what="members", on_start=bar.started)
+                            n_tasks=len(todo), what="members")
     try:
         for result in pool:
             if isinstance(result, pools.MemberFailure):

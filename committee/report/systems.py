@@ -317,8 +317,9 @@ def _train_table2(cfg, data: RunData, train_sentences, fractions, tdir: Path, tr
     bar = CostBar({i: training_cost(len(sents), e.table2_template)
                    for i, (_, sents) in enumerate(tasks)},
                   desc="table2", unit="model", disable=not progress)
-    results = pools.results(_train_one, jobs, "loky" if n_jobs > 1 else "sequential",
-                            n_jobs, on_start=bar.started)
+    backend = "loky" if n_jobs > 1 else "sequential"
+    results = pools.results(_train_one, pools.announced(jobs, backend, bar.started), backend,
+                            n_jobs, n_tasks=len(jobs))
     systems = []
     try:
         for result in results:

@@ -118,8 +118,28 @@ def worker_count(backend: str, n_jobs: int, n_tasks: int, what: str = "tasks",
     return workers
 
 
+def announced(tasks, backend: str, on_start):
+    """``tasks`` (argument tuples), telling ``on_start(index)`` as each is
+    taken: on one process (``sequential``) and on ``loky``, whose workers
+    are handed at most one task each (:func:`results`), a task is taken as
+    it starts; on Dask, whose scheduler queues tasks on its workers, nobody
+    is told.
+
+    >>> from types import SimpleNamespace as Job
+    >>> heard = []
+    >>> [a[0].index for a in announced([(Job(index=3),), (Job(index=5),)], "loky", heard.append)]
+    [3, 5]
+    >>> heard
+    [3, 5]
+    """
+    for args in tasks:
+        if backend != "dask":
+            on_start(_first_index(args))
+        yield args
+
+
 def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = None,
-            crash_log=None, n_tasks: int | None = None, what: str = "tasks", on_start=None):
+            crash_log=None, n_tasks: int | None = None, what: str = "tasks"):
     """Run ``task(*args)`` for every ``args`` of ``tasks`` on ``backend``
     (``loky``, ``dask`` or ``sequential``) and yield, as tasks finish, what
     ``task`` returned (it must have an ``index``, the task's ``key``) or a
@@ -134,10 +154,8 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
     (default: ``len(tasks)``; ``tasks`` may be an iterator that makes each
     task's arguments when it is submitted) caps ``n_jobs``
     (:func:`worker_count`, whose note calls the tasks ``what``).
-    ``on_start(index)`` is called as each task begins: before it runs on one
-    process, when it is handed to a loky worker (at most ``n_jobs`` are in
-    flight, so each starts then); not on Dask, whose scheduler queues tasks
-    on its workers.
+    On one process and on loky, a task is taken from ``tasks`` as it
+    starts (:func:`announced` hears when).
 
     A worker that dies (SIGKILL, the out-of-memory killer, a segfault) breaks
     a process pool, and nobody can tell which of the running members killed
@@ -154,12 +172,10 @@ def results(task, tasks, backend: str, n_jobs: int, *, scheduler: str | None = N
         return
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for args in tasks:
-            if on_start is not None:
-                on_start(_first_index(args))
             yield task(*args)
         return
     if backend == "loky":
-        yield from _loky_results(task, iter(tasks), n_jobs, crash_log, on_start=on_start)
+        yield from _loky_results(task, iter(tasks), n_jobs, crash_log)
         return
     yield from _dask_results(task, iter(tasks), n_jobs, scheduler)
 
@@ -433,10 +449,8 @@ def _loky_executor(workers: int, crash_log):
         initargs=(None if crash_log is None else str(crash_log), os.getpid()))
 
 
-def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: int, key,
-                 on_start=None):
-    """Submit tasks (``pending`` ones first) until ``workers`` run, telling
-    ``on_start`` each one's key; returns the
+def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: int, key):
+    """Submit tasks (``pending`` ones first) until ``workers`` run; returns the
     :class:`BrokenProcessPool` error when the pool broke since the last result
     (the task that found it is put back into ``pending``), else None."""
     from concurrent.futures.process import BrokenProcessPool
@@ -450,8 +464,6 @@ def _loky_submit(executor, task, tasks, pending: list, running: dict, workers: i
         except BrokenProcessPool as exc:
             pending.append(args)
             return exc
-        if on_start is not None:
-            on_start(key(args))
     return None
 
 
@@ -487,7 +499,7 @@ def _loky_done(running: dict):
     return broken
 
 
-def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index, on_start=None):
+def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index):
     """:func:`results` on loky processes, at most ``n_jobs`` members in flight."""
     workers = usable_cores() if n_jobs == -1 else n_jobs
     pending: list = []  # tasks taken from ``tasks`` but not submitted
@@ -502,8 +514,7 @@ def _loky_results(task, tasks, n_jobs, crash_log=None, key=_first_index, on_star
             while True:
                 if executor is None:
                     executor = _loky_executor(workers, crash_log)
-                broken = _loky_submit(executor, task, tasks, pending, running, workers, key,
-                                      on_start)
+                broken = _loky_submit(executor, task, tasks, pending, running, workers, key)
                 if not running and broken is None:
                     stopped = False
                     return

@@ -182,12 +182,13 @@ class CostBar:
     left at the average rate since the bar started, ``smoothing=0``) follow
     the work, not the count of items.  The count shows beside the bar.
 
-    Items told :meth:`started` (the worker pools say when each begins:
-    :func:`committee.system.pools.results`' ``on_start``) count while they
+    Items told :meth:`started` (when each begins: the tasks given to
+    :func:`committee.system.pools.results` through
+    :func:`committee.system.pools.announced`) count while they
     run: once an item has been timed from start to end, every item in
     flight counts the cost one worker does in the time since it started
     (:meth:`rate`), up to :data:`IN_FLIGHT_CAP` of its own, and the bar
-    moves by it every ``tick_s`` seconds.  On several workers the share
+    moves by it every :attr:`tick_s` seconds.  On several workers the share
     done, and the time left, then count the work of all of them, not only
     of the items ended.
 
@@ -207,17 +208,18 @@ class CostBar:
         default every item.  :meth:`expect` changes it.
     file : optional
         Where the bar is written (default standard error).
-    clock, tick_s : optional
-        The clock the items are timed by (seconds), and how often the bar
-        moves by the items in flight (0: only when :meth:`tick` is called).
     """
 
+    #: The clock items are timed by (seconds), and how often (seconds) the
+    #: bar moves by the items in flight (0: only when :meth:`tick` is called).
+    clock = staticmethod(time.monotonic)
+    tick_s = TICK_S
+
     def __init__(self, costs: dict, *, desc: str, unit: str, disable: bool, done=(),
-                 expected: int | None = None, file=None, clock=time.monotonic,
-                 tick_s: float = TICK_S):
+                 expected: int | None = None, file=None):
         from tqdm import tqdm
 
-        self._clock, self._tick_s = clock, tick_s
+        self._clock, self._tick_s = self.clock, self.tick_s
         self._running: dict = {}  # key -> when it started (items in flight)
         self._timed: list[tuple[int, float]] = []  # (cost, seconds) of items timed
         self._lock = threading.Lock()
