@@ -12,7 +12,8 @@ analysis before this one writes them).  A committee too small for an IRT fit
 gets a note instead of the section.  The settings are the analysis's
 (``cost_metric``, ``cost_target``, ``cost_max_sentences``, ``cost_seed``);
 with the same ones, :func:`committee.adaptive_score` on a system's
-segmentation gives the last estimate of its trace.
+output gives the last estimate of its trace.  Every task's runs: words,
+entities or tagged words, the systems' outputs from memory.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from typing import Annotated, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from committee import tasks as tasks_mod
 from committee.pipeline import layout
 from committee.report import plots
 from committee.report.analyses.base import (Analysis, Chart, Context, NonNegative, Positive,
@@ -78,7 +78,7 @@ def section(ctx: Context) -> str | None:
     if bank is None:
         return None
     settings = settings_of(ctx.cfg.experiments)
-    results = [administer(bank, s.words, settings) for s in ctx.ranked]
+    results = [administer(bank, output_of(s), settings) for s in ctx.ranked]
     n = bank.n_sentences
     rows = _system_rows(ctx.ranked, results, settings.metric, n)
     _write_files(ctx, rows, results, settings.metric)
@@ -103,11 +103,14 @@ def _bank(ctx: Context):
             "the same committee). Train a larger committee (`committee.size`) for it "
             "(docs/method.md §16).")
         return None, None
+    from committee.scoring import ScorerOptions
+
     had = layout.paths(ctx.run_dir).irt_items.exists()
     try:
         with warnings.catch_warnings(record=True) as caught:  # the fit's, said as notes
             warnings.simplefilter("always")
-            bank = adaptive_run.load_bank(data.test, ctx.run_dir, quiet=True)
+            bank = adaptive_run.load_bank(data.test, ctx.run_dir,
+                                          options=ScorerOptions(task=data.task), quiet=True)
     except (CommitteeError, ValueError) as exc:
         ctx.notes.append(f"{TITLE}: not made, the run's IRT items could not be had: "
                          f"{str(exc).splitlines()[0]}")
@@ -118,9 +121,16 @@ def _bank(ctx: Context):
                   "them, into the run's")
 
 
+def output_of(system) -> list:
+    """A report system's output as the adaptive test takes it from memory:
+    its word lists, or for a task of labels (entities, parts of speech) a
+    ``(tokens, labels)`` pair per sentence."""
+    return system.words if system.tags is None else list(zip(system.words, system.tags))
+
+
 def administer(bank, words, settings) -> dict:
-    """One system's adaptive test on its segmentation ``words`` (one word list
-    per gold sentence, given from memory: no system is called):
+    """One system's adaptive test on its output ``words`` (one entry per
+    gold sentence, :func:`output_of`; from memory: no system is called):
     :func:`committee.scoring.adaptive.administer`'s result, with ``points``,
     its trace of the target metric as ``(sentences, value, low, high)``
     rows, ending with the final estimate."""
@@ -186,7 +196,7 @@ def _text(ctx: Context, rows: list[dict], settings, n: int, source: str) -> str:
     return (
         f"## {TITLE}\n\n"
         f"Each system's adaptive test (`committee score --adaptive`, docs/method.md §16), "
-        "administered from the segmentation the report already holds: sentences drawn "
+        "administered from the output the report already holds: sentences drawn "
         f"{settings.batch} at a time with known probabilities, the system's ability "
         f"re-estimated after each batch, until the 95% interval of {m} is narrower than {settings.target:g} {points} or "
         f"{cap} are used (seed {settings.seed}; IRT items: {source} "
@@ -235,7 +245,7 @@ def figure(path, names: Sequence[str], results: Sequence[dict], full: Sequence, 
 
 ANALYSIS = Analysis(
     "cost", section, TITLE,
-    "the adaptive test (committee score --adaptive) run on each ranked system's segmentation: "
+    "the adaptive test (committee score --adaptive) run on each ranked system's output: "
     "the sentences it needs and its estimate against the full test",
     (Setting("cost_metric", Literal[METRICS], "fb",
              "metric whose 95% interval stops each system's adaptive test"),
@@ -258,5 +268,4 @@ ANALYSIS = Analysis(
      Chart(f"{layout.REPORT_DIR}/{SYSTEMS_CSV}", "Cost of evaluation: sentences each system used",
            "table",
            text="The adaptive test's final estimate and interval, the sentences it used and "
-                "why it stopped, against the full-test value.")),
-    units=(tasks_mod.WORDS,))
+                "why it stopped, against the full-test value.")))
