@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import json
+import shutil
 import sys
 
 import pandas as pd
@@ -30,16 +31,54 @@ IRT_1PL = ("A 1PL model (one discrimination shared by every word: 6 members are 
            "the 2PL model (at least 12); docs/irt.md) fitted to the K = 6 members × 2,052 words")
 
 
+def _report(run, *extra) -> tuple[int, str]:
+    """``committee report RUN --quiet --skip table2``: exit code, stderr."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = cli.main(["report", str(run), "--quiet", "--skip", "table2", *extra])
+    return code, err.getvalue()
+
+
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """``committee run`` of a K = 3 and a K = 6 committee (no analyses)."""
+def built(tmp_path_factory):
+    """``committee run`` of a K = 3 and a K = 6 committee (no analyses), each
+    then reported once (``committee report RUN --quiet --skip table2``): the
+    run directory, the report's exit code and its stderr lines.  Tests work
+    on copies (:func:`runs`), so that this one build is every test's earlier
+    build instead of each test making the same report again."""
     d = make_toy_corpus(tmp_path_factory.mktemp("toy-small"))
     out = {}
     for k in (3, 6):
         cfg = write_config(d / f"k{k}.yaml", d, d / f"k{k}", size=k, backend="sequential")
         assert cli.main(["run", str(cfg), "--quiet"]) == 0
-        out[k] = d / f"k{k}"
+        code, err = _report(d / f"k{k}")
+        out[k] = (d / f"k{k}", code, err.splitlines())
     return out
+
+
+class _Copies(dict):
+    """K -> a copy, made when first asked for, of the run :func:`built` reported."""
+
+    def __init__(self, built, tmp_path):
+        super().__init__()
+        self.built, self.tmp_path = built, tmp_path
+
+    def __missing__(self, k):
+        run, code, err = self.built[k]
+        assert (code, err) == (0, []), err
+        self[k] = copy = self.tmp_path / run.name
+        shutil.copytree(run, copy)
+        return copy
+
+
+@pytest.fixture
+def runs(built, tmp_path):
+    """A copy of each committee's run, reported once (:func:`built`): the
+    report an earlier build left (its files and their times) is there."""
+    return _Copies(built, tmp_path)
 
 
 def report(run, capsys, *extra) -> tuple[int, list[str]]:
@@ -61,24 +100,25 @@ def leftovers(run) -> list[str]:
 
 
 @pytest.mark.parametrize("k", [3, 6])
-def test_small_committees_get_a_whole_report(runs, capsys, k):
-    code, err = report(runs[k], capsys)
+def test_small_committees_get_a_whole_report(built, k):
+    run, code, err = built[k]
     assert (code, err) == (0, [])
-    text = (runs[k] / "report.md").read_text(encoding="utf-8")
+    text = (run / "report.md").read_text(encoding="utf-8")
     for title in ("Fig. 1", "Fig. 2", "Fig. 6", "Fig. 7", "IRT"):
         assert f"## {title}" in text
     if k == 3:
-        assert IRT_TOO_FEW in text and not (runs[k] / "items.tsv").exists()
+        assert IRT_TOO_FEW in text and not (run / "items.tsv").exists()
     else:
         assert IRT_1PL in text
-        assert json.loads((runs[k] / "irt.json").read_text("utf-8"))["model"] == "1pl"
-    assert page_data(runs[k])["failed"] == []
-    assert leftovers(runs[k]) == []
+        assert json.loads((run / "irt.json").read_text("utf-8"))["model"] == "1pl"
+    assert page_data(run)["failed"] == []
+    assert leftovers(run) == []
 
 
-def test_every_file_of_an_analysis_is_named_in_outputs(runs, capsys):
-    assert report(runs[6], capsys)[0] == 0
-    written = sorted(p.relative_to(runs[6]).as_posix() for p in (runs[6] / "report").iterdir()
+def test_every_file_of_an_analysis_is_named_in_outputs(built):
+    run, code, _ = built[6]
+    assert code == 0
+    written = sorted(p.relative_to(run).as_posix() for p in (run / "report").iterdir()
                      if p.is_file() and p.name != "systems.csv")
     assert written
     for name in written:
@@ -100,8 +140,7 @@ def failing(name: str, function) -> tuple:
 
 
 def test_a_failing_analysis_is_a_section_and_one_warning(runs, capsys, monkeypatch):
-    run = runs[6]
-    assert report(run, capsys)[0] == 0  # an earlier build with Fig. 1
+    run = runs[6]  # an earlier build with Fig. 1
     assert (run / "report/fig1-committee-size.csv").is_file()
     monkeypatch.setattr(analyses, "REGISTRY", failing("stability", _boom))
     code, err = report(run, capsys)
@@ -135,8 +174,7 @@ def test_a_failing_irt_fit_leaves_the_irt_files_as_they_were(runs, capsys, monke
     from committee.scoring import irt as irt_mod
     from committee.errors import RunError
 
-    run = runs[6]
-    assert report(run, capsys)[0] == 0
+    run = runs[6]  # an earlier build with IRT's files
     items = (run / "items.tsv").read_bytes()
 
     def no_fit(*args, **kwargs):
@@ -160,8 +198,7 @@ def _full_disk(path, text, encoding="utf-8"):
 
 
 def test_a_failed_write_of_report_html_is_exit_6(runs, capsys, monkeypatch):
-    run = runs[3]
-    assert report(run, capsys)[0] == 0
+    run = runs[3]  # an earlier build
     before = (run / "report.md").stat().st_mtime_ns
     monkeypatch.setattr(html, "atomic_write_text", _full_disk)
     code, err = report(run, capsys, "--skip", "table2,stability")
@@ -176,8 +213,8 @@ def test_a_failed_write_of_report_html_is_exit_6(runs, capsys, monkeypatch):
 
 
 def test_without_plotly_report_md_says_so_and_no_stale_page_stays(runs, capsys, monkeypatch):
-    run = runs[3]
-    assert report(run, capsys)[0] == 0 and (run / "report.html").is_file()
+    run = runs[3]  # an earlier build
+    assert (run / "report.html").is_file()
     monkeypatch.setitem(sys.modules, "plotly.offline", None)  # import fails
     code, err = report(run, capsys)
     assert code == 0
@@ -200,7 +237,7 @@ def test_missing_matplotlib_is_one_clean_line_exit_3(runs, capsys, monkeypatch, 
     code, err = report(runs[3], capsys)
     assert (code, err) == (3, expected)
     # committee run refuses it before any training: nothing is written
-    cfg = write_config(tmp_path / "c.yaml", runs[3].parent, tmp_path / "out", size=3,
+    cfg = write_config(tmp_path / "c.yaml", runs.built[3][0].parent, tmp_path / "out", size=3,
                        backend="sequential", experiments="  stability: true\n")
     capsys.readouterr()
     assert cli.main(["run", str(cfg), "--quiet"]) == 3
@@ -209,8 +246,7 @@ def test_missing_matplotlib_is_one_clean_line_exit_3(runs, capsys, monkeypatch, 
 
 
 def test_settings_the_run_cannot_satisfy_are_refused_before_any_compute(runs, capsys):
-    run = runs[3]
-    assert report(run, capsys)[0] == 0
+    run = runs[3]  # an earlier build
     before = (run / "report.md").read_bytes()
     # the config says 6 members (so its own check passes); the run has 3
     code, err = report(run, capsys, "--set", "committee.size=6",
