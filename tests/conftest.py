@@ -16,6 +16,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _shared_corpora_unchanged():
+    """The embedded corpus is read once per session and shared
+    (tests/toyrun.py, ``embedded``): no test may change it."""
+    yield
+    from toyrun import changed
+
+    assert changed() == [], "a test changed a shared corpus of toyrun.embedded"
+
+
 @pytest.fixture(scope="session")
 def task_runs(tmp_path_factory):
     """Each task's K = 3 and K = 5 runs and system outputs

@@ -25,6 +25,7 @@ from pathlib import Path
 from committee import corpus as corpus_mod
 from committee.cli import main
 from committee.corpus.embedded import with_entities
+from toyrun import embedded
 
 #: The tasks, with their training corpus's file name and format.
 TASKS = {"segmentation": ("train.txt", "sighan"), "ner": ("train.bio", "bio"),
@@ -90,7 +91,7 @@ def _char_level(words, tags):
 
 
 def _corpus(d: Path, task: str) -> None:
-    full = corpus_mod.read_embedded()
+    full = embedded()
     if task == "segmentation":
         corpus_mod.write_sighan(d / "train.txt", full.words[:300])
         corpus_mod.write_sighan(d / "test.txt", full.words[1000:1040])

@@ -16,6 +16,7 @@ from committee.metrics import Collector, checkgold as S
 from committee.metrics import compute
 from committee.pipeline.layout import paths
 from committee.scoring import checkgold
+from toyrun import embedded
 
 
 # --------------------------------------------------------------------------
@@ -28,7 +29,7 @@ def _vocabulary(words):
 
 @pytest.fixture(scope="module")
 def gold_words():
-    return corpus_mod.read_embedded().words[3000:3300]
+    return embedded().words[3000:3300]
 
 
 def test_injection_is_seeded_and_counts_each_error_once(gold_words):
@@ -293,7 +294,7 @@ def test_gold_check_refuses_standard_input(toy_run, capsys):
 def test_entity_injection_is_seeded_and_each_error_counted_once():
     from committee.metrics import checkgold_entities
 
-    full = corpus_mod.read_embedded(entities=True)
+    full = embedded(entities=True)
     from committee.tasks import NER
 
     test = Corpus("t", full.words[3000:3400], list(range(400)), tags=full.tags[3000:3400])
@@ -350,7 +351,7 @@ def ner_toy_run(tmp_path_factory):
     from committee.pipeline import workflow
 
     d = tmp_path_factory.mktemp("ner-goldcheck")
-    full = with_entities(corpus_mod.read_embedded())
+    full = with_entities(embedded())
     for name, rows in (("train.bio", range(400)), ("test.bio", range(1000, 1040))):
         chars, tags = [], []
         for i in rows:
@@ -451,7 +452,7 @@ def test_check_gold_without_the_members_readings_says_what_to_do(toy_run, tmp_pa
 def test_tag_injection_is_seeded_and_each_error_counted_once():
     from committee.metrics import checkgold_tags
 
-    full = corpus_mod.read_embedded()
+    full = embedded()
     words, tags = full.words[3000:3300], full.pos[3000:3300]
     train = checkgold_tags.TagVariation(full.words[:3000], full.pos[:3000])
     names = sorted({t for s in full.pos for t in s})

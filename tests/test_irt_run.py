@@ -17,13 +17,14 @@ from committee.tasks.units.words import perturb
 from committee.cli import main
 from committee.system.files import write_npz
 from committee.pipeline.layout import paths
+from toyrun import embedded
 
 
 def make_run(d, k=40, seed=3, bad_word=None):
     """A run directory with a K × N response matrix from a 2PL model on the
     first 60 sentences of the embedded corpus; ``bad_word``: an index whose
     outcome is reversed (the better members miss it)."""
-    full = corpus_mod.read_embedded()
+    full = embedded()
     words = full.words[2000:2060]
     corpus_mod.write_sighan(d / "test.txt", words)
     test = corpus_mod.read_corpus(d / "test.txt")
@@ -274,7 +275,7 @@ def test_score_with_irt_adds_theta(tmp_path, capsys):
 def test_score_with_irt_of_another_test_set_is_refused(tmp_path, capsys):
     make_run(tmp_path)
     assert main(["irt", str(tmp_path), "--no-export"]) == 0
-    other = corpus_mod.read_embedded().words[:5]
+    other = embedded().words[:5]
     corpus_mod.write_sighan(tmp_path / "other.txt", other)
     capsys.readouterr()
     assert main(["score", "--gold", str(tmp_path / "other.txt"), "--irt", str(tmp_path),

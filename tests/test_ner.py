@@ -25,6 +25,7 @@ from committee.scoring import Scorer
 seqeval = pytest.importorskip("seqeval", reason="seqeval (the test extra) is the oracle")
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score  # noqa: E402
 from seqeval.scheme import IOB2  # noqa: E402
+from toyrun import embedded  # noqa: E402
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG", "E-PER", "S-LOC"]
 
@@ -44,7 +45,7 @@ def ner_corpus(tmp_path_factory) -> Path:
     """400 training and 40 test sentences of People's Daily with their
     entities, as character-level bio files."""
     d = tmp_path_factory.mktemp("ner-corpus")
-    full = with_entities(corpus_mod.read_embedded())
+    full = with_entities(embedded())
     for name, rows in (("train.bio", range(400)), ("test.bio", range(1000, 1040))):
         pairs = [_char_level(full.words[i], full.tags[i]) for i in rows]
         corpus_mod.write_bio(d / name, [p[0] for p in pairs], [p[1] for p in pairs])

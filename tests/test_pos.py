@@ -21,6 +21,7 @@ from committee.cli import main
 from committee.corpus import Corpus
 from committee.errors import InputError, PlausibilityWarning
 from committee.scoring import Scorer
+from toyrun import embedded
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics",
                                       reason="scikit-learn (the test extra) is the oracle")
@@ -46,7 +47,7 @@ def _score_json(argv, capsys) -> dict:
 @pytest.fixture(scope="module")
 def pd_sample():
     """300 sentences of the embedded People's Daily with their tags."""
-    full = corpus_mod.read_embedded(split="test")
+    full = embedded("test")
     return [s for s in full.words[:300]], [s for s in full.pos[:300]]
 
 

@@ -28,7 +28,7 @@ from committee.pipeline import marks as marks_mod
 from committee.pipeline.unitfiles import UnitFiles
 
 sys.path.insert(0, str(Path(__file__).parent))
-from toyrun import outputs  # noqa: E402
+from toyrun import embedded, outputs  # noqa: E402
 
 POS = tasks.PART_OF_SPEECH
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +170,7 @@ def test_marks_to_difficulties_and_files_by_hand(tmp_path, monkeypatch):
 
 
 def test_a_real_member_tags_the_gold_words(tmp_path):
-    full = corpus_mod.read_embedded("test")
+    full = embedded("test")
     gold = POS.prepare(Corpus("pd", full.words[:200], full.lines[:200], pos=full.pos[:200]))
     train = POS.train_sentences(gold, POS.gold(gold))[:150]
     test_words = gold.words[150:]
@@ -192,7 +192,7 @@ def test_a_real_member_tags_the_gold_words(tmp_path):
 
 
 def _toy_pos(d: Path, out: Path, size: int = 3) -> Path:
-    full = corpus_mod.read_embedded()
+    full = embedded()
     corpus_mod.write_pku(d / "train.txt", full.words[:300], full.pos[:300])
     corpus_mod.write_pku(d / "test.txt", full.words[1000:1040], full.pos[1000:1040])
     cfg = d / "pos.yaml"

@@ -16,7 +16,7 @@ from committee.pipeline import workflow
 from committee import corpus as corpus_mod
 from committee.config import load_config
 from committee.errors import UndefinedMetricWarning
-from toyrun import make_toy_corpus, write_config
+from toyrun import embedded, make_toy_corpus, write_config
 
 pytest.importorskip("matplotlib")
 
@@ -24,7 +24,7 @@ pytest.importorskip("matplotlib")
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
     d = tmp_path_factory.mktemp("toy-report")
-    full = corpus_mod.read_embedded()
+    full = embedded()
     make_toy_corpus(d)
     test_words = corpus_mod.read_corpus(d / "test.txt").words
     # two systems: the gold itself, and every character a word

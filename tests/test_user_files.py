@@ -20,6 +20,7 @@ from committee import scoring
 from committee.pipeline import dataset
 from committee.cli import main
 from committee.errors import DecodeError, PlausibilityWarning
+from toyrun import embedded
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTEE = [sys.executable, "-m", "committee"]
@@ -48,7 +49,7 @@ def d(tmp_path_factory):
     """People's Daily: 600 training sentences, a gold of 60 and an output,
     in UTF-8, GB18030 and CoNLL-U."""
     d = tmp_path_factory.mktemp("files")
-    full = corpus_mod.read_embedded()
+    full = embedded()
     train, gold = full.words[:600], full.words[3000:3060]
     corpus_mod.write_sighan(d / "train.txt", train)
     corpus_mod.write_sighan(d / "gold.txt", gold)
@@ -344,7 +345,7 @@ def test_ctrl_c_during_table2_with_one_worker(tmp_path):
     exit 130 at once, the run's files kept."""
     from toyrun import write_config
 
-    full = corpus_mod.read_embedded()
+    full = embedded()
     corpus_mod.write_sighan(tmp_path / "train.txt", full.words[:3000])
     corpus_mod.write_sighan(tmp_path / "test.txt", full.words[5000:5040])
     cfg = write_config(tmp_path / "c.yaml", tmp_path, tmp_path / "run", size=1)

@@ -13,9 +13,39 @@ from committee.pipeline import layout
 OUTPUTS = layout.OUTPUT_FILES
 
 
+def embedded(split: str | None = None, entities: bool = False) -> corpus_mod.Corpus:
+    """``committee.corpus.read_embedded(split, entities=entities)``, read once
+    per session (it takes a second of CPU) and shared: callers only read it
+    (slices, files written from it) and never change it, which
+    tests/conftest.py checks at the end of the session (:func:`changed`).
+    Tests of reading the embedded corpus call ``read_embedded`` itself."""
+    key = (split, entities)
+    if key not in _EMBEDDED:
+        corpus = corpus_mod.read_embedded(split, entities=entities)
+        _EMBEDDED[key] = (corpus, _checksum(corpus))
+    return _EMBEDDED[key][0]
+
+
+#: (split, entities) -> the corpus :func:`embedded` read, and its checksum then.
+_EMBEDDED: dict = {}
+
+
+def _checksum(corpus: corpus_mod.Corpus) -> str:
+    import hashlib
+
+    content = (corpus.words, corpus.pos, corpus.tags, corpus.lines)
+    return hashlib.sha256(repr(content).encode("utf-8")).hexdigest()
+
+
+def changed() -> list[str]:
+    """The corpora :func:`embedded` shared that a caller changed."""
+    return [f"read_embedded{key}" for key, (corpus, checksum) in _EMBEDDED.items()
+            if _checksum(corpus) != checksum]
+
+
 def make_toy_corpus(d: Path) -> Path:
     """Write ``train.txt`` and ``test.txt`` into ``d``."""
-    full = corpus_mod.read_embedded()
+    full = embedded()
     corpus_mod.write_sighan(d / "train.txt", full.words[:300])
     corpus_mod.write_sighan(d / "test.txt", full.words[1000:1040])
     return d
