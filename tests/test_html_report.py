@@ -602,28 +602,77 @@ def test_every_tick_label_lies_inside_its_chart(page):
     assert [t for t in labels if not t["inside"]] == []
 
 
-def test_points_at_one_place_share_one_label(browser, tmp_path):
-    """jieba and rjieba score alike: one label "jieba, rjieba", not two
-    printed over each other; the hover still names each point."""
+def _one_place():
+    """jieba and rjieba score alike."""
     table = {"system": ["jieba", "thulac", "rjieba", "lac"], "f1": [0.8, 0.9, 0.8, 0.8],
              "fb": [0.6, 0.85, 0.6, 0.61]}
-    c = _chart_of(browser, tmp_path, Analysis("systems", table, "scatter", "f1", ("fb",),
-                                              label="system", x_title="f1", y_title="fb"))
-    (t,) = c["traces"]
-    assert t["text"] == ["jieba, rjieba", "thulac", "", "lac"]
+    return Analysis("systems", table, "scatter", "f1", ("fb",), label="system", x_title="f1",
+                    y_title="fb")
 
 
-def test_labels_of_points_close_together_move_apart(browser, tmp_path):
-    """Two systems almost at one place: both named, on different sides of
-    their points; the committee members (the larger group) are placed after
-    the systems, and a member label with no free side is left to the hover."""
+def _close_together():
+    """Two systems almost at one place, and 30 committee members."""
     table = {"name": ["jieba", "lac", "thulac", *(f"member {i}" for i in range(30))],
              "kind": ["system"] * 3 + ["member"] * 30,
              "a": [0.60, 0.601, 0.9, *(0.6 + 0.0005 * i for i in range(30))],
              "b": [0.60, 0.601, 0.9, *(0.6 + 0.0005 * i for i in range(30))]}
-    c = _chart_of(browser, tmp_path, Analysis("split", table, "scatter", "a", ("b",),
-                                              label="name", group="kind", x_title="fb on half A",
-                                              y_title="fb on half B"))
+    return Analysis("split", table, "scatter", "a", ("b",), label="name", group="kind",
+                    x_title="fb on half A", y_title="fb on half B")
+
+
+def _past_the_palette():
+    """More systems than colours."""
+    from committee.report.plots import COLORS
+
+    n = len(COLORS) + 3
+    table = {"bucket": ["1", "2"], **{f"s{i} recall": [0.5, 0.6] for i in range(n)}}
+    return Analysis("buckets", table, "bar", "bucket", list(table)[1:], x_title="word length",
+                    y_title="recall")
+
+
+def _six_lines():
+    """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb)."""
+    from committee.report.analyses import by_name
+
+    chart = by_name("table2").charts[0]
+    table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}
+    return Analysis(chart.title, table, chart.chart, chart.x, chart.y, x_title=chart.x_title,
+                    y_title=chart.y_title, names={c: chart.name_of(c) for c in table})
+
+
+@pytest.fixture(scope="module")
+def charts(browser, tmp_path_factory):
+    """The chart of each analysis above, by its title: the four drawn on one
+    page, which loads the charting library once instead of once a test."""
+    analyses = [_one_place(), _close_together(), _past_the_palette(), _six_lines()]
+    path = html_mod.write_html(tmp_path_factory.mktemp("charts") / "c.html",
+                               ReportData("c", "", GOLD, [0.0] * 8, analyses=analyses))
+    pg = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        pg.goto(path.as_uri())
+        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
+        pg.wait_for_function("n => Array.from(document.querySelectorAll('.analysis .chart'))"
+                             ".filter((c) => c.querySelector('.main-svg')).length === n",
+                             arg=len(analyses))
+        drawn = pg.evaluate(_CHARTS)
+    finally:
+        pg.close()
+    assert [c["title"] for c in drawn] == [a.title for a in analyses]
+    return {c["title"]: c for c in drawn}
+
+
+def test_points_at_one_place_share_one_label(charts):
+    """jieba and rjieba score alike: one label "jieba, rjieba", not two
+    printed over each other; the hover still names each point."""
+    (t,) = charts[_one_place().title]["traces"]
+    assert t["text"] == ["jieba, rjieba", "thulac", "", "lac"]
+
+
+def test_labels_of_points_close_together_move_apart(charts):
+    """Two systems almost at one place: both named, on different sides of
+    their points; the committee members (the larger group) are placed after
+    the systems, and a member label with no free side is left to the hover."""
+    c = charts[_close_together().title]
     systems = next(t for t in c["traces"] if t["name"].startswith("system"))
     assert systems["text"] == ["jieba", "lac", "thulac"]
     assert systems["pos"][0] != systems["pos"][1]
@@ -631,16 +680,13 @@ def test_labels_of_points_close_together_move_apart(browser, tmp_path):
     assert "" in members["text"] and any(members["text"])
 
 
-def test_bars_past_the_palette_are_hatched(browser, tmp_path):
+def test_bars_past_the_palette_are_hatched(charts):
     """More systems than colours: the colours come again hatched, so no two
     bars of a chart look alike; the palette is the figures' own."""
     from committee.report.plots import COLORS, HATCHES
 
     n = len(COLORS) + 3
-    table = {"bucket": ["1", "2"], **{f"s{i} recall": [0.5, 0.6] for i in range(n)}}
-    c = _chart_of(browser, tmp_path, Analysis("buckets", table, "bar", "bucket",
-                                              list(table)[1:], x_title="word length",
-                                              y_title="recall"))
+    c = charts[_past_the_palette().title]
     styles = [(t["color"], t["pattern"]) for t in c["traces"]]
     assert len(set(styles)) == n
     assert [t["color"] for t in c["traces"]][:len(COLORS)] == list(COLORS)
@@ -648,30 +694,10 @@ def test_bars_past_the_palette_are_hatched(browser, tmp_path):
     assert all(t["err"] is None for t in c["traces"])  # no interval columns, no error bars
 
 
-def _chart_of(browser, tmp_path, analysis):
-    path = html_mod.write_html(tmp_path / "c.html", ReportData("c", "", GOLD, [0.0] * 8,
-                                                                 analyses=[analysis]))
-    pg = browser.new_page(viewport={"width": 1200, "height": 900})
-    try:
-        pg.goto(path.as_uri())
-        pg.wait_for_selector("body[data-ready='1']", timeout=60_000)
-        pg.wait_for_function("document.querySelector('.analysis .chart .main-svg')")
-        (c,) = pg.evaluate(_CHARTS)
-    finally:
-        pg.close()
-    return c
-
-
-def test_line_traces_differ_in_colour_marker_and_dash(browser, tmp_path):
+def test_line_traces_differ_in_colour_marker_and_dash(charts):
     """Six metrics of nearly equal values (Table 2's p, r, f1, pb, rb, fb):
     each its own colour, marker and dash, the balanced ones dashed."""
-    from committee.report.analyses import by_name
-
-    chart = by_name("table2").charts[0]
-    table = {"fraction": [0.2, 1.0], **{k: [0.9, 0.95] for k in chart.y}}
-    c = _chart_of(browser, tmp_path, Analysis(
-        chart.title, table, chart.chart, chart.x, chart.y, x_title=chart.x_title,
-        y_title=chart.y_title, names={c: chart.name_of(c) for c in table}))
+    c = charts[_six_lines().title]
     assert [t["name"] for t in c["traces"]] == [
         "precision p", "recall r", "F1", "balanced precision pb", "balanced recall rb",
         "balanced F fb"]
