@@ -268,7 +268,7 @@ def test_the_default_pos_config_is_accepted():
     cfg = load_config(ROOT / "configs" / "default-pos.yaml")
     assert cfg.task == "pos" and tasks.get(cfg.task).runnable
     assert (cfg.committee.size, cfg.committee.templates, cfg.committee.ratios) == \
-        (30, ("F1", "F2", "F3"), (0.1, 0.2, 0.3))
+        (9, ("F1", "F2", "F3"), (0.1, 0.2, 0.3))
     assert cfg.corpus.train.builtin == "peoples-daily-1998"
     assert cfg.experiments.enabled() == ("table2", "stability", "ranking", "bins", "irt", "tags")
     default = load_config(ROOT / "configs" / "default.yaml")
