@@ -1,12 +1,22 @@
 """Adaptive testing against its alternatives (docs/benchmarks.md, "Adaptive
 testing"; docs/method.md §16).
 
-Systems outside the committee (the offline segmenters installed, the gold
-perturbed at 2, 5, 10 and 20%, and a system that splits every
-four-character word) are scored once on the whole test set of a run; each
+Systems outside the committee are scored once on the whole test set of a
+run: the offline segmenters installed (``--with NAME``, repeatable;
+default: those of jieba, thulac, snownlp, pkuseg, lac and jiojio that
+load, a missing one named on standard error; jieba brings jieba without
+its HMM), output files aligned with the run's test.txt (``--output
+NAME=PATH``), the Table 2 models ``committee report RUN --only table2``
+wrote into the run (``--table2``: report/table2/F2-20.txt …), the gold
+perturbed at 2, 5, 10 and 20% and a system that splits every
+four-character word (``--no-gold-variants`` leaves these out).  A system
+whose words are those of one before it is left out with a line on
+standard error (rjieba's, asked for with ``--with rjieba``, are jieba's
+on the embedded test set, not on all of NLPCC 2016 Weibo's).  Each
 system's per-sentence counts and per-word outcomes are computed once, and
 the administration of a few sentences is simulated on them.  The methods,
-at each budget of sentences, over several seeds:
+at each budget of sentences (``--budgets``, default 25, 50, 100, 200,
+400), over several seeds:
 
 * ``adaptive``: ``committee score --adaptive``'s draws and estimator (draw
   probabilities ∝ the spread of each sentence's contribution to fb, the
@@ -24,27 +34,33 @@ at each budget of sentences, over several seeds:
   filled in by the model (θ by EAP from those sentences; interval from the
   binomial variance of the unseen words and θ's standard error).
 
-Prints, per method and budget, the mean absolute error of f1 and fb
+Prints the segmenters' versions and every system's full-test f1 and fb;
+then, per method and budget, the mean absolute error of f1 and fb
 against the full test (points) ± its standard error over seeds (of the
 per-seed means over systems; ``random`` gets ``--random-seeds``, 500, as
 it costs nothing), the ratio of the fb error to ``random``'s
 with a 95% bootstrap interval (the seeds of each method resampled), the
 coverage of the 95% intervals and Kendall's τ of the systems' fb ranking
 with the full test's; per method the sentences needed until 90% of
-(system, seed) pairs have fb within 0.5 points; the fb error and coverage
-of each system under the adaptive methods; for each system the share of
-the variance of the sentences' fb contributions explained by the ratio to
-the gold totals and, beyond it, by the model, and the standard deviation
-of one draw under each design relative to uniform draws (the ``oracle``
-design, q ∝ |residual|, bounds what any design can do with these
-predictions); then the command and its CPU-seconds.
+(system, seed) pairs have fb within 0.5 points, and until 90% of the
+systems have an fb MAE (over seeds) of at most 0.5; the fb error and
+coverage of each system under the adaptive methods and the random sample;
+for each system the share of the variance of the sentences' fb
+contributions explained by the ratio to the gold totals and, beyond it, by
+the model, and the standard deviation of one draw under each design
+relative to uniform draws (the ``oracle`` design, q ∝ |residual|, bounds
+what any design can do with these predictions); then the command and its
+CPU-seconds.
 
     nice -n 19 .venv/bin/python benchmarks/bench_adaptive.py runs/default
+    nice -n 19 python benchmarks/bench_adaptive.py RUN --table2   # after
+        # `committee report RUN --only table2`, with the segmenters installed
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
@@ -81,29 +97,98 @@ class Precomputed:
         return self.rows[indices], self.ok[adaptive.units_of(self.bank, indices)]
 
 
-def systems_of(bank) -> dict[str, list]:
-    """The systems: installed offline segmenters, perturbed gold, split fours."""
+#: The offline segmenters run by default, those installed (``--with`` names
+#: others): every adapter but rjieba, jieba in Rust, whose words are jieba's
+#: but for a few sentences (it keeps a score such as "2-1" whole).
+DEFAULT_SEGMENTERS = ("jieba", "thulac", "snownlp", "pkuseg", "lac", "jiojio")
+
+
+def segmenter_systems(bank, names) -> tuple[dict[str, list], dict[str, str]]:
+    """The words of each segmenter of ``names`` that loads (a missing one
+    is left out with a line on standard error), and its version; jieba
+    brings "jieba (no HMM)", its dictionary alone."""
     from committee import segmenters
 
     texts = [bank.gold.text(i) for i in range(bank.n_sentences)]
-    out = {}
-    for name in ("jieba", "snownlp"):
+    out, versions = {}, {}
+    for name in names:
         try:
             seg = segmenters.load(name)
-        except segmenters.SegmenterUnavailable:
+        except segmenters.SegmenterUnavailable as exc:
+            print(f"left out: {exc}", file=sys.stderr)
             continue
-        out[name] = segmenters.segment(seg, texts)
+        out[name], versions[name] = segmenters.segment(seg, texts), seg.version
         if name == "jieba":  # its dictionary alone, no HMM for unknown words
             import jieba
 
             plain = segmenters.Segmenter("jieba-nohmm", "0",
                                          lambda t: jieba.lcut(t, HMM=False))
             out["jieba (no HMM)"] = segmenters.segment(plain, texts)
-    for rate in (0.02, 0.05, 0.1, 0.2):
-        out[f"gold {100 * rate:g}%"] = perturb(bank.gold.words, rate, 7)
-    out["split fours"] = [[c for w in s for c in (w if len(w) == 4 else [w])]
-                          for s in bank.gold.words]
-    return out
+            versions["jieba (no HMM)"] = seg.version
+    return out, versions
+
+
+def output_words(bank, path) -> list:
+    """The words of an output file in SIGHAN format aligned with the run's
+    test set (one sentence a line), read as ``committee score`` reads an
+    output; each sentence must have its gold sentence's characters."""
+    from committee.corpus import read_corpus
+    from committee.errors import InputError
+
+    out = read_corpus(path)
+    if len(out.words) != bank.n_sentences:
+        raise InputError(str(path), None, f"has {len(out.words)} sentences, gold "
+                         f"{bank.gold.path} has {bank.n_sentences}: every output needs one "
+                         "line per gold line, in the same order")
+    for i, w in enumerate(out.words):
+        adaptive.check_words(bank, i, w, (str(path), out.lines[i]))
+    return [list(w) for w in out.words]
+
+
+def table2_outputs(run) -> dict[str, str]:
+    """The Table 2 models' outputs that ``committee report`` wrote into the
+    run (``report/table2/F2-20.txt`` …), by template and fraction."""
+    from pathlib import Path
+
+    from committee.pipeline.names import REPORT_DIR
+    from committee.report.analyses.table2 import MODELS_DIR, OUTPUT_SUFFIX
+
+    found = sorted(Path(run, REPORT_DIR, MODELS_DIR).glob(f"*{OUTPUT_SUFFIX}"))
+    if not found:
+        print(f"{run}: no Table 2 outputs in {REPORT_DIR}/{MODELS_DIR}/: run "
+              f"`committee report {run} --only table2` first", file=sys.stderr)
+
+    def order(p):
+        template, _, share = p.stem.rpartition("-")
+        return template, float(share) if re.fullmatch(r"[0-9.]+", share) else 0.0
+
+    return {p.stem: str(p) for p in sorted(found, key=order)}
+
+
+def systems_of(bank, names=DEFAULT_SEGMENTERS, outputs=None,
+               gold_variants: bool = True) -> tuple[dict[str, list], dict[str, str]]:
+    """The systems and the versions of the segmenters: output files
+    (``outputs``, name -> path: the Table 2 models, say), segmenters, the
+    gold perturbed at 2, 5, 10 and 20% and split fours.  A system whose
+    words are those of one before it is left out (a line on standard error
+    says so): rjieba's, say, where they are jieba's."""
+    out = {n: output_words(bank, p) for n, p in (outputs or {}).items()}
+    segs, versions = segmenter_systems(bank, names)
+    out.update(segs)
+    if gold_variants:
+        for rate in (0.02, 0.05, 0.1, 0.2):
+            out[f"gold {100 * rate:g}%"] = perturb(bank.gold.words, rate, 7)
+        out["split fours"] = [[c for w in s for c in (w if len(w) == 4 else [w])]
+                              for s in bank.gold.words]
+    kept: dict[str, list] = {}
+    for n, w in out.items():
+        same = next((k for k, v in kept.items() if v == w), None)
+        if same is not None:
+            print(f"left out: {n} gives the words of {same}, sentence for sentence",
+                  file=sys.stderr)
+            continue
+        kept[n] = w
+    return kept, {n: v for n, v in versions.items() if n in kept}
 
 
 def _fixed_cov(bank, p, theta_se, kappa, unseen, jac):
@@ -281,12 +366,14 @@ def table(results, full, budgets, seeds, methods) -> list[str]:
     """The Markdown table of the results."""
     lines = ["| method | sentences | MAE f1 | MAE fb | fb MAE ÷ random [95%] | coverage f1 "
              "| coverage fb | τ (fb) |", "|:---|---:|---:|---:|---:|---:|---:|---:|"]
-    needed = {}
+    needed, by_system = {}, {}
     for method in methods:
         for b in budgets:
             s = summary(results, full, method, b, seeds)
             if method not in needed and np.mean(s["err"]["fb"] <= 0.005) >= 0.9:
                 needed[method] = b
+            if method not in by_system and np.mean(s["err"]["fb"].mean(0) <= 0.005) >= 0.9:
+                by_system[method] = b
             rel = "–"
             if method != "random" and "random" in methods:
                 base = summary(results, full, "random", b, seeds)["err"]["fb"].mean(1)
@@ -298,6 +385,9 @@ def table(results, full, budgets, seeds, methods) -> list[str]:
     lines.append("")
     lines.append("Sentences until 90% of (system, seed) pairs have fb within 0.5 points: "
                  + ", ".join(f"{m} {needed.get(m, f'> {budgets[-1]}')}" for m in methods))
+    lines.append("Sentences until 90% of systems have an fb MAE (over seeds) of at most 0.5 "
+                 "points: " + ", ".join(f"{m} {by_system.get(m, f'> {budgets[-1]}')}"
+                                        for m in methods))
     return lines
 
 
@@ -313,10 +403,28 @@ def per_system(results, full, budgets, seeds, method) -> list[str]:
     return lines
 
 
+def _named_path(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"{text!r}: give NAME=PATH")
+    return name, path
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="a finished run directory (its test.txt, test.weight, items)")
-    ap.add_argument("--budgets", type=int, nargs="+", default=[25, 50, 100, 200])
+    ap.add_argument("--with", dest="segmenters", action="append", metavar="NAME",
+                    help="a segmenter (committee.segmenters.load; repeatable); default: "
+                         f"those installed of {', '.join(DEFAULT_SEGMENTERS)}")
+    ap.add_argument("--output", action="append", type=_named_path, default=[],
+                    metavar="NAME=PATH", help="a system's output file aligned with the run's "
+                                              "test.txt, one sentence a line (repeatable)")
+    ap.add_argument("--table2", action="store_true",
+                    help="add every Table 2 model output of the run's report "
+                         "(report/table2/F2-20.txt …: `committee report RUN --only table2`)")
+    ap.add_argument("--no-gold-variants", dest="gold_variants", action="store_false",
+                    help="leave out the perturbed gold and split fours")
+    ap.add_argument("--budgets", type=int, nargs="+", default=[25, 50, 100, 200, 400])
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--random-seeds", type=int, default=500,
                     help="seeds of the random sample (cheap: its mean error is the ratios' "
@@ -325,7 +433,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     t0 = time.process_time()
     bank = adaptive_run.load_bank(f"{args.run}/test.txt", args.run)
-    raw = systems_of(bank)
+    outputs = dict(table2_outputs(args.run)) if args.table2 else {}
+    outputs.update(args.output)
+    raw, versions = systems_of(bank, args.segmenters or DEFAULT_SEGMENTERS, outputs,
+                               args.gold_variants)
     t_seg = time.process_time() - t0
     systems = {n: Precomputed(bank, w) for n, w in raw.items()}
     full = {n: committee.score(bank.gold, w, difficulty=bank.d) for n, w in raw.items()}
@@ -341,16 +452,18 @@ def main(argv=None) -> int:
             for seed in seeds[method]:
                 for n, s in systems.items():
                     results[method, b, seed, n] = estimate(method, bank, s, b, seed, order)
-    print(f"{bank.n_sentences} test sentences, {bank.d.shape[0]} words; systems (full-test "
-          "f1 / fb, %): " + "; ".join(f"{n} {100 * full[n]['f1']:.2f} / "
-                                       f"{100 * full[n]['fb']:.2f}" for n in full))
+    print(f"{bank.n_sentences} test sentences, {bank.d.shape[0]} words; segmenters: "
+          + (", ".join(f"{n} {v}" for n, v in versions.items()) or "none"))
+    print(f"{len(full)} systems (full-test f1 / fb, %): " + "; ".join(
+        f"{n} {100 * full[n]['f1']:.2f} / {100 * full[n]['fb']:.2f}" for n in full))
     print("\n".join(table(results, full, args.budgets, seeds, args.methods)))
-    for method in ("adaptive", "adaptive+lengths", "adaptive-v1"):
+    for method in ("adaptive", "adaptive+lengths", "adaptive-v1", "random"):
         if method in args.methods:
             print("\n" + "\n".join(per_system(results, full, args.budgets, seeds, method)))
     print("\n" + "\n".join(bound_table(bank, systems)))
     print(f"\ncommand: {' '.join(sys.argv)}")
-    print(f"CPU-seconds: {time.process_time() - t0:.0f} (segmenters {t_seg:.0f})")
+    print(f"CPU-seconds: {time.process_time() - t0:.0f} (of which {t_seg:.0f} reading the run, "
+          "fitting its items if missing, reading the outputs and running the segmenters)")
     return 0
 
 
