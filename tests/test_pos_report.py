@@ -88,10 +88,9 @@ def test_the_report_has_every_analysis_of_a_pos_run(pos_report):
     assert ("span and tag (on the gold segmentation, a system's accuracy on the tag's words; "
             "joint scored jointly with its own segmentation)") in text
     assert "--task pos --gold test.txt --difficulty test.weight" in text
-    # buckets and the cost of evaluation read segmentations, entities entity runs: said once
-    assert ("Not made for a run of pos (word difficulties): cost (it reads runs of "
-            "segmentation); buckets (it reads runs of segmentation); entities (it reads runs "
-            "of ner).") in text
+    # buckets read segmentations, entities entity runs: said once
+    assert ("Not made for a run of pos (word difficulties): buckets (it reads runs of "
+            "segmentation); entities (it reads runs of ner).") in text
 
 
 def test_systems_scores_equal_hand_counts_and_committee_score(pos_report, capsys):
