@@ -1,6 +1,10 @@
 """Shared pytest set-up: tests marked ``slow`` run only when asked for with
 ``-m slow`` (or any ``-m`` expression naming ``slow``); a plain ``pytest``
-run reports them as skipped."""
+run reports them as skipped.
+
+The suite runs on two worker processes (pyproject.toml: ``-n 2 --dist
+loadfile``): a module's fixtures are made once, on the worker that runs the
+module; a session fixture here once on each worker that asks for it."""
 
 from __future__ import annotations
 
